@@ -1,0 +1,44 @@
+"""The `zerosum` command: parse the arguments, call the library, print.
+
+Each subcommand lives in its own module with two functions: `add_parser(subparsers)` declares
+its arguments and `run(args) -> int` does the work and returns the exit code. A user's mistake
+(a malformed tree, an illegal move, a bad option) raises `ValueError` and becomes one line on
+stderr with exit code 2; Ctrl-C exits with 130.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from zerosum.cli import play, solve, tree
+from zerosum.cli.common import Parser
+
+COMMANDS = (play, solve, tree)
+
+
+def build_parser() -> Parser:
+    parser = Parser(
+        prog="zerosum",
+        description="Search, solve and play two-player zero-sum games.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in COMMANDS:
+        command.add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line `argv` (default: the process's arguments); return the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except ValueError as error:
+        print(f"zerosum: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,55 @@
+"""`zerosum tree "[[3,12,8],[2,4,6],[14,5,2]]"`: search an explicit tree, show what was pruned."""
+
+from __future__ import annotations
+
+import argparse
+
+from zerosum.cli.common import number, print_json
+from zerosum.cli.solve import ALGORITHMS
+from zerosum.games.tree import Tree
+from zerosum.search.trace import Trace
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "tree",
+        help="search a game tree given as nested lists",
+        description=(
+            "Search a game tree written as nested lists (a list is a node, a number a leaf: the"
+            " payoff for the first player) and show which leaves were examined and which pruned."
+        ),
+    )
+    parser.add_argument("tree", help='the tree, e.g. "[[3,12,8],[2,4,6],[14,5,2]]"')
+    parser.add_argument("--algorithm", choices=sorted(ALGORITHMS), default="alphabeta")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    tree = Tree.from_text(args.tree)
+    trace = Trace(limit=len(tree.nodes) * 4)
+    result = ALGORITHMS[args.algorithm](tree, tree.initial_state(), trace=trace)
+    examined = {event.state for event in trace.of_kind("leaf")}
+    leaves = tree.leaves()
+    report = {
+        "algorithm": args.algorithm,
+        "value": number(result.value),
+        "best_move": result.best_move,
+        "pv": list(result.pv),
+        "nodes": result.stats.nodes,
+        "leaves": result.stats.leaves,
+        "cutoffs": result.stats.cutoffs,
+        "examined": [list(path) for path in leaves if path in examined],
+        "pruned": [list(path) for path in leaves if path not in examined],
+    }
+    if args.json:
+        print_json(report)
+        return 0
+    print(f"value: {report['value']} (for the first player)")
+    print(f"best move: {result.best_move}")
+    print(f"principal variation: {' '.join(map(str, result.pv))}")
+    print(f"leaves examined: {len(report['examined'])} of {len(leaves)}")
+    for path in leaves:
+        mark = "examined" if path in examined else "pruned"
+        print(f"  {'.'.join(map(str, path)):<12} {number(tree.nodes[path])!s:>8}  {mark}")
+    return 0

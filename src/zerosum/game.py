@@ -1,0 +1,141 @@
+"""The Game protocol: what a two-player zero-sum game gives the algorithms.
+
+A game is an object with six methods (`Game`). States and moves are whatever the game chooses;
+the algorithms only pass them back. States should be immutable (or at least never changed
+after `result` returns them): searches keep references to them.
+
+Players are the integers 0 (the player who moves first) and 1. Every score carries its point
+of view explicitly: `utility(state, player)` is the payoff *for `player`*, and because the game
+is zero-sum, `utility(state, 0) == -utility(state, 1)`.
+
+Everything else is optional and discovered at run time with `isinstance` against the small
+protocols below (`Keyed`, `Evaluating`, `Noisy`, `Chance`, `MoveText`, `StateText`,
+`Rendering`), so that a game of ten lines works with every algorithm that needs no more than
+it gives, and a search that needs more says so with a `ValueError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+Player = int
+"""0 for the player who moves first, 1 for the other."""
+
+FIRST: Player = 0
+SECOND: Player = 1
+
+State = TypeVar("State")
+Move = TypeVar("Move")
+
+
+def opponent(player: Player) -> Player:
+    """The other player."""
+    return 1 - player
+
+
+@runtime_checkable
+class Game(Protocol[State, Move]):
+    """The six methods every game provides."""
+
+    def initial_state(self) -> State:
+        """The position the game starts from."""
+        ...
+
+    def to_move(self, state: State) -> Player:
+        """The player whose turn it is in `state` (0 or 1)."""
+        ...
+
+    def legal_moves(self, state: State) -> Sequence[Move]:
+        """The moves available in a non-terminal `state`, in the game's preferred order."""
+        ...
+
+    def result(self, state: State, move: Move) -> State:
+        """The state after `move` is played in `state` (a new object: `state` is unchanged)."""
+        ...
+
+    def is_terminal(self, state: State) -> bool:
+        """True when the game is over in `state`."""
+        ...
+
+    def utility(self, state: State, player: Player) -> float:
+        """The final payoff of a terminal `state` for `player` (zero-sum: the other gets minus it)."""
+        ...
+
+
+@runtime_checkable
+class Keyed(Protocol):
+    """A game whose positions have a compact hashable key, for transposition tables.
+
+    Two states with the same key must be the same position for the purpose of search. Built-in
+    games return integers (a perfect encoding or an incremental Zobrist key).
+    """
+
+    def key(self, state: Any) -> Hashable: ...
+
+
+@runtime_checkable
+class Evaluating(Protocol):
+    """A game with a heuristic evaluation for depth-limited search.
+
+    `evaluate(state, player)` estimates the value of `state` for `player`, on the same scale as
+    `utility` and equal to it on terminal states.
+    """
+
+    def evaluate(self, state: Any, player: Player) -> float: ...
+
+
+@runtime_checkable
+class Noisy(Protocol):
+    """A game that names its "noisy" moves (captures, threats) for quiescence search."""
+
+    def noisy_moves(self, state: Any) -> Sequence[Any]: ...
+
+
+@runtime_checkable
+class Chance(Protocol):
+    """A game with chance nodes (dice, cards).
+
+    In a state where `is_chance(state)` is true nobody chooses: `chance_outcomes(state)` lists
+    `(outcome, probability)` pairs whose probabilities sum to 1, and `result(state, outcome)`
+    gives the state that follows.
+    """
+
+    def is_chance(self, state: Any) -> bool: ...
+
+    def chance_outcomes(self, state: Any) -> Sequence[tuple[Any, float]]: ...
+
+
+@runtime_checkable
+class MoveText(Protocol):
+    """A game whose moves can be read from and written as text."""
+
+    def parse_move(self, state: Any, text: str) -> Any:
+        """The legal move that `text` names in `state`; `ValueError` with the reason otherwise."""
+        ...
+
+    def format_move(self, state: Any, move: Any) -> str: ...
+
+
+@runtime_checkable
+class StateText(Protocol):
+    """A game whose positions can be read from text."""
+
+    def parse_state(self, text: str) -> Any:
+        """The position `text` describes; `ValueError` with the reason when it is malformed."""
+        ...
+
+
+@runtime_checkable
+class Rendering(Protocol):
+    """A game that can draw a position as text."""
+
+    def render(self, state: Any) -> str: ...
+
+
+def require(game: object, capability: type, purpose: str) -> None:
+    """Raise `ValueError` unless `game` offers `capability` (one of the protocols above)."""
+    if not isinstance(game, capability):
+        raise ValueError(
+            f"{type(game).__name__} does not provide {capability.__name__}, needed for {purpose}"
+        )

@@ -1,0 +1,18 @@
+"""Search algorithms over the Game protocol."""
+
+from zerosum.search.exact import alphabeta, minimax, negamax
+from zerosum.search.ordering import Order, by_priority
+from zerosum.search.result import SearchResult, SearchStats
+from zerosum.search.trace import Event, Trace
+
+__all__ = [
+    "Event",
+    "Order",
+    "SearchResult",
+    "SearchStats",
+    "Trace",
+    "alphabeta",
+    "by_priority",
+    "minimax",
+    "negamax",
+]

@@ -1,0 +1,229 @@
+"""Exact game-tree search: minimax, negamax and alpha-beta, as the textbooks write them.
+
+All three return a `SearchResult` whose `value` is from the point of view of the player to
+move at the root. Searched to the end (no `depth`) they compute the game-theoretic value
+(Zermelo, von Neumann); with `depth` they stop that many plies below the root and call the
+game's `evaluate` there (Shannon's type A, "h-minimax"), so the value is only as good as the
+evaluation.
+
+Options shared by all three:
+
+- `depth`: plies to search before evaluating (None: to the end of the game);
+- `order`: a function `(state, moves) -> moves` choosing the order moves are examined
+  (`zerosum.search.ordering.by_priority` builds one from a list); it changes the work alpha-beta
+  does, never the value;
+- `distance`: score a win found sooner above one found later, and a loss found later above one
+  found sooner (what a person playing against the program expects). It needs integer
+  utilities; the result then also gives `plies` to the end for a proven win or loss;
+- `trace`: a `zerosum.search.trace.Trace` that records every node, leaf and cut-off.
+
+The algorithms see a game only through the `Game` protocol, so they work for any game, and
+for games where a player may move twice in a row: a node maximises when the player to move
+is the root player, whatever its depth.
+"""
+
+from __future__ import annotations
+
+from math import inf
+from typing import Any
+
+from zerosum.game import Evaluating, Game, Player, require
+from zerosum.search.ordering import Order
+from zerosum.search.result import SearchResult, SearchStats
+from zerosum.search.scores import decode, distance_score, scaled_evaluation
+from zerosum.search.trace import Trace
+
+__all__ = ["minimax", "negamax", "alphabeta"]
+
+
+def minimax(
+    game: Game,
+    state: Any,
+    *,
+    depth: int | None = None,
+    order: Order | None = None,
+    distance: bool = False,
+    trace: Trace | None = None,
+) -> SearchResult:
+    """Minimax value of `state` for the player to move, in the explicit MAX/MIN form.
+
+    Every move of every node is examined: from the empty tic-tac-toe board this reaches all
+    255,168 finished games.
+    """
+    search = _Search(game, state, depth, order, distance, trace)
+    return search.finish(*search.minimax(state, 0))
+
+
+def negamax(
+    game: Game,
+    state: Any,
+    *,
+    depth: int | None = None,
+    order: Order | None = None,
+    distance: bool = False,
+    trace: Trace | None = None,
+) -> SearchResult:
+    """Minimax value of `state` for the player to move, in negamax form.
+
+    Each node scores its position for its own player to move and negates the children's
+    scores (zero-sum: my gain is your loss), so one rule replaces the MAX and MIN cases. It
+    examines exactly the nodes `minimax` does.
+    """
+    search = _Search(game, state, depth, order, distance, trace)
+    return search.finish(*search.negamax(state, 0))
+
+
+def alphabeta(
+    game: Game,
+    state: Any,
+    *,
+    depth: int | None = None,
+    order: Order | None = None,
+    distance: bool = False,
+    trace: Trace | None = None,
+    alpha: float = -inf,
+    beta: float = inf,
+) -> SearchResult:
+    """Minimax value of `state` for the player to move, by alpha-beta pruning (Knuth and Moore).
+
+    `alpha` is the score the maximising player (the root player) is already sure of along the
+    current path, `beta` the score the minimising player is sure of. A MAX node stops as soon
+    as its score reaches `beta` (`v >= beta`), a MIN node as soon as it falls to `alpha`
+    (`v <= alpha`): equality is enough, which matters in games full of draws. Fail-soft: a node
+    returns the best score it saw, which may lie outside the window.
+
+    With the default infinite window the value is exact. With a narrower window the result
+    `v` keeps Knuth and Moore's invariant: `alpha < v < beta` means `v` is exact, `v <= alpha`
+    that the true value is at most `v`, `v >= beta` that it is at least `v`.
+    """
+    search = _Search(game, state, depth, order, distance, trace)
+    return search.finish(*search.alphabeta(state, 0, alpha, beta))
+
+
+class _Search:
+    """The state of one exact search: the options and the counters."""
+
+    def __init__(
+        self,
+        game: Game,
+        root: Any,
+        depth: int | None,
+        order: Order | None,
+        distance: bool,
+        trace: Trace | None,
+    ) -> None:
+        if depth is not None:
+            if depth < 0:
+                raise ValueError(f"depth must be at least 0, got {depth}")
+            if not game.is_terminal(root):
+                require(game, Evaluating, "depth-limited search")
+        self.game = game
+        self.root_player: Player = game.to_move(root)
+        self.depth = depth
+        self.order = order
+        self.distance = distance
+        self.trace = trace
+        self.nodes = self.terminals = self.evaluations = self.cutoffs = 0
+
+    def leaf_score(self, state: Any, ply: int, player: Player) -> float | None:
+        """The score of `state` for `player` if the search stops at it, else None."""
+        if self.game.is_terminal(state):
+            self.terminals += 1
+            utility = self.game.utility(state, player)
+            score = distance_score(utility, ply) if self.distance else utility
+        elif self.depth is not None and ply >= self.depth:
+            self.evaluations += 1
+            estimate = self.game.evaluate(state, player)  # type: ignore[attr-defined]
+            score = scaled_evaluation(estimate) if self.distance else estimate
+        else:
+            return None
+        if self.trace is not None:
+            self.trace.record("leaf", state, ply, score)
+        return score
+
+    def moves(self, state: Any) -> Any:
+        moves = self.game.legal_moves(state)
+        if not moves:
+            raise ValueError(f"state {state!r} is not terminal but has no legal moves")
+        return moves if self.order is None else self.order(state, moves)
+
+    def minimax(self, state: Any, ply: int) -> tuple[float, tuple]:
+        self.nodes += 1
+        score = self.leaf_score(state, ply, self.root_player)
+        if score is not None:
+            return score, ()
+        if self.trace is not None:
+            self.trace.record("enter", state, ply)
+        maximizing = self.game.to_move(state) == self.root_player
+        best: float | None = None
+        best_pv: tuple = ()
+        for move in self.moves(state):
+            value, pv = self.minimax(self.game.result(state, move), ply + 1)
+            if best is None or (value > best if maximizing else value < best):
+                best, best_pv = value, (move, *pv)
+        if self.trace is not None:
+            self.trace.record("exit", state, ply, best)
+        return best, best_pv  # type: ignore[return-value]
+
+    def negamax(self, state: Any, ply: int) -> tuple[float, tuple]:
+        self.nodes += 1
+        player = self.game.to_move(state)
+        score = self.leaf_score(state, ply, player)
+        if score is not None:
+            return score, ()
+        if self.trace is not None:
+            self.trace.record("enter", state, ply)
+        best = -inf
+        best_pv: tuple = ()
+        for move in self.moves(state):
+            child = self.game.result(state, move)
+            value, pv = self.negamax(child, ply + 1)
+            if self.game.to_move(child) != player:
+                value = -value
+            if value > best:
+                best, best_pv = value, (move, *pv)
+        if self.trace is not None:
+            self.trace.record("exit", state, ply, best)
+        return best, best_pv
+
+    def alphabeta(self, state: Any, ply: int, alpha: float, beta: float) -> tuple[float, tuple]:
+        self.nodes += 1
+        score = self.leaf_score(state, ply, self.root_player)
+        if score is not None:
+            return score, ()
+        trace = self.trace
+        if trace is not None:
+            trace.record("enter", state, ply, None, alpha, beta)
+        best_pv: tuple = ()
+        if self.game.to_move(state) == self.root_player:
+            best = -inf
+            for move in self.moves(state):
+                value, pv = self.alphabeta(self.game.result(state, move), ply + 1, alpha, beta)
+                if value > best:
+                    best, best_pv = value, (move, *pv)
+                alpha = max(alpha, best)
+                if best >= beta:  # MIN above would never let the game come here
+                    self.cutoffs += 1
+                    if trace is not None:
+                        trace.record("cutoff", state, ply, best, alpha, beta)
+                    break
+        else:
+            best = inf
+            for move in self.moves(state):
+                value, pv = self.alphabeta(self.game.result(state, move), ply + 1, alpha, beta)
+                if value < best:
+                    best, best_pv = value, (move, *pv)
+                beta = min(beta, best)
+                if best <= alpha:  # MAX above already has something at least as good
+                    self.cutoffs += 1
+                    if trace is not None:
+                        trace.record("cutoff", state, ply, best, alpha, beta)
+                    break
+        if trace is not None:
+            trace.record("exit", state, ply, best, alpha, beta)
+        return best, best_pv
+
+    def finish(self, score: float, pv: tuple) -> SearchResult:
+        value, plies = decode(score) if self.distance else (score, None)
+        stats = SearchStats(self.nodes, self.terminals, self.evaluations, self.cutoffs)
+        return SearchResult(value, pv[0] if pv else None, pv, stats, plies)
