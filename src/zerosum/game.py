@@ -9,8 +9,8 @@ of view explicitly: `utility(state, player)` is the payoff *for `player`*, and b
 is zero-sum, `utility(state, 0) == -utility(state, 1)`.
 
 Everything else is optional and discovered at run time with `isinstance` against the small
-protocols below (`Keyed`, `Evaluating`, `Noisy`, `Chance`, `MoveText`, `StateText`,
-`Rendering`), so that a game of ten lines works with every algorithm that needs no more than
+protocols below (`Keyed`, `Evaluating`, `Noisy`, `Capturing`, `HistoryDependent`, `Chance`,
+`MoveText`, `StateText`, `Rendering`), so that a game of ten lines works with every algorithm that needs no more than
 it gives, and a search that needs more says so with a `ValueError`.
 """
 
@@ -90,6 +90,35 @@ class Noisy(Protocol):
     """A game that names its "noisy" moves (captures, threats) for quiescence search."""
 
     def noisy_moves(self, state: Any) -> Sequence[Any]: ...
+
+
+@runtime_checkable
+class Capturing(Protocol):
+    """A game with captures, for MVV-LVA move ordering (most valuable victim, least valuable
+    attacker first).
+
+    `capture(state, move)` is `(victim, attacker)`, the values of the piece taken and of the
+    piece that takes it, or None when `move` takes nothing.
+    """
+
+    def capture(self, state: Any, move: Any) -> tuple[float, float] | None: ...
+
+
+@runtime_checkable
+class HistoryDependent(Protocol):
+    """A game whose outcome can depend on how a position was reached, not only on its key
+    (a draw by repetition, a rule counting moves since a capture).
+
+    When `history_dependent` is True, searches must not reuse a stored score for a position
+    reached along another path: a transposition table then only suggests moves.
+    """
+
+    history_dependent: bool
+
+
+def is_history_dependent(game: object) -> bool:
+    """True when `game` declares that its outcomes depend on the path to a position."""
+    return isinstance(game, HistoryDependent) and bool(game.history_dependent)
 
 
 @runtime_checkable

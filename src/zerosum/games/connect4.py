@@ -13,7 +13,13 @@ with row 0 at the bottom. A state is the tuple `(position, mask, moves, won)`:
 top stone and keeps the mover's stones), so the table needs no Zobrist hashing.
 
 Moves are column numbers 0 to width - 1; `legal_moves` lists them centre first, the static
-order good players and solvers start from. As text, moves are column digits 1-9 from the left
+order good players and solvers start from.
+
+For depth-limited search the game offers a threat-aware `evaluate` (an empty cell that would
+complete a line is a threat; threats that can be played at once, and threats on the rows where
+the zugzwang of the end of the game favours their owner, weigh more) and `noisy_moves` (moves
+that win at once or stop the opponent's immediate win), so that quiescence search never stops
+with a win on the board. The exact solver is `zerosum.games.connect4_solver`. As text, moves are column digits 1-9 from the left
 and a position is the string of columns played from the empty board (`"4453"`), the notation
 of the published test sets; the empty string is the empty board.
 """
@@ -46,6 +52,12 @@ class ConnectFour:
         self.order = tuple(sorted(range(width), key=lambda c: (abs(c - centre), c)))
         # Shifts along the four directions: vertical, horizontal, and the two diagonals.
         self.directions = (1, stride, stride - 1, stride + 1)
+        self.bottom_row = sum(self.bottom)
+        self.board = sum(self.column_mask)
+        # Rows (counted from 1 at the bottom) where a threat is worth more: odd rows for the
+        # first player, even rows for the second (who fills the last cell of each column pair).
+        odd_rows = sum(self.bottom_row << row for row in range(0, height, 2))
+        self.good_rows = (odd_rows, self.board ^ odd_rows)
 
     def initial_state(self) -> State:
         return (0, 0, 0, False)
@@ -88,6 +100,58 @@ class ConnectFour:
 
     def key(self, state: State) -> int:
         return state[0] + state[1]
+
+    def winning_cells(self, stones: int, mask: int) -> int:
+        """The empty cells where one more of `stones` would complete a line."""
+        reach = self.connect - 1
+        cells = 0
+        for shift in self.directions:
+            # ahead[k]: cells with k stones in a row next to them in the shift's direction.
+            ahead, behind = [-1], [-1]
+            for _ in range(reach):
+                ahead.append(ahead[-1] & stones >> shift * len(ahead))
+                behind.append(behind[-1] & stones << shift * len(behind))
+            for k in range(reach + 1):
+                cells |= ahead[k] & behind[reach - k]
+        return cells & (self.board ^ mask)
+
+    def evaluate(self, state: State, player: Player) -> float:
+        """An estimate in (-1, 1) of `state` for `player`: its threats against the opponent's.
+
+        Equal to `utility` on finished games.
+        """
+        position, mask, moves, won = state
+        if won or moves == self.cells:
+            return self.utility(state, player)
+        mover = moves & 1
+        mine = self.winning_cells(position, mask)
+        theirs = self.winning_cells(position ^ mask, mask)
+        playable = (mask + self.bottom_row) & self.board
+        if mine & playable:
+            estimate = 0.9  # the player to move wins at once
+        elif (theirs & playable).bit_count() > 1:
+            estimate = -0.9  # two threats at once: one can be stopped, not both
+        else:
+            good_mine, good_theirs = self.good_rows[mover], self.good_rows[1 - mover]
+            points = (
+                mine.bit_count() + (mine & good_mine).bit_count()
+                - theirs.bit_count() - (theirs & good_theirs).bit_count()
+            )  # fmt: skip
+            estimate = max(-0.8, min(0.8, points / 16))
+        return estimate if player == mover else -estimate
+
+    def noisy_moves(self, state: State) -> list[int]:
+        """Columns that win at once, or stop the opponent from winning at once."""
+        position, mask, _, won = state
+        if won:
+            return []
+        playable = (mask + self.bottom_row) & self.board
+        urgent = (
+            self.winning_cells(position, mask) | self.winning_cells(position ^ mask, mask)
+        ) & playable
+        if not urgent:
+            return []
+        return [c for c in self.order if urgent & self.column_mask[c]]
 
     def can_play(self, state: State, column: int) -> bool:
         return 0 <= column < self.width and not state[1] & self.top[column]

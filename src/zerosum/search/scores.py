@@ -38,3 +38,21 @@ def decode(score: float) -> tuple[float, int | None]:
         value = round(score / SCALE)
         return value, (abs(value * SCALE - score) if value else None)
     return score / SCALE, None
+
+
+PROVEN = SCALE // 2
+"""Scores at least this far from 0 are proven wins or losses; heuristic scores stay below it."""
+
+EVALUATION_UNIT = 1 << 10
+"""Integer heuristic scores count 1/1024ths of the utility scale."""
+
+
+def heuristic_score(estimate: float) -> int:
+    """The integer score of an evaluation `estimate` (utility scale), kept below proven scores."""
+    score = round(estimate * EVALUATION_UNIT)
+    return max(1 - PROVEN, min(PROVEN - 1, score))
+
+
+def is_proven(score: int) -> bool:
+    """True when an integer score is a proven win or loss rather than an estimate."""
+    return score >= PROVEN or score <= -PROVEN

@@ -1,0 +1,231 @@
+"""The exact Connect Four solver: the score of a position under perfect play, and its best move.
+
+Scores follow the published test sets (`shared/oracles/connect4/README.md`), from the point of
+view of the player to move: 0 a draw; `(cells + 1 - n) // 2` for a win with the very next of
+`n + 1` stones, one less for each later pair of moves; negative when the opponent wins.
+
+The search is negamax alpha-beta over bitboards, with the ideas of Pascal Pons's solver, each
+measured in `benchmarks/`:
+
+- null-window searches narrowing the score from both sides (`solve`), probing first near 0
+  where most scores lie;
+- anticipation: a node first computes its non-losing moves (it must block a single playable
+  threat of the opponent, loses at once against two, and never plays right under an
+  opponent's threat), so the losses one move ahead are never searched;
+- threat ordering: moves that create the most threats first, ties in centre-first order;
+- a table of lower and upper bounds per position, bounded (see `BoundTable`);
+- the score interval a position can still reach from its number of stones narrows the window.
+
+The inner loop (`make_kernel`) works only on integers and one flat table: a compiled kernel
+with the same signature can replace it without touching its callers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from zerosum.games.connect4 import ConnectFour, State
+from zerosum.search.table import DEFAULT_MEGABYTES, slots_for
+
+Kernel = Callable[[int, int, int, int, int], int]
+"""`negamax(position, mask, moves, alpha, beta) -> score` for a position whose player to move
+cannot win at once; fail-hard within `[alpha, beta]`."""
+
+SOLVER_ENTRY_BYTES = 100
+"""Measured cost of one bound entry (a dict slot and one integer)."""
+
+NO_LOWER, NO_UPPER = -32, 31
+"""Bounds that say nothing (scores lie in -21..21 on the largest boards solved)."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The exact `score` of a position for the player to move (see the module), its `best_move`
+    (a column, 0 on the left; None when not asked for), the `nodes` searched and `seconds`.
+    With `weak`, `score` is only -1, 0 or 1."""
+
+    score: int
+    best_move: int | None
+    nodes: int
+    seconds: float
+    weak: bool = False
+
+
+class BoundTable:
+    """Lower and upper bounds on scores by position key, in a fixed number of slots.
+
+    A key goes to slot `key % slots`; a new entry always replaces the slot's old one (the most
+    recent result is the most likely to be needed again). An entry packs the key and both
+    bounds in one integer: `key << 12 | (lower + 32) << 6 | (upper + 32)`.
+    """
+
+    def __init__(self, megabytes: float = DEFAULT_MEGABYTES) -> None:
+        self.slots = slots_for(megabytes) * 256 // SOLVER_ENTRY_BYTES | 1
+        self.entries: dict[int, int] = {}
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+
+def make_kernel(game: ConnectFour, table: BoundTable, counter: list[int]) -> Kernel:
+    """The solver's negamax for boards of `game`'s size; it counts its nodes in `counter[0]`."""
+    width, height, cells = game.width, game.height, game.cells
+    stride = height + 1
+    bottom, board = game.bottom_row, game.board
+    columns = [game.column_mask[c] for c in game.order]
+    entries, slots = table.entries, table.slots
+    get = entries.get
+    up, left, down = stride, height, stride + 1  # shifts: horizontal and the two diagonals
+
+    def winning(stones: int, mask: int) -> int:
+        """Empty cells where one more of `stones` completes four in a row."""
+        r = (stones << 1) & (stones << 2) & (stones << 3)
+        for s in (up, left, down):
+            p = (stones << s) & (stones << 2 * s)
+            r |= p & (stones << 3 * s) | p & (stones >> s)
+            p = (stones >> s) & (stones >> 2 * s)
+            r |= p & (stones << s) | p & (stones >> 3 * s)
+        return r & (board ^ mask)
+
+    def negamax(position: int, mask: int, moves: int, alpha: int, beta: int) -> int:
+        counter[0] += 1
+        possible = (mask + bottom) & board
+        threats = winning(position ^ mask, mask)
+        forced = possible & threats
+        if forced:
+            if forced & (forced - 1):  # two threats to stop at once
+                return -((cells - moves) // 2)
+            possible = forced
+        safe = possible & ~(threats >> 1)  # never play right under a threat
+        if not safe:
+            return -((cells - moves) // 2)
+        if moves >= cells - 2:  # nobody can win any more
+            return 0
+        lower = -((cells - 2 - moves) // 2)
+        upper = (cells - 1 - moves) // 2
+        key = position + mask
+        slot = key % slots
+        entry = get(slot)
+        if entry is not None and entry >> 12 == key:
+            lower = max(lower, ((entry >> 6) & 63) - 32)
+            upper = min(upper, (entry & 63) - 32)
+            known_lower, known_upper = lower, upper
+        else:
+            known_lower, known_upper = NO_LOWER, NO_UPPER
+        if alpha < lower:
+            alpha = lower
+            if alpha >= beta:
+                return alpha
+        if beta > upper:
+            beta = upper
+            if alpha >= beta:
+                return beta
+        ranked = []
+        for rank, column in enumerate(columns):
+            move = safe & column
+            if move:
+                ranked.append(winning(position | move, mask).bit_count() << 4 | 15 - rank)
+        ranked.sort(reverse=True)
+        opponent = position ^ mask
+        for code in ranked:
+            move = safe & columns[15 - (code & 15)]
+            score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha)
+            if score >= beta:
+                entries[slot] = key << 12 | (score + 32) << 6 | (known_upper + 32)
+                return score
+            if score > alpha:
+                alpha = score
+        entries[slot] = key << 12 | (known_lower + 32) << 6 | (alpha + 32)
+        return alpha
+
+    return negamax
+
+
+class ConnectFourSolver:
+    """Exact scores of Connect Four positions (four in a row, any board up to 9 x 7)."""
+
+    def __init__(self, game: ConnectFour | None = None, table_mb: float = 64) -> None:
+        game = game if game is not None else ConnectFour()
+        if game.connect != 4:
+            raise ValueError(f"the solver plays four in a row, not {game.connect}")
+        if game.cells > 63 or game.height > 7:
+            raise ValueError("the solver handles boards of at most 9 x 7 cells")
+        self.game = game
+        self.table = BoundTable(table_mb)
+        self.counter = [0]
+        self.negamax = make_kernel(game, self.table, self.counter)
+
+    def reset(self) -> None:
+        """Forget the table (each test-set position is solved from an empty table)."""
+        self.table.clear()
+
+    def solve(self, state: State, *, weak: bool = False, best_move: bool = False) -> Solution:
+        """The exact score of `state` for the player to move (sign only with `weak`), with the
+        best move when asked for; ValueError if the game is over."""
+        self._check(state)
+        start = time.perf_counter()
+        self.counter[0] = 0
+        score = self.score(state, weak)
+        move = self.best_move(state, score, weak) if best_move else None
+        return Solution(score, move, self.counter[0], time.perf_counter() - start, weak)
+
+    def score(self, state: State, weak: bool = False) -> int:
+        """The exact score (or its sign, with `weak`) of an unfinished `state`."""
+        position, mask, moves, _ = state
+        cells = self.game.cells
+        if self._winning_moves(state):
+            return 1 if weak else (cells + 1 - moves) // 2
+        low, high = (-1, 1) if weak else (-((cells - moves) // 2), (cells + 1 - moves) // 2)
+        while low < high:  # null-window tests, halving the interval (near 0 first)
+            probe = low + (high - low) // 2
+            if probe <= 0 and int(low / 2) < probe:
+                probe = int(low / 2)
+            elif probe >= 0 and high // 2 > probe:
+                probe = high // 2
+            result = self.negamax(position, mask, moves, probe, probe + 1)
+            if result <= probe:
+                high = result
+            else:
+                low = result
+        return max(-1, min(1, low)) if weak else low
+
+    def best_move(self, state: State, score: int, weak: bool = False) -> int:
+        """A column reaching `score` (the exact score of `state`, or its sign with `weak`)."""
+        game = self.game
+        winning = self._winning_moves(state)
+        if winning:
+            return winning[0]
+        for column in game.legal_moves(state):
+            child = game.result(state, column)
+            if game.is_terminal(child):  # a full board: a draw
+                if score == 0:
+                    return column
+                continue
+            position, mask, moves, _ = child
+            target = -score  # the child's score for the opponent must be at most this
+            if weak:
+                value = -self.score(child, weak=True)
+                if value >= score:
+                    return column
+            elif self._child_at_most(position, mask, moves, target):
+                return column
+        raise AssertionError("no move reaches the position's score")  # pragma: no cover
+
+    def _child_at_most(self, position: int, mask: int, moves: int, target: int) -> bool:
+        if self._winning_cells_now(position, mask):
+            return (self.game.cells + 1 - moves) // 2 <= target
+        return self.negamax(position, mask, moves, target, target + 1) <= target
+
+    def _winning_cells_now(self, position: int, mask: int) -> int:
+        game = self.game
+        return game.winning_cells(position, mask) & (mask + game.bottom_row) & game.board
+
+    def _winning_moves(self, state: State) -> list[int]:
+        cells = self._winning_cells_now(state[0], state[1])
+        return [c for c in self.game.order if cells & self.game.column_mask[c]]
+
+    def _check(self, state: State) -> None:
+        if self.game.is_terminal(state):
+            raise ValueError("the game is already over")

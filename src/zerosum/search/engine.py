@@ -1,0 +1,451 @@
+"""The engine: negamax alpha-beta with the enhancements real game programs build on it.
+
+`Engine(game).search(state, depth=..., time=..., nodes=...)` returns an `EngineResult` whose
+`score` is an integer from the point of view of the player to move at the root:
+
+- a proven win is `u * SCALE - plies` (a win sooner scores higher), a proven loss
+  `-u * SCALE + plies`, a proven draw 0 (`zerosum.search.scores`); `plies` gives the distance;
+- an estimate is the game's `evaluate` in 1/1024ths of the utility scale, always smaller in
+  size than a proven score, so a proven result never hides behind an estimate.
+
+The enhancements, each a constructor flag so that its effect can be measured:
+
+- `iterative`: iterative deepening, depth 1, 2, ... up to the depth asked for, until the value
+  is proven, or until the node or time budget runs out; each finished iteration is reported
+  (`on_iteration`, `iterations`) and the deepest finished one is the answer. The first
+  iteration always finishes; Ctrl-C or the budget during a later one returns the last finished
+  one. An iteration is not started once half the time budget is gone: it would not finish.
+- `table`: a transposition table (`zerosum.search.table`) keyed by the game's `key`. Stored
+  scores cut nodes off only where their depth suffices and their bound decides; results of
+  subtrees that met no estimate are stored as final, valid at any depth. A game that declares
+  itself history-dependent (`zerosum.game.HistoryDependent`) gets moves from the table, never
+  scores. The stored move is played only if it is legal.
+- move ordering: the `hash_move` first, then captures by MVV-LVA (`captures`, for games that
+  offer `zerosum.game.Capturing`), then the two `killers` of the ply, then the rest by the
+  `history` heuristic, ties kept in the game's own order of `legal_moves`;
+- `null_window`: principal variation search, every move after the first tried with a null
+  window and searched again only when it might be better;
+- `quiescence`: at the depth limit, the game's `noisy_moves` (`zerosum.game.Noisy`) are played
+  out before evaluating, so that the horizon does not fall in the middle of an exchange.
+
+Games where a player may move twice in a row are searched correctly: a child's score is
+negated only when the turn passes. Utilities must be integers.
+"""
+
+from __future__ import annotations
+
+import time as clock
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from zerosum.game import Capturing, Evaluating, Game, Keyed, Noisy, is_history_dependent, require
+from zerosum.search.result import SearchResult, SearchStats
+from zerosum.search.scores import (
+    EVALUATION_UNIT,
+    PROVEN,
+    decode,
+    distance_score,
+    heuristic_score,
+    is_proven,
+)
+from zerosum.search.table import DEFAULT_MEGABYTES, EXACT, LOWER, UPPER, TableStats
+from zerosum.search.table import TranspositionTable
+
+__all__ = ["Engine", "EngineResult", "Iteration"]
+
+INFINITY = 1 << 40
+"""Beyond every score: the window of a full search."""
+
+UNLIMITED = 1 << 30
+"""The depth of a search to the end of the game, and of a table entry valid at any depth."""
+
+CHECK_EVERY = 1024
+"""Nodes between two looks at the clock."""
+
+
+@dataclass(frozen=True)
+class Iteration:
+    """One finished iteration of iterative deepening.
+
+    `score` and `value` are for the player to move at the root (`value` on the game's utility
+    scale); `exact` says the value is proven (every line was followed to the end or to a proven
+    result), and then `plies` is the distance to the end of a win or a loss. `nodes` and
+    `seconds` are this iteration's.
+    """
+
+    depth: int
+    score: int
+    value: float
+    best_move: Any
+    pv: tuple[Any, ...]
+    exact: bool
+    plies: int | None
+    nodes: int
+    seconds: float
+
+    @property
+    def nps(self) -> int:
+        """Nodes per second."""
+        return int(self.nodes / self.seconds) if self.seconds > 0 else 0
+
+
+@dataclass(frozen=True)
+class EngineResult(SearchResult):
+    """A `SearchResult` with the engine's detail.
+
+    `score` is the integer score behind `value`; `depth` the deepest finished iteration;
+    `exact` whether the value is proven; `iterations` every finished iteration; `table` the
+    transposition table's counts (None without a table); `seconds` the whole search's time;
+    `stopped` why the search ended early: "time", "nodes", "interrupt", or None.
+    """
+
+    score: int = 0
+    depth: int = 0
+    exact: bool = False
+    iterations: tuple[Iteration, ...] = ()
+    table: TableStats | None = None
+    seconds: float = 0.0
+    stopped: str | None = None
+
+
+class _Stop(Exception):
+    """The budget ran out in the middle of an iteration."""
+
+
+class Engine:
+    """A game-playing search over any `Game` with integer utilities; it keeps its table and
+    history heuristic between searches (`clear` forgets them)."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        table: bool = True,
+        table_mb: float = DEFAULT_MEGABYTES,
+        iterative: bool = True,
+        hash_move: bool = True,
+        killers: bool = True,
+        history: bool = True,
+        captures: bool = True,
+        null_window: bool = True,
+        quiescence: bool = True,
+        quiescence_depth: int = 16,
+    ) -> None:
+        if quiescence_depth < 0:
+            raise ValueError(f"quiescence depth must be at least 0, got {quiescence_depth}")
+        self.game = game
+        self.table = TranspositionTable(table_mb) if table and isinstance(game, Keyed) else None
+        self.reuse_scores = not is_history_dependent(game)
+        self.iterative = iterative
+        self.hash_move = hash_move and self.table is not None
+        self.killers = killers
+        self.history = history
+        self.captures = captures and isinstance(game, Capturing)
+        self.ordering = self.hash_move or killers or history or self.captures
+        self.null_window = null_window
+        self.quiescence = quiescence and isinstance(game, Noisy)
+        self.quiescence_depth = quiescence_depth
+        self.evaluating = isinstance(game, Evaluating)
+        self.history_scores: tuple[dict, dict] = ({}, {})
+        self.killer_moves: dict[int, list] = {}
+        self.pv: dict[int, tuple] = {}
+        self.root_move: Any = None
+        self.nodes = self.terminals = self.evaluations = self.cutoffs = 0
+        self.estimates = 0  # evaluations plus reused table scores that rest on evaluations
+        self.next_check = UNLIMITED
+        self.deadline: float | None = None
+        self.node_limit: int | None = None
+        self.stopped: str | None = None
+
+    def clear(self) -> None:
+        """Forget the table, the history heuristic and the killer moves."""
+        if self.table is not None:
+            self.table.clear()
+        self.history_scores = ({}, {})
+        self.killer_moves = {}
+
+    # -- the driver -------------------------------------------------------------------------
+
+    def search(
+        self,
+        state: Any,
+        *,
+        depth: int | None = None,
+        time: float | None = None,
+        nodes: int | None = None,
+        on_iteration: Callable[[Iteration], None] | None = None,
+    ) -> EngineResult:
+        """The best move of the deepest finished iteration and its score, for the player to move.
+
+        `depth` (plies), `time` (seconds) and `nodes` bound the search; with none of them it
+        goes on until the value is proven. `on_iteration` is called with every finished
+        iteration.
+        """
+        start = clock.perf_counter()
+        finished: list[Iteration] = []
+        for iteration in self.iterations(state, depth=depth, time=time, nodes=nodes):
+            finished.append(iteration)
+            if on_iteration is not None:
+                on_iteration(iteration)
+        seconds = clock.perf_counter() - start
+        table = self.table.stats() if self.table is not None else None
+        if not finished:  # the root is over: its utility, proven
+            utility = self.game.utility(state, self.game.to_move(state))
+            stats = SearchStats(self.nodes, self.terminals, 0, 0)
+            score = distance_score(utility, 0)
+            return EngineResult(utility, None, (), stats, None, score, 0, True, (), table, seconds)
+        last = finished[-1]
+        stats = SearchStats(self.nodes, self.terminals, self.evaluations, self.cutoffs)
+        return EngineResult(
+            last.value, last.best_move, last.pv, stats, last.plies, last.score, last.depth,
+            last.exact, tuple(finished), table, seconds, self.stopped,
+        )  # fmt: skip
+
+    def iterations(
+        self,
+        state: Any,
+        *,
+        depth: int | None = None,
+        time: float | None = None,
+        nodes: int | None = None,
+    ) -> Iterator[Iteration]:
+        """Every finished iteration of a search of `state`, as it finishes (see `search`)."""
+        if depth is not None and depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        if time is not None and not time > 0:
+            raise ValueError(f"time must be more than 0 seconds, got {time}")
+        if nodes is not None and nodes < 1:
+            raise ValueError(f"node budget must be at least 1, got {nodes}")
+        game = self.game
+        if game.is_terminal(state):
+            return
+        if depth is not None:
+            require(game, Evaluating, "depth-limited search")
+        self.nodes = self.terminals = self.evaluations = self.cutoffs = 0
+        self.killer_moves = {}
+        self.root_move = None
+        self.stopped = None
+        for scores in self.history_scores:  # old history counts less than new
+            for move in scores:
+                scores[move] >>= 1
+        if self.table is not None:
+            self.table.new_search()
+        start = clock.perf_counter()
+        self.deadline = start + time if time is not None else None
+        self.node_limit = nodes
+        self.next_check = UNLIMITED  # the first iteration always finishes
+        target = depth if depth is not None else UNLIMITED
+        if not self.evaluating or not self.iterative:
+            schedule: range = range(target, target + 1)
+        else:
+            schedule = range(1, target + 1)
+        for current in schedule:
+            if time is not None and current > 1:
+                if clock.perf_counter() - start > time / 2:
+                    self.stopped = "time"
+                    return
+            try:
+                iteration = self._iterate(state, current)
+            except _Stop:
+                return
+            except KeyboardInterrupt:
+                if current == schedule.start:
+                    raise
+                self.stopped = "interrupt"
+                return
+            yield iteration
+            if iteration.exact:
+                return
+            self.next_check = self.nodes + 1
+
+    def _iterate(self, state: Any, depth: int) -> Iteration:
+        start = clock.perf_counter()
+        nodes_before, estimates_before = self.nodes, self.estimates
+        score = self._node(state, depth, 0, -INFINITY, INFINITY)
+        seconds = clock.perf_counter() - start
+        pv = self.pv.get(0, ())
+        self.root_move = pv[0] if pv else None
+        exact = self.estimates == estimates_before or is_proven(score)
+        if is_proven(score) or exact:
+            value, plies = decode(score)
+        else:
+            value, plies = score / EVALUATION_UNIT, None
+        return Iteration(
+            depth if depth < UNLIMITED else len(pv), score, value, self.root_move, pv, exact,
+            plies, self.nodes - nodes_before, seconds,
+        )  # fmt: skip
+
+    def _check_budget(self) -> None:
+        """Raise `_Stop` when the time or node budget is spent; else set the next check."""
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            self.stopped = "nodes"
+            raise _Stop
+        if self.deadline is not None and clock.perf_counter() >= self.deadline:
+            self.stopped = "time"
+            raise _Stop
+        step = self.nodes + CHECK_EVERY
+        self.next_check = step if self.node_limit is None else min(step, self.node_limit)
+
+    # -- the search -------------------------------------------------------------------------
+
+    def _node(self, state: Any, depth: int, ply: int, alpha: int, beta: int) -> int:
+        """The score of `state` for its player to move, searched `depth` plies (fail-soft)."""
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._check_budget()
+        game = self.game
+        self.pv[ply] = ()
+        if game.is_terminal(state):
+            self.terminals += 1
+            return distance_score(game.utility(state, game.to_move(state)), ply)
+        if depth <= 0:
+            return self._quiesce(state, ply, alpha, beta, 0)
+        estimates = self.estimates
+        table = self.table
+        hash_move = None
+        if table is not None:
+            key = game.key(state)
+            entry = table.probe(key)
+            if entry is not None:
+                hash_move = entry[4]
+                if entry[1] >= depth and self.reuse_scores and ply:  # the root needs its move
+                    score, bound = entry[2], entry[3]
+                    if score >= PROVEN:  # stored relative to its own node
+                        score -= ply
+                    elif score <= -PROVEN:
+                        score += ply
+                    if (
+                        bound == EXACT
+                        or (bound == LOWER and score >= beta)
+                        or (bound == UPPER and score <= alpha)
+                    ):
+                        table.cutoffs += 1
+                        if entry[1] < UNLIMITED:
+                            self.estimates += 1
+                        return score
+        elif ply == 0:
+            hash_move = self.root_move
+        moves = game.legal_moves(state)
+        if not moves:
+            raise ValueError(f"state {state!r} is not terminal but has no legal moves")
+        player = game.to_move(state)
+        if self.ordering:
+            moves = self._order(state, moves, hash_move, ply, player)
+        to_move, result, node = game.to_move, game.result, self._node
+        original_alpha = alpha
+        best, best_move = -INFINITY, None
+        null_window = False
+        for move in moves:
+            child = result(state, move)
+            turn = to_move(child) != player
+            if null_window:
+                if turn:
+                    score = -node(child, depth - 1, ply + 1, -alpha - 1, -alpha)
+                else:
+                    score = node(child, depth - 1, ply + 1, alpha, alpha + 1)
+                if alpha < score < beta:  # it may be better: find out by how much
+                    if turn:
+                        score = -node(child, depth - 1, ply + 1, -beta, -alpha)
+                    else:
+                        score = node(child, depth - 1, ply + 1, alpha, beta)
+            elif turn:
+                score = -node(child, depth - 1, ply + 1, -beta, -alpha)
+            else:
+                score = node(child, depth - 1, ply + 1, alpha, beta)
+            if score > best:
+                best, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    self.pv[ply] = (move, *self.pv.get(ply + 1, ()))
+                    if score >= beta:
+                        self.cutoffs += 1
+                        self._reward(state, move, depth, ply, player)
+                        break
+            null_window = self.null_window
+        if table is not None:
+            stored = best + ply if best >= PROVEN else best - ply if best <= -PROVEN else best
+            bound = LOWER if best >= beta else EXACT if best > original_alpha else UPPER
+            sure = UNLIMITED if self.estimates == estimates else depth
+            table.store(key, sure, stored, bound, best_move)
+        return best
+
+    def _quiesce(self, state: Any, ply: int, alpha: int, beta: int, depth: int) -> int:
+        """The score of `state` at the horizon: its evaluation, or better, after noisy moves."""
+        game = self.game
+        player = game.to_move(state)
+        self.evaluations += 1
+        self.estimates += 1
+        best = heuristic_score(game.evaluate(state, player))  # type: ignore[attr-defined]
+        if not self.quiescence or best >= beta or depth >= self.quiescence_depth:
+            return best
+        alpha = max(alpha, best)
+        moves = game.noisy_moves(state)  # type: ignore[attr-defined]
+        if self.captures and len(moves) > 1:
+            moves = sorted(moves, key=lambda move: self._mvv_lva(state, move), reverse=True)
+        for move in moves:
+            self.nodes += 1
+            if self.nodes >= self.next_check:
+                self._check_budget()
+            child = game.result(state, move)
+            turn = game.to_move(child) != player
+            if game.is_terminal(child):
+                self.terminals += 1
+                score = distance_score(game.utility(child, player), ply + 1)
+            elif turn:
+                score = -self._quiesce(child, ply + 1, -beta, -alpha, depth + 1)
+            else:
+                score = self._quiesce(child, ply + 1, alpha, beta, depth + 1)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        self.cutoffs += 1
+                        break
+        return best
+
+    # -- move ordering ----------------------------------------------------------------------
+
+    def _order(self, state: Any, moves: Any, hash_move: Any, ply: int, player: int) -> list:
+        """`moves` in the order to search them: hash move, captures, killers, then by history."""
+        front = []
+        if hash_move is not None and hash_move in moves:  # a collision can store any move
+            front.append(hash_move)
+        rest = [move for move in moves if move not in front]
+        if self.captures:
+            captures = [move for move in rest if self.game.capture(state, move) is not None]
+            if captures:
+                captures.sort(key=lambda move: self._mvv_lva(state, move), reverse=True)
+                front += captures
+                rest = [move for move in rest if move not in captures]
+        if self.killers:
+            for killer in self.killer_moves.get(ply, ()):
+                if killer in rest:
+                    front.append(killer)
+                    rest.remove(killer)
+        if self.history and len(rest) > 1:
+            scores = self.history_scores[player]
+            rest.sort(key=lambda move: scores.get(move, 0), reverse=True)
+        return front + rest
+
+    def _mvv_lva(self, state: Any, move: Any) -> float:
+        """Most valuable victim first, then least valuable attacker; quiet moves last."""
+        capture = self.game.capture(state, move)  # type: ignore[attr-defined]
+        if capture is None:
+            return -INFINITY
+        victim, attacker = capture
+        return victim * 1024 - attacker
+
+    def _reward(self, state: Any, move: Any, depth: int, ply: int, player: int) -> None:
+        """Remember a quiet move that caused a cut-off: as a killer of its ply, and in history."""
+        if self.captures and self.game.capture(state, move) is not None:
+            return
+        if self.killers:
+            killers = self.killer_moves.setdefault(ply, [])
+            if move not in killers:
+                killers.insert(0, move)
+                del killers[2:]
+        if self.history:
+            scores = self.history_scores[player]
+            scores[move] = scores.get(move, 0) + depth * depth

@@ -1,0 +1,113 @@
+"""The transposition table: what a search learnt about a position, found again by its key.
+
+An entry remembers, for one position, the depth it was searched to, the score found, whether
+that score is exact or only a bound (the search was cut off: a lower bound after a fail-high,
+an upper bound after a fail-low) and the best move found, which is tried first next time.
+
+The table holds a fixed number of slots, derived from its size in megabytes: a position goes
+to slot `hash(key) % slots`. Replacement policy, "depth-preferred with ageing": a new entry
+takes a slot when the slot is empty, holds the same position, was written by an earlier
+search (`new_search` ages it), or was searched less deeply than the new one. So the table
+never grows past its size, deep results of the current search survive, and stale ones go
+first.
+
+The stored move is only a hint: a different position can share the slot and even the key
+(a collision of a lossy key), so a search must check that move is legal before playing it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+EXACT, LOWER, UPPER = 0, 1, 2
+"""Bound types: the score is the value, at least the value, or at most the value."""
+
+ENTRY_BYTES = 256
+"""Measured cost of one entry in CPython (a slot in the dict and a tuple of six fields)."""
+
+DEFAULT_MEGABYTES = 256
+
+Entry = tuple[Hashable, int, int, int, Any, int]
+"""`(key, depth, score, bound, move, generation)`."""
+
+
+@dataclass(frozen=True)
+class TableStats:
+    """What the table did: `probes` looked up, `hits` found the position, `cutoffs` ended a node
+    with the stored score, `stores` written, `entries` held now out of `slots`."""
+
+    probes: int
+    hits: int
+    cutoffs: int
+    stores: int
+    entries: int
+    slots: int
+
+
+def physical_memory() -> int | None:
+    """Bytes of RAM on this machine, or None where the system does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def slots_for(megabytes: float) -> int:
+    """The number of entries a table of `megabytes` holds; ValueError if it cannot exist here."""
+    if not megabytes > 0:
+        raise ValueError(f"table size must be more than 0 MB, got {megabytes}")
+    size = int(megabytes * (1 << 20))
+    memory = physical_memory()
+    if memory is not None and size > memory:
+        raise ValueError(
+            f"a table of {megabytes} MB does not fit in this machine's memory"
+            f" ({memory >> 20} MB)"
+        )
+    return max(1, size // ENTRY_BYTES)
+
+
+class TranspositionTable:
+    """A bounded map from position keys to search results, with counts of its use."""
+
+    def __init__(self, megabytes: float = DEFAULT_MEGABYTES) -> None:
+        self.megabytes = megabytes
+        self.slots = slots_for(megabytes)
+        self.entries: dict[int, Entry] = {}
+        self.generation = 0
+        self.probes = self.hits = self.cutoffs = self.stores = 0
+
+    def probe(self, key: Hashable) -> Entry | None:
+        """The entry of the position `key`, or None."""
+        self.probes += 1
+        entry = self.entries.get(hash(key) % self.slots)
+        if entry is not None and entry[0] == key:
+            self.hits += 1
+            return entry
+        return None
+
+    def store(self, key: Hashable, depth: int, score: int, bound: int, move: Any) -> None:
+        """Remember a result for `key`, unless its slot holds a deeper one of this search."""
+        slot = hash(key) % self.slots
+        old = self.entries.get(slot)
+        generation = self.generation
+        if old is None or old[0] == key or old[5] != generation or old[1] <= depth:
+            self.entries[slot] = (key, depth, score, bound, move, generation)
+            self.stores += 1
+
+    def new_search(self) -> None:
+        """Age every entry: a new search may overwrite them whatever their depth."""
+        self.generation += 1
+
+    def clear(self) -> None:
+        """Forget every entry and reset the counts."""
+        self.entries.clear()
+        self.generation = 0
+        self.probes = self.hits = self.cutoffs = self.stores = 0
+
+    def stats(self) -> TableStats:
+        return TableStats(
+            self.probes, self.hits, self.cutoffs, self.stores, len(self.entries), self.slots
+        )
