@@ -11,7 +11,7 @@
 The enhancements, each a constructor flag so that its effect can be measured:
 
 - `iterative`: iterative deepening, depth 1, 2, ... up to the depth asked for, until the value
-  is proven, or until the node or time budget runs out; each finished iteration is reported
+  is exact (no line ended on an estimate), or until the node or time budget runs out; each finished iteration is reported
   (`on_iteration`, `iterations`) and the deepest finished one is the answer. The first
   iteration always finishes; Ctrl-C or the budget during a later one returns the last finished
   one. An iteration is not started once half the time budget is gone: it would not finish.
@@ -69,8 +69,9 @@ class Iteration:
     """One finished iteration of iterative deepening.
 
     `score` and `value` are for the player to move at the root (`value` on the game's utility
-    scale); `exact` says the value is proven (every line was followed to the end or to a proven
-    result), and then `plies` is the distance to the end of a win or a loss. `nodes` and
+    scale); `exact` says the value is the game's (every line was followed to its end, or to a
+    stored result that was); `plies` is the distance to the end of the win or loss the score
+    proves (a bound on the value unless `exact`). `nodes` and
     `seconds` are this iteration's.
     """
 
@@ -194,7 +195,8 @@ class Engine:
             utility = self.game.utility(state, self.game.to_move(state))
             stats = SearchStats(self.nodes, self.terminals, 0, 0)
             score = distance_score(utility, 0)
-            return EngineResult(utility, None, (), stats, None, score, 0, True, (), table, seconds)
+            plies = decode(score)[1]
+            return EngineResult(utility, None, (), stats, plies, score, 0, True, (), table, seconds)
         last = finished[-1]
         stats = SearchStats(self.nodes, self.terminals, self.evaluations, self.cutoffs)
         return EngineResult(
@@ -266,7 +268,9 @@ class Engine:
         seconds = clock.perf_counter() - start
         pv = self.pv.get(0, ())
         self.root_move = pv[0] if pv else None
-        exact = self.estimates == estimates_before or is_proven(score)
+        # Exact only if no estimate was met: with utilities beyond win/loss, a proven score
+        # can still hide a larger outcome behind an estimate.
+        exact = self.estimates == estimates_before
         if is_proven(score) or exact:
             value, plies = decode(score)
         else:
