@@ -17,7 +17,8 @@ order good players and solvers start from.
 
 For depth-limited search the game offers a threat-aware `evaluate` (an empty cell that would
 complete a line is a threat; threats that can be played at once, and threats on the rows where
-the zugzwang of the end of the game favours their owner, weigh more) and `noisy_moves` (moves
+the zugzwang of the end of the game favours their owner, weigh more; then each stone counts
+the lines it can still take part in) and `noisy_moves` (moves
 that win at once or stop the opponent's immediate win), so that quiescence search never stops
 with a win on the board. The exact solver is `zerosum.games.connect4_solver`. As text, moves are column digits 1-9 from the left
 and a position is the string of columns played from the empty board (`"4453"`), the notation
@@ -58,6 +59,22 @@ class ConnectFour:
         # first player, even rows for the second (who fills the last cell of each column pair).
         odd_rows = sum(self.bottom_row << row for row in range(0, height, 2))
         self.good_rows = (odd_rows, self.board ^ odd_rows)
+        # Cells grouped by how many lines of `connect` cells pass through them: a stone on a
+        # cell that takes part in more lines is worth more (the centre over the edges).
+        lines_through: dict[int, int] = {}
+        for column in range(width):
+            for row in range(height):
+                for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    cells = [(column + dc * i, row + dr * i) for i in range(connect)]
+                    if all(0 <= c < width and 0 <= r < height for c, r in cells):
+                        for c, r in cells:
+                            bit = 1 << (c * stride + r)
+                            lines_through[bit] = lines_through.get(bit, 0) + 1
+        weights: dict[int, int] = {}
+        for bit, count in lines_through.items():
+            weights[count] = weights.get(count, 0) | bit
+        self.cell_weights = tuple(weights.items())
+        self._threats_of, self._threats = (-1, -1), (0, 0)
 
     def initial_state(self) -> State:
         return (0, 0, 0, False)
@@ -80,6 +97,12 @@ class ConnectFour:
 
     def has_line(self, stones: int) -> bool:
         """True when `stones` contain `connect` in a row in some direction."""
+        if self.connect == 4:  # pairs of pairs: two shifts instead of three
+            for shift in self.directions:
+                pairs = stones & stones >> shift
+                if pairs & pairs >> 2 * shift:
+                    return True
+            return False
         for shift in self.directions:
             run = stones
             for _ in range(self.connect - 1):
@@ -103,6 +126,8 @@ class ConnectFour:
 
     def winning_cells(self, stones: int, mask: int) -> int:
         """The empty cells where one more of `stones` would complete a line."""
+        if self.connect == 4:  # the common case, unrolled
+            return self._winning_cells_of_four(stones, mask)
         reach = self.connect - 1
         cells = 0
         for shift in self.directions:
@@ -115,6 +140,29 @@ class ConnectFour:
                 cells |= ahead[k] & behind[reach - k]
         return cells & (self.board ^ mask)
 
+    def _winning_cells_of_four(self, stones: int, mask: int) -> int:
+        cells = (stones << 1) & (stones << 2) & (stones << 3)  # three below
+        for shift in self.directions[1:]:
+            pair = (stones << shift) & (stones << 2 * shift)
+            cells |= pair & (stones << 3 * shift) | pair & (stones >> shift)
+            pair = (stones >> shift) & (stones >> 2 * shift)
+            cells |= pair & (stones << shift) | pair & (stones >> 3 * shift)
+        return cells & (self.board ^ mask)
+
+    def threats(self, position: int, mask: int) -> tuple[int, int]:
+        """The winning cells of the player to move and of the opponent.
+
+        The last answer is kept: quiescence asks for the same position's evaluation and its
+        noisy moves one after the other.
+        """
+        if position == self._threats_of[0] and mask == self._threats_of[1]:
+            return self._threats
+        self._threats = (
+            self.winning_cells(position, mask), self.winning_cells(position ^ mask, mask)
+        )  # fmt: skip
+        self._threats_of = (position, mask)
+        return self._threats
+
     def evaluate(self, state: State, player: Player) -> float:
         """An estimate in (-1, 1) of `state` for `player`: its threats against the opponent's.
 
@@ -124,8 +172,7 @@ class ConnectFour:
         if won or moves == self.cells:
             return self.utility(state, player)
         mover = moves & 1
-        mine = self.winning_cells(position, mask)
-        theirs = self.winning_cells(position ^ mask, mask)
+        mine, theirs = self.threats(position, mask)
         playable = (mask + self.bottom_row) & self.board
         if mine & playable:
             estimate = 0.9  # the player to move wins at once
@@ -133,11 +180,15 @@ class ConnectFour:
             estimate = -0.9  # two threats at once: one can be stopped, not both
         else:
             good_mine, good_theirs = self.good_rows[mover], self.good_rows[1 - mover]
-            points = (
+            threats = (
                 mine.bit_count() + (mine & good_mine).bit_count()
                 - theirs.bit_count() - (theirs & good_theirs).bit_count()
             )  # fmt: skip
-            estimate = max(-0.8, min(0.8, points / 16))
+            opponent = position ^ mask
+            placement = 0
+            for weight, cells in self.cell_weights:
+                placement += weight * ((position & cells).bit_count() - (opponent & cells).bit_count())
+            estimate = max(-0.8, min(0.8, (12 * threats + placement) / 256))
         return estimate if player == mover else -estimate
 
     def noisy_moves(self, state: State) -> list[int]:
@@ -146,9 +197,8 @@ class ConnectFour:
         if won:
             return []
         playable = (mask + self.bottom_row) & self.board
-        urgent = (
-            self.winning_cells(position, mask) | self.winning_cells(position ^ mask, mask)
-        ) & playable
+        mine, theirs = self.threats(position, mask)
+        urgent = (mine | theirs) & playable
         if not urgent:
             return []
         return [c for c in self.order if urgent & self.column_mask[c]]

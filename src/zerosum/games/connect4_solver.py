@@ -213,6 +213,17 @@ class ConnectFourSolver:
                 return column
         raise AssertionError("no move reaches the position's score")  # pragma: no cover
 
+    def principal_variation(self, state: State, score: int, weak: bool = False) -> list[int]:
+        """The columns of a line of best play from `state`, whose score is `score`, to the end."""
+        game = self.game
+        line = []
+        while not game.is_terminal(state):
+            move = self.best_move(state, score, weak)
+            line.append(move)
+            state = game.result(state, move)
+            score = -score  # the best move keeps the score, seen from the other side
+        return line
+
     def _child_at_most(self, position: int, mask: int, moves: int, target: int) -> bool:
         if self._winning_cells_now(position, mask):
             return (self.game.cells + 1 - moves) // 2 <= target

@@ -1,0 +1,123 @@
+"""`zerosum analyze GAME POSITION`: the engine's iterations as they finish, then its best move."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from zerosum.cli.common import game_and_position, line_text, move_number, print_json
+from zerosum.game import Evaluating
+from zerosum.search.engine import Engine, EngineResult, Iteration
+from zerosum.search.table import DEFAULT_MEGABYTES
+
+DEFAULT_TIME = 2.0
+"""Seconds an analysis of a game with an evaluation takes when given no depth and no time."""
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "analyze",
+        help="analyse a position with the engine",
+        description=(
+            "Search a position by iterative deepening and print each finished iteration (depth,"
+            " score, nodes, speed, time, principal variation), then the best move. Games without"
+            " an evaluation (tictactoe, tree) are searched to the end."
+        ),
+    )
+    parser.add_argument("game", help="connect4, tictactoe or tree")
+    parser.add_argument(
+        "position",
+        nargs="?",
+        default="",
+        help='connect4: columns played, e.g. "4453"; tictactoe: "XO..X...."; tree: the tree',
+    )
+    parser.add_argument("--time", type=float, help=f"seconds to think (default {DEFAULT_TIME})")
+    parser.add_argument("--depth", type=int, help="plies to search at most")
+    parser.add_argument("--nodes", type=int, help="nodes to search at most")
+    parser.add_argument(
+        "--table-mb", type=float, default=DEFAULT_MEGABYTES, help="transposition table size"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    game, state = game_and_position(args.game, args.position)
+    engine = Engine(game, table_mb=args.table_mb)
+    budget = args.time
+    if budget is None and args.depth is None and args.nodes is None:
+        budget = DEFAULT_TIME if isinstance(game, Evaluating) else None
+
+    def show(iteration: Iteration) -> None:
+        print(iteration_line(game, state, iteration), flush=True)
+
+    result = engine.search(
+        state,
+        depth=args.depth,
+        time=budget,
+        nodes=args.nodes,
+        on_iteration=None if args.json else show,
+    )
+    report = analysis_report(game, state, result)
+    if args.json:
+        print_json(report)
+    else:
+        print(f"best move: {report['best_move']}  score: {describe_score(result)}")
+        if result.stopped:
+            print(f"stopped by {result.stopped} after depth {result.depth}")
+    return 0
+
+
+def describe_score(result: EngineResult | Iteration) -> str:
+    """A score as a person reads it: a proven win, loss or draw, or an estimate."""
+    if result.plies is not None and result.value != 0:
+        outcome = "win" if result.value > 0 else "loss"
+        proven = "" if result.exact or abs(result.value) == 1 else " at least"
+        return f"{outcome}{proven} in {result.plies} plies ({result.value:+g})"
+    if result.exact:
+        return "draw (0)" if result.value == 0 else f"{result.value:+g} (exact)"
+    return f"{result.value:+.3f}"
+
+
+def iteration_line(game: Any, state: Any, iteration: Iteration) -> str:
+    pv = " ".join(line_text(game, state, iteration.pv))
+    return (
+        f"depth {iteration.depth:>2}  score {describe_score(iteration):<22}"
+        f"  nodes {iteration.nodes:>10,}  nps {iteration.nps:>8,}"
+        f"  time {iteration.seconds:7.3f}s  pv {pv}"
+    )
+
+
+def analysis_report(game: Any, state: Any, result: EngineResult) -> dict:
+    """The JSON object of an analysis: the answer, then every iteration."""
+    pv = line_text(game, state, result.pv)
+    table = result.table
+    return {
+        "to_move": game.to_move(state),
+        "score": result.value,
+        "exact": result.exact,
+        "plies": result.plies,
+        "engine_score": result.score,
+        "best_move": move_number(pv[0]) if pv else None,
+        "pv": [move_number(move) for move in pv],
+        "depth": result.depth,
+        "nodes": result.stats.nodes,
+        "seconds": round(result.seconds, 6),
+        "stopped": result.stopped,
+        "table": None
+        if table is None
+        else {"probes": table.probes, "hits": table.hits, "cutoffs": table.cutoffs},
+        "iterations": [
+            {
+                "depth": it.depth,
+                "score": it.value,
+                "exact": it.exact,
+                "plies": it.plies,
+                "pv": [move_number(move) for move in line_text(game, state, it.pv)],
+                "nodes": it.nodes,
+                "nps": it.nps,
+                "seconds": round(it.seconds, 6),
+            }
+            for it in result.iterations
+        ],
+    }

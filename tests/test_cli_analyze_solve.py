@@ -1,0 +1,171 @@
+"""`zerosum analyze` and `zerosum solve` for Connect Four, tic-tac-toe and trees."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from zerosum.cli import main
+
+L3_FIRST = "2252576253462244111563365343671351441"  # published score -1
+TEST_SET = """5554224333234511764415115 4
+52753311433677442422121 8
+271713432331713132 -11
+"""
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys, *argv):
+    code, out, err = run(capsys, *argv, "--json")
+    assert (code, err) == (0, "")
+    return json.loads(out)
+
+
+def test_analyze_connect4_reports_each_depth_and_the_best_column(capsys):
+    report = run_json(capsys, "analyze", "connect4", "4453", "--depth", "3")
+    assert [it["depth"] for it in report["iterations"]] == [1, 2, 3]
+    assert 1 <= report["best_move"] <= 7
+    assert report["pv"][0] == report["best_move"] == report["iterations"][-1]["pv"][0]
+    assert report["nodes"] == sum(it["nodes"] for it in report["iterations"])
+    assert report["depth"] == 3
+
+
+def test_analyze_connect4_streams_iteration_lines_then_the_answer(capsys):
+    code, out, _ = run(capsys, "analyze", "connect4", "445566", "--depth", "2")
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0].startswith("depth  1  score win in 1 plies")
+    assert lines[1].startswith("depth  2")
+    assert lines[-1] in ("best move: 3  score: win in 1 plies (+1)",
+                         "best move: 7  score: win in 1 plies (+1)")  # fmt: skip
+
+
+def test_analyze_with_a_node_budget_says_it_stopped(capsys):
+    report = run_json(capsys, "analyze", "connect4", "", "--depth", "20", "--nodes", "500")
+    assert report["stopped"] == "nodes"
+    assert report["depth"] < 20
+
+
+def test_analyze_tictactoe_finds_the_loss_in_four_plies(capsys):
+    report = run_json(capsys, "analyze", "tictactoe", "XO..X....")
+    assert (report["score"], report["plies"], report["exact"]) == (-1, 4, True)
+    assert report["best_move"] == 8
+
+
+def test_analyze_tree_gives_the_seeds_value_3(capsys):
+    report = run_json(capsys, "analyze", "tree", "[[3,12,8],[2,4,6],[14,5,2]]")
+    assert (report["score"], report["best_move"], report["pv"]) == (3, 0, [0, 0])
+
+
+def test_solve_connect4_gives_the_published_score_and_a_best_column(capsys):
+    report = run_json(capsys, "solve", "connect4", L3_FIRST)
+    assert (report["score"], report["best_move"]) == (-1, 6)
+    assert report["pv"] == [6, 7, 7, 7]
+    assert report["nodes"] > 0 and report["us"] >= 0
+
+
+def test_solve_connect4_weak_gives_only_the_sign(capsys):
+    report = run_json(capsys, "solve", "connect4", "52753311433677442422121", "--weak")
+    assert (report["score"], report["weak"]) == (1, True)
+
+
+def test_solve_connect4_text_says_who_wins_with_which_stone(capsys):
+    code, out, _ = run(capsys, "solve", "connect4", "445566")
+    assert code == 0
+    assert "score 18 (the player to move wins with their stone number 4)" in out
+    assert "best move: 3" in out
+
+
+def test_solve_file_prints_a_line_per_position_and_a_summary(capsys, tmp_path):
+    path = tmp_path / "set.txt"
+    path.write_text(TEST_SET)
+    code, out, _ = run(capsys, "solve", "connect4", "--file", str(path))
+    lines = out.splitlines()
+    assert code == 0
+    assert [line.split()[:2] for line in lines[:3]] == [
+        ["5554224333234511764415115", "4"],
+        ["52753311433677442422121", "8"],
+        ["271713432331713132", "-11"],
+    ]
+    assert lines[3].startswith("positions: 3  3/3 correct  mean time:")
+    assert "mean nodes:" in lines[3]
+
+
+def test_solve_file_json_is_a_list_with_expected_scores(capsys, tmp_path):
+    path = tmp_path / "set.txt"
+    path.write_text("5554224333234511764415115 4\n271713432331713132\n")
+    rows = run_json(capsys, "solve", "connect4", "--file", str(path))
+    assert [(row["moves"], row["score"], row.get("expected")) for row in rows] == [
+        ("5554224333234511764415115", 4, 4),
+        ("271713432331713132", -11, None),
+    ]
+    assert all(row["nodes"] > 0 and row["us"] >= 0 for row in rows)
+
+
+def test_solve_file_weak_compares_signs(capsys, tmp_path):
+    path = tmp_path / "set.txt"
+    path.write_text(TEST_SET)
+    rows = run_json(capsys, "solve", "connect4", "--file", str(path), "--weak")
+    assert [(row["score"], row["expected"]) for row in rows] == [(1, 1), (1, 1), (-1, -1)]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["solve", "connect4", "4444444"], "column 4 is full"),
+        (["solve", "connect4", "48"], "'8' is not a column"),
+        (["solve", "connect4", "4455667"], "the game is already over"),
+        (["analyze", "connect4", "4455667"], "the game is already over"),
+        (["analyze", "connect4", "4444444"], "column 4 is full"),
+        (["analyze", "connect4", "44", "--time", "0"], "time must be more than 0"),
+        (["analyze", "connect4", "44", "--depth", "-2"], "depth must be at least 1"),
+        (["analyze", "tictactoe", "--depth", "2"], "does not provide Evaluating"),
+        (["solve", "connect4", "--file", "/nonexistent/set.txt"], "cannot read"),
+        (["solve", "tictactoe", "--weak"], "--weak and --file are for connect4"),
+        (["analyze", "chess"], "unknown game 'chess'"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_code_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert err.count("\n") == 1 and message in err
+
+
+def test_solve_file_with_a_malformed_line_names_it(capsys, tmp_path):
+    path = tmp_path / "set.txt"
+    path.write_text("4453 2\n44x 1\n")
+    code, _, err = run(capsys, "solve", "connect4", "--file", str(path))
+    assert code == 2
+    assert f"{path}:2: expected MOVES [SCORE]" in err
+
+
+def test_solve_tictactoe_keeps_its_alphabeta_report(capsys):
+    report = run_json(capsys, "solve", "tictactoe")
+    assert (report["value"], report["algorithm"], report["leaves"]) == (0, "alphabeta", 7_330)
+
+
+def test_solve_tree_with_alphabeta(capsys):
+    report = run_json(capsys, "solve", "tree", "[[3,12,8],[2,4,6],[14,5,2]]")
+    assert (report["value"], report["best_move"]) == (3, 0)
+
+
+def test_commands_run_as_a_module():
+    ok = subprocess.run(
+        [sys.executable, "-m", "zerosum", "solve", "connect4", "445566", "--json"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert ok.returncode == 0 and json.loads(ok.stdout)["score"] == 18
+    bad = subprocess.run(
+        [sys.executable, "-m", "zerosum", "analyze", "connect4", "4444444"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert bad.returncode == 2
+    assert bad.stderr == "zerosum: error: bad moves '4444444' at move 7: column 4 is full\n"
