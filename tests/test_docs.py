@@ -10,7 +10,7 @@ GUIDE = Path(__file__).parent.parent / "docs" / "your-own-game.md"
 
 def test_your_own_game_guide_runs_and_prints_what_it_shows():
     text = GUIDE.read_text()
-    blocks = re.findall(r"```(python|text)\n(.*?)```", text, re.S)
+    blocks = re.findall(r"```(python|text)\n(.*?)```", text, re.DOTALL)
     namespace: dict = {}
     output = io.StringIO()
     expected = []
@@ -25,6 +25,6 @@ def test_your_own_game_guide_runs_and_prints_what_it_shows():
 
 def test_the_guide_defines_its_game_in_under_25_lines():
     text = GUIDE.read_text()
-    first_block = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    first_block = re.search(r"```python\n(.*?)```", text, re.DOTALL).group(1)
     class_lines = first_block.split("class RaceToTen")[1].strip().splitlines()
     assert len([line for line in class_lines if line.strip()]) < 25

@@ -49,8 +49,12 @@ def best_first(node, maximizing=True):
     if not isinstance(node, list):
         return node
     children = [best_first(child, not maximizing) for child in node]
-    return sorted(children, key=lambda child: -value_of(child, not maximizing) if maximizing
-                  else value_of(child, not maximizing))
+    return sorted(
+        children,
+        key=lambda child: (
+            -value_of(child, not maximizing) if maximizing else value_of(child, not maximizing)
+        ),
+    )
 
 
 def value_of(node, maximizing):
@@ -126,7 +130,9 @@ def test_the_move_order_changes_the_work_never_the_value(nested, order):
     assert alphabeta(tree, (), order=by_priority(order)).value == minimax(tree, ()).value
 
 
-@pytest.mark.parametrize(("branching", "depth"), [(2, 1), (2, 4), (2, 7), (3, 3), (3, 4), (4, 3), (5, 2)])
+@pytest.mark.parametrize(
+    ("branching", "depth"), [(2, 1), (2, 4), (2, 7), (3, 3), (3, 4), (4, 3), (5, 2)]
+)
 def test_best_first_order_reaches_exactly_the_knuth_moore_minimal_tree(branching, depth):
     values = [(i * 7919) % 23 - 11 for i in range(branching**depth)]
     tree = Tree(best_first(uniform(branching, depth, values)))
@@ -137,8 +143,9 @@ def test_best_first_order_reaches_exactly_the_knuth_moore_minimal_tree(branching
 @settings(max_examples=60, deadline=None)
 @given(st.integers(2, 4), st.integers(1, 4), st.data())
 def test_knuth_moore_holds_for_any_leaf_values_even_with_ties(branching, depth, data):
-    values = data.draw(st.lists(st.integers(-3, 3), min_size=branching**depth,
-                                max_size=branching**depth))
+    values = data.draw(
+        st.lists(st.integers(-3, 3), min_size=branching**depth, max_size=branching**depth)
+    )
     tree = Tree(best_first(uniform(branching, depth, values)))
     expected = branching ** (depth // 2) + branching ** math.ceil(depth / 2) - 1
     assert alphabeta(tree, ()).stats.terminals == expected
@@ -190,7 +197,7 @@ def test_distance_scores_refuse_fractional_utilities():
     [
         ("[[3,12,8],[2,4,6],[14,5,2]", "malformed tree"),
         ("[[3, 1], []]", "empty list"),
-        ("[[3, \"a\"], [1]]", "expected a number"),
+        ('[[3, "a"], [1]]', "expected a number"),
         ("[[3, true]]", "expected a number"),
         ("[[3, NaN]]", "finite"),
         ("[3, Infinity]", "finite"),

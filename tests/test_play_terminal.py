@@ -1,6 +1,5 @@
 """Playing tic-tac-toe in a real pseudo-terminal: moves, a bad move, end of input, Ctrl-C."""
 
-import signal
 import sys
 
 import pexpect

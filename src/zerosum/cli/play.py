@@ -107,7 +107,7 @@ def play_game(
     print(game.render(state))  # type: ignore[attr-defined]
     while not game.is_terminal(state):
         if isinstance(game, Chance) and game.is_chance(state):
-            outcomes, weights = zip(*game.chance_outcomes(state))
+            outcomes, weights = zip(*game.chance_outcomes(state), strict=True)
             move = rng.choices(outcomes, weights)[0]
             print(f"Chance: {game.format_move(state, move)}")  # type: ignore[attr-defined]
         elif game.to_move(state) == human:

@@ -34,7 +34,7 @@ from zerosum.search.result import SearchResult, SearchStats
 from zerosum.search.scores import decode, distance_score, scaled_evaluation
 from zerosum.search.trace import Trace
 
-__all__ = ["minimax", "negamax", "alphabeta"]
+__all__ = ["alphabeta", "minimax", "negamax"]
 
 
 def minimax(
