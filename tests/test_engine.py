@@ -76,7 +76,7 @@ def test_engine_value_on_random_trees_equals_alphabeta(nested, flags):
     assert_same_exact_value(tree, tree.initial_state(), flags)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(0, 8), max_size=6), flag_sets)
 def test_engine_value_on_tictactoe_positions_equals_alphabeta(moves, flags):
     game = TicTacToe()

@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from zerosum.game import Chance, Game, MoveText, Player, Rendering, require
+from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.search import alphabeta, by_priority
+from zerosum.search.engine import Engine
 
 Chooser = Callable[[Any], Any]
 """The program's player: given a state where it is to move, the move it plays."""
@@ -40,11 +42,23 @@ def perfect_player(game: Game, order: list[Any] | None = None) -> Chooser:
     return lambda state: alphabeta(game, state, order=move_order, distance=True).best_move
 
 
+def engine_player(game: Game, args: argparse.Namespace, seconds: float = 2.0) -> Chooser:
+    """The engine with `--time` seconds a move (default `seconds`) or to `--depth` plies."""
+    if args.time is not None and not args.time > 0:
+        raise ValueError(f"--time must be more than 0 seconds, got {args.time}")
+    if args.depth is not None and args.depth < 1:
+        raise ValueError(f"--depth must be at least 1, got {args.depth}")
+    engine = Engine(game)
+    budget = args.time if args.time is not None or args.depth is not None else seconds
+    return lambda state: engine.search(state, depth=args.depth, time=budget).best_move
+
+
 PLAYABLE: dict[str, Playable] = {
     "tictactoe": Playable(
         make_game=lambda args: TicTacToe(),
         make_ai=lambda game, args: perfect_player(game, [4, 0, 2, 6, 8, 1, 3, 5, 7]),
     ),
+    "connect4": Playable(make_game=lambda args: ConnectFour(), make_ai=engine_player),
 }
 
 
