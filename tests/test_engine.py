@@ -1,4 +1,4 @@
-"""The engine: every enhancement keeps the value, budgets stop it cleanly, bad options are refused."""
+"""The engine: every enhancement keeps the value, budgets stop it, bad options are refused."""
 
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ def test_engine_value_on_small_connect_four_equals_alphabeta(moves, flags):
 @pytest.mark.parametrize("switches", list(itertools.product((False, True), repeat=len(FLAGS))))
 def test_every_combination_of_enhancements_solves_a_connect_four_position(switches):
     game = ConnectFour(4, 4, 3)
-    assert_same_exact_value(game, game.parse_state("2312"), dict(zip(FLAGS, switches)))
+    assert_same_exact_value(game, game.parse_state("2312"), dict(zip(FLAGS, switches, strict=True)))
 
 
 @settings(max_examples=100, deadline=None)
@@ -101,8 +101,17 @@ def test_every_combination_of_enhancements_solves_a_connect_four_position(switch
 def test_ordering_and_null_window_never_change_a_fixed_depth_value(nested, depth, flags):
     tree = ScoredTree(nested)
     for quiescence in (False, True):
-        plain = Engine(tree, table=False, iterative=False, hash_move=False, killers=False,
-                       history=False, captures=False, null_window=False, quiescence=quiescence)
+        plain = Engine(
+            tree,
+            table=False,
+            iterative=False,
+            hash_move=False,
+            killers=False,
+            history=False,
+            captures=False,
+            null_window=False,
+            quiescence=quiescence,
+        )
         tuned = Engine(tree, table=False, quiescence=quiescence, **flags)
         expected = plain.search(tree.initial_state(), depth=depth)
         result = tuned.search(tree.initial_state(), depth=depth)
@@ -116,8 +125,15 @@ def test_connect_four_fixed_depth_value_is_the_same_with_any_ordering(moves, dep
     state = play(game, moves)
     if game.is_terminal(state):
         return
-    plain = Engine(game, table=False, iterative=False, hash_move=False, killers=False,
-                   history=False, null_window=False)
+    plain = Engine(
+        game,
+        table=False,
+        iterative=False,
+        hash_move=False,
+        killers=False,
+        history=False,
+        null_window=False,
+    )
     tuned = Engine(game, table=False, null_window=pvs)
     assert tuned.search(state, depth=depth).score == plain.search(state, depth=depth).score
 

@@ -15,7 +15,6 @@ from pathlib import Path
 from zerosum.cli.common import (
     game_and_position,
     make_game,
-    move_number,
     number,
     parse_int_list,
     print_json,
@@ -177,7 +176,9 @@ def read_test_set(path: str) -> list[tuple[str, int | None]]:
         try:
             expected = int(words[1]) if len(words) == 2 else None
         except ValueError:
-            raise ValueError(f"{path}:{number_}: the score {words[1]!r} is not an integer") from None
+            raise ValueError(
+                f"{path}:{number_}: the score {words[1]!r} is not an integer"
+            ) from None
         positions.append((words[0], expected))
     return positions
 
@@ -196,7 +197,7 @@ def run_file(args: argparse.Namespace) -> int:
     solver = ConnectFourSolver(game)
     bar = Progress(len(states)) if sys.stderr.isatty() and not args.json else None
     rows = []
-    for (moves, expected), state in zip(positions, states):
+    for (moves, expected), state in zip(positions, states, strict=True):
         solver.reset()  # each position from an empty table, as the reference counts
         start = time.perf_counter()
         solution = solver.solve(state, weak=args.weak)

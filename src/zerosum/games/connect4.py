@@ -13,16 +13,16 @@ with row 0 at the bottom. A state is the tuple `(position, mask, moves, won)`:
 top stone and keeps the mover's stones), so the table needs no Zobrist hashing.
 
 Moves are column numbers 0 to width - 1; `legal_moves` lists them centre first, the static
-order good players and solvers start from.
+order good players and solvers start from. As text, moves are column digits 1-9 from the left
+and a position is the string of columns played from the empty board (`"4453"`), the notation
+of the published test sets; the empty string is the empty board.
 
 For depth-limited search the game offers a threat-aware `evaluate` (an empty cell that would
 complete a line is a threat; threats that can be played at once, and threats on the rows where
 the zugzwang of the end of the game favours their owner, weigh more; then each stone counts
-the lines it can still take part in) and `noisy_moves` (moves
-that win at once or stop the opponent's immediate win), so that quiescence search never stops
-with a win on the board. The exact solver is `zerosum.games.connect4_solver`. As text, moves are column digits 1-9 from the left
-and a position is the string of columns played from the empty board (`"4453"`), the notation
-of the published test sets; the empty string is the empty board.
+the lines it can still take part in) and `noisy_moves` (moves that win at once or stop the
+opponent's immediate win), so that quiescence search never stops with a win on the board. The
+exact solver is `zerosum.games.connect4_solver`.
 """
 
 from __future__ import annotations
@@ -189,7 +189,9 @@ class ConnectFour:
             opponent = position ^ mask
             placement = 0
             for weight, cells in self.cell_weights:
-                placement += weight * ((position & cells).bit_count() - (opponent & cells).bit_count())
+                placement += weight * (
+                    (position & cells).bit_count() - (opponent & cells).bit_count()
+                )
             estimate = max(-0.8, min(0.8, (12 * threats + placement) / 256))
         return estimate if player == mover else -estimate
 

@@ -71,7 +71,7 @@ class BoundTable:
 
 def make_kernel(game: ConnectFour, table: BoundTable, counter: list[int]) -> Kernel:
     """The solver's negamax for boards of `game`'s size; it counts its nodes in `counter[0]`."""
-    width, height, cells = game.width, game.height, game.cells
+    height, cells = game.height, game.cells
     stride = height + 1
     bottom, board = game.bottom_row, game.board
     columns = [game.column_mask[c] for c in game.order]

@@ -11,10 +11,11 @@
 The enhancements, each a constructor flag so that its effect can be measured:
 
 - `iterative`: iterative deepening, depth 1, 2, ... up to the depth asked for, until the value
-  is exact (no line ended on an estimate), or until the node or time budget runs out; each finished iteration is reported
-  (`on_iteration`, `iterations`) and the deepest finished one is the answer. The first
-  iteration always finishes; Ctrl-C or the budget during a later one returns the last finished
-  one. An iteration is not started once half the time budget is gone: it would not finish.
+  is exact (no line ended on an estimate), or until the node or time budget runs out; each
+  finished iteration is reported (`on_iteration`, `iterations`) and the deepest finished one is
+  the answer. The first iteration always finishes; Ctrl-C or the budget during a later one
+  returns the last finished one. An iteration is not started once half the time budget is
+  gone: it would not finish.
 - `table`: a transposition table (`zerosum.search.table`) keyed by the game's `key`. Stored
   scores cut nodes off only where their depth suffices and their bound decides; results of
   subtrees that met no estimate are stored as final, valid at any depth. A game that declares
@@ -49,8 +50,14 @@ from zerosum.search.scores import (
     heuristic_score,
     is_proven,
 )
-from zerosum.search.table import DEFAULT_MEGABYTES, EXACT, LOWER, UPPER, TableStats
-from zerosum.search.table import TranspositionTable
+from zerosum.search.table import (
+    DEFAULT_MEGABYTES,
+    EXACT,
+    LOWER,
+    UPPER,
+    TableStats,
+    TranspositionTable,
+)
 
 __all__ = ["Engine", "EngineResult", "Iteration"]
 
@@ -243,10 +250,9 @@ class Engine:
         else:
             schedule = range(1, target + 1)
         for current in schedule:
-            if time is not None and current > 1:
-                if clock.perf_counter() - start > time / 2:
-                    self.stopped = "time"
-                    return
+            if time is not None and current > 1 and clock.perf_counter() - start > time / 2:
+                self.stopped = "time"
+                return
             try:
                 iteration = self._iterate(state, current)
             except _Stop:

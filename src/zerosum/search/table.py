@@ -63,8 +63,7 @@ def slots_for(megabytes: float) -> int:
     memory = physical_memory()
     if memory is not None and size > memory:
         raise ValueError(
-            f"a table of {megabytes} MB does not fit in this machine's memory"
-            f" ({memory >> 20} MB)"
+            f"a table of {megabytes} MB does not fit in this machine's memory ({memory >> 20} MB)"
         )
     return max(1, size // ENTRY_BYTES)
 
