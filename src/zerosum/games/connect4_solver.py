@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from zerosum.games.connect4 import ConnectFour, State
-from zerosum.search.table import DEFAULT_MEGABYTES, slots_for
+from zerosum.search.table import DEFAULT_MEGABYTES, ENTRY_BYTES, next_prime, slots_for
 
 Kernel = Callable[[int, int, int, int, int], int]
 """`negamax(position, mask, moves, alpha, beta) -> score` for a position whose player to move
@@ -56,13 +56,13 @@ class Solution:
 class BoundTable:
     """Lower and upper bounds on scores by position key, in a fixed number of slots.
 
-    A key goes to slot `key % slots`; a new entry always replaces the slot's old one (the most
+    A key goes to slot `key % slots` (a prime number of them); a new entry always replaces the slot's old one (the most
     recent result is the most likely to be needed again). An entry packs the key and both
     bounds in one integer: `key << 12 | (lower + 32) << 6 | (upper + 32)`.
     """
 
     def __init__(self, megabytes: float = DEFAULT_MEGABYTES) -> None:
-        self.slots = slots_for(megabytes) * 256 // SOLVER_ENTRY_BYTES | 1
+        self.slots = next_prime(slots_for(megabytes) * ENTRY_BYTES // SOLVER_ENTRY_BYTES)
         self.entries: dict[int, int] = {}
 
     def clear(self) -> None:

@@ -4,8 +4,9 @@ An entry remembers, for one position, the depth it was searched to, the score fo
 that score is exact or only a bound (the search was cut off: a lower bound after a fail-high,
 an upper bound after a fail-low) and the best move found, which is tried first next time.
 
-The table holds a fixed number of slots, derived from its size in megabytes: a position goes
-to slot `hash(key) % slots`. Replacement policy, "depth-preferred with ageing": a new entry
+The table holds a fixed number of slots, derived from its size in megabytes and rounded up to a
+prime: a position goes to slot `hash(key) % slots` (a prime modulus mixes every bit of a key
+in; a power of two would keep only the low bits, one corner of a bitboard). Replacement policy, "depth-preferred with ageing": a new entry
 takes a slot when the slot is empty, holds the same position, was written by an earlier
 search (`new_search` ages it), or was searched less deeply than the new one. So the table
 never grows past its size, deep results of the current search survive, and stale ones go
@@ -65,7 +66,14 @@ def slots_for(megabytes: float) -> int:
         raise ValueError(
             f"a table of {megabytes} MB does not fit in this machine's memory ({memory >> 20} MB)"
         )
-    return max(1, size // ENTRY_BYTES)
+    return next_prime(max(2, size // ENTRY_BYTES))
+
+
+def next_prime(n: int) -> int:
+    """The smallest prime at least `n` (trial division: a few thousand steps at most)."""
+    while any(n % d == 0 for d in range(2, int(n**0.5) + 1)):
+        n += 1
+    return n
 
 
 class TranspositionTable:

@@ -1,0 +1,118 @@
+"""Ablation of the engine on Connect Four: what each enhancement saves, in nodes and time.
+
+Two tasks, each run with the enhancements switched on one after the other:
+
+- fixed depth: positions searched to `--depth` plies with the threat-aware evaluation
+  (quiescence off, so that every configuration computes the same value);
+- exact: the first `--exact` positions of `Test_L3_R1` (29-41 stones) solved to the end, then
+  the same positions by the dedicated solver (threat ordering, anticipation of losses and
+  null-window probes around the score), whose nodes are counted the same way.
+
+The effective branching factor is nodes ** (1 / depth).
+
+    python benchmarks/engine_ablation.py [--depth 8] [--exact 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import time
+from pathlib import Path
+
+from zerosum.games.connect4 import ConnectFour
+from zerosum.games.connect4_solver import ConnectFourSolver
+from zerosum.search import alphabeta
+from zerosum.search.engine import Engine
+
+NOTHING = dict(table=False, iterative=False, hash_move=False, killers=False, history=False,
+               null_window=False, quiescence=False)  # fmt: skip
+STEPS = [
+    ("plain alpha-beta (centre-first order)", {}),
+    ("+ ordering (killers, history)", dict(killers=True, history=True)),
+    ("+ table (hash move, bounds)", dict(table=True, hash_move=True)),
+    ("+ iterative deepening", dict(iterative=True)),
+    ("+ null window (PVS)", dict(null_window=True)),
+]
+POSITIONS = ["", "4453", "44444326", "3435261"]
+
+
+def configurations():
+    flags = dict(NOTHING)
+    for name, change in STEPS:
+        flags.update(change)
+        yield name, dict(flags)
+
+
+def oracle(name: str) -> Path:
+    for folder in Path(__file__).resolve().parents:
+        candidate = folder / "shared" / "oracles" / "connect4" / name
+        if candidate.exists():
+            return candidate
+    raise SystemExit("shared/oracles/connect4 not found beside the repository")
+
+
+def fixed_depth(game: ConnectFour, depth: int) -> None:
+    states = [game.parse_state(moves) for moves in POSITIONS]
+    print(f"Fixed depth {depth}, positions {', '.join(repr(m) for m in POSITIONS)}:\n")
+    print("| configuration | nodes | seconds | EBF | nodes vs plain | time vs plain |")
+    print("|---|---:|---:|---:|---:|---:|")
+    start = time.perf_counter()
+    nodes = sum(alphabeta(game, s, depth=depth).stats.nodes for s in states)
+    seconds = time.perf_counter() - start
+    ebf = (nodes / len(states)) ** (1 / depth)
+    print(f"| textbook `alphabeta` (for reference) | {nodes:,} | {seconds:.2f} | {ebf:.2f} | | |")
+    base = None
+    for name, flags in configurations():
+        values, nodes, seconds = [], 0, 0.0
+        for state in states:
+            result = Engine(game, **flags).search(state, depth=depth)
+            values.append(result.score)
+            nodes += result.stats.nodes
+            seconds += result.seconds
+        base = base or (nodes, seconds)
+        ebf = (nodes / len(states)) ** (1 / depth)
+        print(f"| {name} | {nodes:,} | {seconds:.2f} | {ebf:.2f} | {nodes / base[0]:.2f}"
+              f" | {seconds / base[1]:.2f} |", flush=True)  # fmt: skip
+
+
+def exact(game: ConnectFour, count: int) -> None:
+    lines = oracle("Test_L3_R1").read_text().splitlines()[:count]
+    positions = [(game.parse_state(m), int(s)) for m, s in (line.split() for line in lines)]
+    print(f"\nExact, first {count} positions of Test_L3_R1 (mean per position):\n")
+    print("| configuration | mean nodes | mean ms | signs right |")
+    print("|---|---:|---:|---:|")
+    for name, flags in configurations():
+        nodes, seconds, right = 0, 0.0, 0
+        for state, score in positions:
+            result = Engine(game, **flags).search(state)
+            nodes += result.stats.nodes
+            seconds += result.seconds
+            right += (result.value > 0) - (result.value < 0) == (score > 0) - (score < 0)
+        print(f"| {name} | {nodes / count:,.0f} | {seconds / count * 1000:.2f} | {right} |")
+    solver = ConnectFourSolver(game)
+    nodes, start, right = 0, time.perf_counter(), 0
+    for state, score in positions:
+        solver.reset()
+        solution = solver.solve(state)
+        nodes += solution.nodes
+        right += solution.score == score
+    seconds = time.perf_counter() - start
+    print(f"| solver: + threat ordering, anticipation, score window | {nodes / count:,.0f}"
+          f" | {seconds / count * 1000:.2f} | {right} (exact scores) |")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depth", type=int, default=8)
+    parser.add_argument("--exact", type=int, default=100)
+    args = parser.parse_args()
+    game = ConnectFour()
+    fixed_depth(game, args.depth)
+    exact(game, args.exact)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\npeak memory (max RSS): {peak:,.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
