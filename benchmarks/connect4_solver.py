@@ -3,7 +3,7 @@
 Every position is solved from an empty table (as the reference solver's counts are), strong
 (exact score) unless `--weak`. Node counts are compared with the reference solver's means in
 `shared/oracles/connect4/README.md`; they do not depend on the machine. `--limit N` takes the
-first N lines of each set; 
+first N lines of each set;
 
     python benchmarks/connect4_solver.py [--sets Test_L3_R1,Test_L2_R1] [--limit N]
 """
@@ -65,8 +65,10 @@ def main() -> None:
     for name in args.sets.split(","):
         row = run_set(solver, folder / name, args.limit, args.weak)
         ratio = row["nodes"] / REFERENCE[name]
-        print(f"| {name} | {row['positions']:,} | {row['correct']:,} | {row['nodes']:,.0f}"
-              f" | {REFERENCE[name]:,} | {ratio:.2f} | {row['us'] / 1000:,.2f} ms |", flush=True)  # fmt: skip
+        cells = f"{row['positions']:,} | {row['correct']:,} | {row['nodes']:,.0f}"
+        print(
+            f"| {name} | {cells} | {REFERENCE[name]:,} | {ratio:.2f} | {row['us'] / 1000:,.2f} ms |"
+        )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak memory (max RSS): {peak:,.0f} MB")
 
