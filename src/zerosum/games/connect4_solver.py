@@ -56,9 +56,10 @@ class Solution:
 class BoundTable:
     """Lower and upper bounds on scores by position key, in a fixed number of slots.
 
-    A key goes to slot `key % slots` (a prime number of them); a new entry always replaces the slot's old one (the most
-    recent result is the most likely to be needed again). An entry packs the key and both
-    bounds in one integer: `key << 12 | (lower + 32) << 6 | (upper + 32)`.
+    A key goes to slot `key % slots` (a prime number of them); a new entry always replaces the
+    slot's old one (the most recent result is the most likely to be needed again). An entry
+    packs the key and both bounds in one integer:
+    `key << 12 | (lower + 32) << 6 | (upper + 32)`.
     """
 
     def __init__(self, megabytes: float = DEFAULT_MEGABYTES) -> None:

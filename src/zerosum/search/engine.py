@@ -310,7 +310,11 @@ class Engine:
             self.terminals += 1
             return distance_score(game.utility(state, game.to_move(state)), ply)
         if depth <= 0:
-            return self._quiesce(state, ply, alpha, beta, 0)
+            if self.quiescence:
+                return self._quiesce(state, ply, alpha, beta, 0)
+            self.evaluations += 1
+            self.estimates += 1
+            return heuristic_score(game.evaluate(state, game.to_move(state)))  # type: ignore[attr-defined]
         estimates = self.estimates
         table = self.table
         hash_move = None

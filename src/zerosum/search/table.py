@@ -5,12 +5,12 @@ that score is exact or only a bound (the search was cut off: a lower bound after
 an upper bound after a fail-low) and the best move found, which is tried first next time.
 
 The table holds a fixed number of slots, derived from its size in megabytes and rounded up to a
-prime: a position goes to slot `hash(key) % slots` (a prime modulus mixes every bit of a key
-in; a power of two would keep only the low bits, one corner of a bitboard). Replacement policy, "depth-preferred with ageing": a new entry
-takes a slot when the slot is empty, holds the same position, was written by an earlier
-search (`new_search` ages it), or was searched less deeply than the new one. So the table
-never grows past its size, deep results of the current search survive, and stale ones go
-first.
+prime: a position goes to slot `hash(key) % slots` (a prime modulus mixes every bit of a key in;
+a power of two would keep only the low bits, one corner of a bitboard). Replacement policy,
+"depth-preferred with ageing": a new entry takes a slot when the slot is empty, holds the same
+position, was written by an earlier search (`new_search` ages it), or was searched less deeply
+than the new one. So the table never grows past its size, deep results of the current search
+survive, and stale ones go first.
 
 The stored move is only a hint: a different position can share the slot and even the key
 (a collision of a lossy key), so a search must check that move is legal before playing it.
