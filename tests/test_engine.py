@@ -34,6 +34,13 @@ class ScoredTree(Tree):
         return (move + 1, 3 - move) if move % 2 == 0 else None
 
 
+class TurnTree(ScoredTree):
+    """A scored tree where a player sometimes moves twice in a row."""
+
+    def to_move(self, state):
+        return (sum(state) + len(state) // 2) % 2
+
+
 class MergedTree(Tree):
     """A tree whose key forgets most of the path: positions collide, and say so."""
 
@@ -76,6 +83,13 @@ def test_engine_value_on_random_trees_equals_alphabeta(nested, flags):
     assert_same_exact_value(tree, tree.initial_state(), flags)
 
 
+@settings(max_examples=100, deadline=None)
+@given(nested_trees, flag_sets)
+def test_engine_value_when_players_may_move_twice_equals_alphabeta(nested, flags):
+    tree = TurnTree(nested)
+    assert_same_exact_value(tree, tree.initial_state(), flags)
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(0, 8), max_size=6), flag_sets)
 def test_engine_value_on_tictactoe_positions_equals_alphabeta(moves, flags):
@@ -99,8 +113,7 @@ def test_every_combination_of_enhancements_solves_a_connect_four_position(switch
 @settings(max_examples=100, deadline=None)
 @given(nested_trees, st.integers(1, 4), st.fixed_dictionaries({f: st.booleans() for f in ORDERING}))
 def test_ordering_and_null_window_never_change_a_fixed_depth_value(nested, depth, flags):
-    tree = ScoredTree(nested)
-    for quiescence in (False, True):
+    for tree, quiescence in itertools.product((ScoredTree(nested), TurnTree(nested)), (0, 1)):
         plain = Engine(
             tree,
             table=False,
@@ -110,9 +123,9 @@ def test_ordering_and_null_window_never_change_a_fixed_depth_value(nested, depth
             history=False,
             captures=False,
             null_window=False,
-            quiescence=quiescence,
+            quiescence=bool(quiescence),
         )
-        tuned = Engine(tree, table=False, quiescence=quiescence, **flags)
+        tuned = Engine(tree, table=False, quiescence=bool(quiescence), **flags)
         expected = plain.search(tree.initial_state(), depth=depth)
         result = tuned.search(tree.initial_state(), depth=depth)
         assert result.score == expected.score

@@ -227,11 +227,11 @@ class Engine:
         if nodes is not None and nodes < 1:
             raise ValueError(f"node budget must be at least 1, got {nodes}")
         game = self.game
+        self.nodes = self.terminals = self.evaluations = self.cutoffs = 0
         if game.is_terminal(state):
             return
         if depth is not None:
             require(game, Evaluating, "depth-limited search")
-        self.nodes = self.terminals = self.evaluations = self.cutoffs = 0
         self.killer_moves = {}
         self.root_move = None
         self.stopped = None
