@@ -12,11 +12,12 @@ pauses, Home and End jump to the first and last frame.
 from __future__ import annotations
 
 import json
+import re
 from xml.sax.saxutils import escape
 
 from zerosum.search.trace import CUTOFF, ENTER, EXIT, HIT, LEAF
 from zerosum.show.searched import SearchedNode, SearchedTree, Step, format_score
-from zerosum.show.svg import svg
+from zerosum.show.svg import LEGEND_TEXT, svg
 
 STYLE = """
 body { font-family: 'DejaVu Sans', Verdana, sans-serif; margin: 16px; color: #222; }
@@ -126,6 +127,12 @@ def html(tree: SearchedTree, title: str = "How the search went") -> str:
     """A standalone HTML page animating the search of `tree` (scores for MAX)."""
     steps = [_step_json(tree, step) for step in tree.steps]
     data = json.dumps(steps, ensure_ascii=False).replace("</", "<\\/")
+    drawing = svg(tree, caption=False)
+    width = float(re.search(r'width="([0-9.]+)"', drawing).group(1))  # type: ignore[union-attr]
+    # A small tree is drawn larger, up to twice its size, to fill about 900 pixels.
+    drawing = drawing.replace(
+        "<svg ", f'<svg style="width: {min(2, max(1, 900 / width)) * width:.0f}px" ', 1
+    )
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -146,7 +153,8 @@ def html(tree: SearchedTree, title: str = "How the search went") -> str:
 <div id="status">MAX has secured: <b id="secured"></b> &nbsp; value at the root: <b id="value"></b></div>
 <div id="caption"></div>
 <div id="stage" class="anim" data-value="{escape(format_score(tree.result.value))}">
-{svg(tree)}</div>
+{drawing}</div>
+<p>{escape(LEGEND_TEXT)}</p>
 <script type="application/json" id="steps">{data}</script>
 <script>{SCRIPT}</script>
 </body>
@@ -194,9 +202,9 @@ def describe_step(tree: SearchedTree, step: Step) -> str:
 
 
 def _name(tree: SearchedTree, node: SearchedNode) -> str:
-    """A node named by the moves from the root: `root`, or `after 1 0`."""
+    """A node named by the moves from the root: `at the root`, or `after 1 0`."""
     moves = []
     while node.parent is not None:
         moves.append(node.move_text)
         node = tree.nodes[node.parent]
-    return "root" if not moves else "after " + " ".join(reversed(moves))
+    return "at the root" if not moves else "after " + " ".join(reversed(moves))

@@ -41,7 +41,8 @@ TABLE_HIT = "hit"
 class SearchedNode:
     """One node of a searched tree; scores are for the root player (MAX).
 
-    `status` is `"examined"` (the search entered it), `"pruned"` (a cut-off above made it
+    `state` is the position and `move` the move that leads to it from its parent (None at the
+    root). `status` is `"examined"` (the search entered it), `"pruned"` (a cut-off above made it
     irrelevant: never looked at) or `"hit"` (answered from a transposition table). `leaf` is
     true where the search stopped descending (a finished game, a depth-limit evaluation, a table
     hit) and, for pruned nodes, where the game ends. `value` is the score the search returned
@@ -55,6 +56,7 @@ class SearchedNode:
     index: int
     parent: int | None
     children: tuple[int, ...]
+    state: Any
     move: Any
     move_text: str
     ply: int
@@ -109,7 +111,9 @@ class SearchedTree:
     def count(self, status: str, leaf: bool | None = None) -> int:
         """How many nodes have `status` (and, if given, are or are not leaves)."""
         return sum(
-            1 for node in self.nodes if node.status == status and (leaf is None or node.leaf == leaf)
+            1
+            for node in self.nodes
+            if node.status == status and (leaf is None or node.leaf == leaf)
         )
 
     def summary(self) -> str:
@@ -123,8 +127,11 @@ class SearchedTree:
         )
         if self.max_ply is None:
             return text + f"; leaves examined {examined} of {examined + pruned}, pruned {pruned}"
+        plies = "the root only" if self.max_ply == 0 else f"the first {self.max_ply} plies"
+        if self.max_ply == 1:
+            plies = "the first ply"
         return text + (
-            f"; drawn: the first {self.max_ply} plies ({len(self.nodes)} nodes),"
+            f"; drawn: {plies} ({len(self.nodes)} nodes),"
             f" left out: {self.left_out:,} nodes searched below ply {self.max_ply}"
         )
 
@@ -159,15 +166,44 @@ def searched_tree(
     # Each node the search enters makes at most three events (enter, cutoff, exit).
     trace = Trace(limit=3 * max_nodes + 1, max_ply=max_ply)
     result = SEARCHES[algorithm](game, state, depth=depth, order=order, trace=trace)
+    return from_trace(
+        game,
+        state,
+        trace,
+        result,
+        algorithm=algorithm,
+        order=order,
+        mover_view=algorithm in MOVER_VIEW,
+        max_nodes=max_nodes,
+    )
+
+
+def from_trace(
+    game: Game,
+    state: Any,
+    trace: Trace,
+    result: SearchResult,
+    *,
+    algorithm: str,
+    order: Order | None = None,
+    mover_view: bool = False,
+    max_nodes: int = 2_000,
+) -> SearchedTree:
+    """The tree a search of `state` looked at, rebuilt from its `trace` and its `result`.
+
+    `order` must be the move order the search used; `mover_view` says the trace's scores are
+    for the player to move at each node (negamax) rather than for the root player. ValueError
+    when the trace is incomplete or is not the trace of one search of `state`.
+    """
     if not trace.complete:
         raise _too_big(max_nodes)
-    builder = _Builder(game, state, order, algorithm in MOVER_VIEW, max_ply, max_nodes)
+    builder = _Builder(game, state, order, mover_view, trace.max_ply, max_nodes)
     for event in trace.events:
         builder.replay(event)
     nodes = builder.freeze(result.pv)
     drawn = sum(1 for node in nodes if node.status != PRUNED)
     return SearchedTree(
-        algorithm, nodes, tuple(builder.steps), result, max_ply, result.stats.nodes - drawn
+        algorithm, nodes, tuple(builder.steps), result, trace.max_ply, result.stats.nodes - drawn
     )
 
 
@@ -212,6 +248,7 @@ class _Builder:
         max_nodes: int,
     ) -> None:
         self.game = game
+        self.root = root
         self.root_player = game.to_move(root)
         self.order = order
         self.mover_view = mover_view
@@ -259,6 +296,8 @@ class _Builder:
         if not self.open:
             if self.drafts:
                 raise ValueError("the trace has two roots: it is not the trace of one search")
+            if event.state != self.root:
+                raise ValueError("the trace starts at another position than the search's root")
             return self.new(None, event.state, None, event.ply, EXAMINED)
         parent = self.open[-1]
         if not parent.moves:
@@ -336,6 +375,7 @@ class _Builder:
             index=draft.index,
             parent=draft.parent,
             children=tuple(draft.children),
+            state=draft.state,
             move=draft.move,
             move_text="" if parent is None else self.move_text(parent.state, draft.move),
             ply=draft.ply,

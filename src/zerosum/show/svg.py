@@ -51,17 +51,22 @@ text { font-family: 'DejaVu Sans', Verdana, sans-serif; font-size: 12px; fill: #
 """
 
 
-def svg(tree: SearchedTree) -> str:
-    """The tree drawn as a standalone SVG document (scores for MAX, the player to move)."""
+def svg(tree: SearchedTree, caption: bool = True) -> str:
+    """The tree drawn as a standalone SVG document (scores for MAX, the player to move).
+
+    Under the tree, unless `caption` is false: the search's summary and a legend.
+    """
     places, across = layout(tree)
-    caption = [tree.summary(), LEGEND_TEXT]
+    lines = [tree.summary(), LEGEND_TEXT] if caption else []
     right = max(x for x, _ in places.values()) + (COLUMN / 2 if across else WINDOW_SLOT / 2)
-    width = max(right + MARGIN, 2 * MARGIN + 6.6 * max(map(len, caption)))
+    width = max([right + MARGIN] + [2 * MARGIN + 6.6 * len(line) for line in lines])
     bottom = max(y for _, y in places.values()) + HALF + 2 * MARGIN
-    height = bottom + 3 * LINE + MARGIN
+    height = bottom + (3 * LINE + MARGIN if lines else 0)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}"'
-        f' viewBox="0 0 {width:.0f} {height:.0f}" class="searched-tree">',
+        (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}"'
+            f' viewBox="0 0 {width:.0f} {height:.0f}" class="searched-tree">'
+        ),
         f"<title>{escape(tree.summary())}</title>",
         f"<style>{STYLE}</style>",
         f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fff"/>',
@@ -71,7 +76,8 @@ def svg(tree: SearchedTree) -> str:
         parts.append(_edge(node, parent, places[parent.index], places[node.index], across))
     for node in tree.nodes:
         parts.append(_node(node, *places[node.index], across))
-    parts.append(_caption(caption, bottom))
+    if lines:
+        parts.append(_caption(lines, bottom))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -145,7 +151,9 @@ def node_classes(node: SearchedNode) -> str:
 
 def _node(node: SearchedNode, x: float, y: float, across: bool) -> str:
     if node.leaf:
-        shape = f'<rect class="shape" x="{x - 15:.1f}" y="{y - 12:.1f}" width="30" height="24" rx="6"/>'
+        shape = (
+            f'<rect class="shape" x="{x - 15:.1f}" y="{y - 12:.1f}" width="30" height="24" rx="6"/>'
+        )
     elif node.maximizing:
         shape = (
             f'<rect class="shape" x="{x - HALF:.1f}" y="{y - HALF:.1f}"'
