@@ -54,10 +54,11 @@ def test_seed_tree_svg_crosses_out_two_edges_and_highlights_root_0_0():
 
 def test_seed_tree_text_marks_cutoff_and_pruned_leaves():
     drawing = text(searched_tree(SEED_TREE, ()))
-    assert drawing.splitlines()[0].startswith("value 3 for MAX; alphabeta: 11 nodes, 2 cut-offs")
+    assert drawing.splitlines()[0].startswith("value 3 for MAX; alphabeta: 11 nodes, 1 cut-off;")
     assert "├── 1 MIN α=3 β=∞ → 2 cut-off: 2 ≤ α=3" in drawing
     assert "│   ├── 1 leaf (4) pruned" in drawing
     assert "│   └── 2 leaf (6) pruned" in drawing
+    assert "└── 2 MIN α=3 β=∞ → 2\n" in drawing  # met alpha at its last move: nothing pruned
     assert drawing.count(") pruned") == 2
 
 
@@ -71,7 +72,7 @@ def test_steps_show_max_securing_3_after_the_first_move():
     searched = searched_tree(SEED_TREE, ())
     secured = [step.secured for step in searched.steps]
     assert secured[:5] == [None] * 5
-    assert secured[5:] == [3] * 12
+    assert secured[5:] == [3] * 11
     cutoff = next(step for step in searched.steps if step.dark)
     assert [searched.nodes[i].state for i in cutoff.dark] == [(1, 1), (1, 2)]
 
@@ -128,7 +129,7 @@ def test_html_animation_is_self_contained_with_one_step_per_event():
     page = html(searched_tree(SEED_TREE, ()))
     assert not re.search(r"""(src|href)\s*=|https?://(?!www\.w3\.org/2000/svg)""", page)
     steps = json.loads(re.search(r'id="steps">(.*?)</script>', page, re.DOTALL).group(1))
-    assert len(steps) == 17
+    assert len(steps) == 16
     assert steps[8]["text"] == (
         "MIN node after 1 stops: 2 ≤ α=3, so 2 branches go dark without being looked at."
     )

@@ -10,14 +10,14 @@ from zerosum.search.trace import CUTOFF, ENTER, EXIT, KINDS, LEAF
 SEED_TREE = Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
 
 
-def test_alphabeta_on_seed_tree_records_17_events_in_search_order():
+def test_alphabeta_on_seed_tree_records_16_events_in_search_order():
     trace = Trace()
     alphabeta(SEED_TREE, (), trace=trace)
     kinds = [event.kind for event in trace.events]
     assert kinds == [
         ENTER, ENTER, LEAF, LEAF, LEAF, EXIT,
         ENTER, LEAF, CUTOFF, EXIT,
-        ENTER, LEAF, LEAF, LEAF, CUTOFF, EXIT,
+        ENTER, LEAF, LEAF, LEAF, EXIT,  # 2 <= alpha at the last move: nothing left to prune
         EXIT,
     ]  # fmt: skip
     assert set(kinds) <= set(KINDS)
@@ -41,17 +41,19 @@ def test_trace_past_its_limit_counts_dropped_events():
     trace = Trace(limit=5)
     alphabeta(SEED_TREE, (), trace=trace)
     assert len(trace.events) == 5
-    assert trace.dropped == 12
+    assert trace.dropped == 11
     assert not trace.complete
 
 
 def test_trace_with_max_ply_keeps_only_the_first_plies_and_counts_the_rest():
     game = TicTacToe()
-    trace = Trace(max_ply=1)
-    result = alphabeta(game, game.initial_state(), trace=trace)
+    trace, everything = Trace(max_ply=1), Trace(limit=10**6)
+    alphabeta(game, game.initial_state(), trace=trace)
+    alphabeta(game, game.initial_state(), trace=everything)
     assert {event.ply for event in trace.events} == {0, 1}
     assert trace.complete
-    assert len(trace.events) + trace.deeper > 2 * result.stats.nodes
+    assert trace.events == [event for event in everything.events if event.ply <= 1]
+    assert len(trace.events) + trace.deeper == len(everything.events)
 
 
 def test_search_value_is_the_same_with_and_without_a_trace():

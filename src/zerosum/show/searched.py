@@ -123,7 +123,7 @@ class SearchedTree:
         stats = self.result.stats
         text = (
             f"value {format_score(self.result.value)} for MAX; {self.algorithm}:"
-            f" {stats.nodes:,} nodes, {stats.cutoffs:,} cut-offs"
+            f" {stats.nodes:,} nodes, {stats.cutoffs:,} cut-off{'' if stats.cutoffs == 1 else 's'}"
         )
         if self.max_ply is None:
             return text + f"; leaves examined {examined} of {examined + pruned}, pruned {pruned}"
