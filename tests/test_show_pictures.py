@@ -54,7 +54,9 @@ def test_seed_tree_svg_crosses_out_two_edges_and_highlights_root_0_0():
 
 def test_seed_tree_text_marks_cutoff_and_pruned_leaves():
     drawing = text(searched_tree(SEED_TREE, ()))
-    assert drawing.splitlines()[0].startswith("value 3 for MAX; alphabeta: 11 nodes, 1 cut-off;")
+    assert drawing.splitlines()[0].startswith(
+        "value 3 for MAX, the player to move; alphabeta: 11 nodes, 1 cut-off;"
+    )
     assert "├── 1 MIN α=3 β=∞ → 2 cut-off: 2 ≤ α=3" in drawing
     assert "│   ├── 1 leaf (4) pruned" in drawing
     assert "│   └── 2 leaf (6) pruned" in drawing

@@ -29,7 +29,7 @@ def _new_figure(width: float, height: float) -> Figure:
 
 
 def ordering_figure(runs: Sequence[OrderingRun]) -> Figure:
-    """A bar per order: the finished games alpha-beta reached on tic-tac-toe from the empty board."""
+    """A bar per order: finished games alpha-beta reached on tic-tac-toe from the empty board."""
     figure = _new_figure(11, 5)
     axes = figure.add_subplot()
     colours = ["#1f4e8c" if not run.name.startswith("random") else "#9aa9bd" for run in runs]

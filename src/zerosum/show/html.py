@@ -72,11 +72,16 @@ SCRIPT = """
     for (const g of stage.querySelectorAll("g.node, g.edge")) g.classList.remove(...marks);
     for (let i = 0; i < frame; i++) {
       const step = steps[i];
-      mark(step.node, step.kind === "enter" ? "entered" : step.kind === "cutoff" ? "seen" : "valued");
+      const seen = { enter: "entered", cutoff: "seen" }[step.kind] || "valued";
+      mark(step.node, seen);
       for (const index of step.dark) mark(index, "dark");
     }
     const last = frame > 0 ? steps[frame - 1] : null;
-    if (last) el("n" + last.node).classList.add("current");
+    if (last) {
+      const current = el("n" + last.node);
+      current.classList.add("current");
+      current.scrollIntoView({ block: "nearest", inline: "nearest" });
+    }
     const done = frame === steps.length;
     stage.classList.toggle("done", done);
     el("secured").textContent = last && last.secured !== null ? last.secured : "nothing yet";
@@ -128,11 +133,11 @@ def html(tree: SearchedTree, title: str = "How the search went") -> str:
     steps = [_step_json(tree, step) for step in tree.steps]
     data = json.dumps(steps, ensure_ascii=False).replace("</", "<\\/")
     drawing = svg(tree, caption=False)
-    width = float(re.search(r'width="([0-9.]+)"', drawing).group(1))  # type: ignore[union-attr]
-    # A small tree is drawn larger, up to twice its size, to fill about 900 pixels.
-    drawing = drawing.replace(
-        "<svg ", f'<svg style="width: {min(2, max(1, 900 / width)) * width:.0f}px" ', 1
-    )
+    size = re.search(r'width="([0-9.]+)" height="([0-9.]+)"', drawing)
+    width, height = float(size.group(1)), float(size.group(2))  # type: ignore[union-attr]
+    # A small tree is drawn larger, up to twice its size, to fill about 900 by 640 pixels.
+    scale = max(1, min(2, 900 / width, 640 / height))
+    drawing = drawing.replace("<svg ", f'<svg style="width: {scale * width:.0f}px" ', 1)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -150,7 +155,8 @@ def html(tree: SearchedTree, title: str = "How the search went") -> str:
 <span id="counter"></span>
 <span>(keys: ← → step, space plays, Home / End)</span>
 </div>
-<div id="status">MAX has secured: <b id="secured"></b> &nbsp; value at the root: <b id="value"></b></div>
+<div id="status">MAX has secured: <b id="secured"></b> &nbsp;
+value at the root: <b id="value"></b></div>
 <div id="caption"></div>
 <div id="stage" class="anim" data-value="{escape(format_score(tree.result.value))}">
 {drawing}</div>
@@ -191,10 +197,10 @@ def describe_step(tree: SearchedTree, step: Step) -> str:
         score, bound = node.cutoff  # type: ignore[misc]
         relation = "≥ β" if node.maximizing else "≤ α"
         darkened = len([i for i in step.dark if tree.nodes[i].parent == node.index])
-        branches = f"{darkened} branch{'es' if darkened != 1 else ''} go{'' if darkened != 1 else 'es'} dark"
+        branches = "1 branch goes" if darkened == 1 else f"{darkened} branches go"
         return (
             f"{role} node {name} stops: {format_score(score)} {relation}={format_score(bound)},"
-            f" so {branches} without being looked at."
+            f" so {branches} dark without being looked at."
         )
     if step.kind == EXIT:
         return f"{role} node {name} returns {value}."

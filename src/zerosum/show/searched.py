@@ -122,18 +122,24 @@ class SearchedTree:
         pruned = self.count(PRUNED, leaf=True)
         stats = self.result.stats
         text = (
-            f"value {format_score(self.result.value)} for MAX; {self.algorithm}:"
-            f" {stats.nodes:,} nodes, {stats.cutoffs:,} cut-off{'' if stats.cutoffs == 1 else 's'}"
+            f"value {format_score(self.result.value)} for MAX, the player to move;"
+            f" {self.algorithm}: {_counted(stats.nodes, 'node')},"
+            f" {_counted(stats.cutoffs, 'cut-off')}"
         )
         if self.max_ply is None:
             return text + f"; leaves examined {examined} of {examined + pruned}, pruned {pruned}"
-        plies = "the root only" if self.max_ply == 0 else f"the first {self.max_ply} plies"
-        if self.max_ply == 1:
-            plies = "the first ply"
-        return text + (
-            f"; drawn: {plies} ({len(self.nodes)} nodes),"
-            f" left out: {self.left_out:,} nodes searched below ply {self.max_ply}"
+        plies = {0: "the root only", 1: "the first ply"}.get(
+            self.max_ply, f"the first {self.max_ply} plies"
         )
+        return text + (
+            f"; drawn: {plies} ({_counted(len(self.nodes), 'node')}), left out:"
+            f" {_counted(self.left_out, 'node')} searched below ply {self.max_ply}"
+        )
+
+
+def _counted(number: int, noun: str) -> str:
+    """`1 node`, `2 nodes`, `18,297 nodes`."""
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 def format_score(score: float | None) -> str:

@@ -233,7 +233,8 @@ LEGEND_TEXT = (
 
 def _caption(lines: list[str], top: float) -> str:
     texts = [
-        f'<text class="caption" x="{MARGIN}" y="{top + LINE * (row + 0.5):.1f}">{escape(line)}</text>'
+        f'<text class="caption" x="{MARGIN}" y="{top + LINE * (row + 0.5):.1f}">'
+        f"{escape(line)}</text>"
         for row, line in enumerate(lines)
     ]
     return f'<g class="caption" {_data("summary", lines[0])}>' + "".join(texts) + "</g>"
