@@ -132,7 +132,8 @@ def html(tree: SearchedTree, title: str = "How the search went") -> str:
     """A standalone HTML page animating the search of `tree` (scores for MAX)."""
     steps = [_step_json(tree, step) for step in tree.steps]
     data = json.dumps(steps, ensure_ascii=False).replace("</", "<\\/")
-    drawing = svg(tree, caption=False)
+    # The nodes' tooltips would tell their scores before the search reaches them.
+    drawing = re.sub(r"<title>.*?</title>", "", svg(tree, caption=False))
     size = re.search(r'width="([0-9.]+)" height="([0-9.]+)"', drawing)
     width, height = float(size.group(1)), float(size.group(2))  # type: ignore[union-attr]
     # A small tree is drawn larger, up to twice its size, to fill about 900 by 640 pixels.

@@ -17,6 +17,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from zerosum.show.searched import PRUNED, SearchedNode, SearchedTree, format_score
+from zerosum.show.text import describe
 
 ROW = 84  # vertical distance between plies
 HALF = 16  # half the size of a node
@@ -161,7 +162,11 @@ def _node(node: SearchedNode, x: float, y: float, across: bool) -> str:
         )
     else:
         shape = f'<circle class="shape" cx="{x:.1f}" cy="{y:.1f}" r="{HALF + 1}"/>'
-    parts = [f'<g class="{node_classes(node)}" id="n{node.index}">', shape]
+    parts = [
+        f'<g class="{node_classes(node)}" id="n{node.index}">',
+        f"<title>{escape(describe(node))}</title>",  # shown when the pointer rests on the node
+        shape,
+    ]
     if node.value is not None:
         parts.append(
             f'<text class="value" x="{x:.1f}" y="{y + 4.5:.1f}" text-anchor="middle">'
