@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from math import inf
 from typing import Any
 
-from zerosum.game import Game, MoveText
+from zerosum.game import Game, MoveText, Rendering
 from zerosum.search.exact import alphabeta, minimax, negamax
 from zerosum.search.ordering import Order
 from zerosum.search.result import SearchResult
@@ -50,7 +50,8 @@ class SearchedNode:
     nodes). `alpha` and `beta` are the window the node was entered with (alpha-beta only).
     `cutoff` is `(score, bound)` when the node stopped early because `score` reached `bound`
     (beta at a MAX node, alpha at a MIN node). `truncated` marks a node the search went below
-    but the picture does not (past `max_ply`, or a pruned subtree past the limit).
+    but the picture does not (past `max_ply`, or a pruned subtree past the limit). `picture` is
+    the position as the game draws it (`Rendering`), or empty.
     """
 
     index: int
@@ -69,6 +70,7 @@ class SearchedNode:
     cutoff: tuple[float, float] | None = None
     truncated: bool = False
     principal: bool = False
+    picture: str = ""
 
 
 @dataclass(frozen=True)
@@ -394,6 +396,7 @@ class _Builder:
             cutoff=draft.cutoff,
             truncated=draft.truncated,
             principal=principal,
+            picture=self.game.render(draft.state) if isinstance(self.game, Rendering) else "",
         )
 
     def move_text(self, state: Any, move: Any) -> str:

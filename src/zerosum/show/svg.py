@@ -164,7 +164,8 @@ def _node(node: SearchedNode, x: float, y: float, across: bool) -> str:
         shape = f'<circle class="shape" cx="{x:.1f}" cy="{y:.1f}" r="{HALF + 1}"/>'
     parts = [
         f'<g class="{node_classes(node)}" id="n{node.index}">',
-        f"<title>{escape(describe(node))}</title>",  # shown when the pointer rests on the node
+        # Shown when the pointer rests on the node: what the search did there, and the position.
+        f"<title>{escape(describe(node))}\n{escape(node.picture)}</title>",
         shape,
     ]
     if node.value is not None:
