@@ -120,6 +120,13 @@ def test_table_hit_event_becomes_a_leaf_answered_from_the_table():
     assert "hit" in svg_groups(svg(searched))[2]
 
 
+def test_trace_that_dropped_events_is_rejected():
+    trace = Trace(limit=4)
+    result = alphabeta(SEED_TREE, (), trace=trace)
+    with pytest.raises(ValueError, match="dropped 12 events past its limit of 4"):
+        from_trace(SEED_TREE, (), trace, result, algorithm="alphabeta")
+
+
 def test_trace_of_another_position_is_rejected():
     trace = Trace()
     result = alphabeta(SEED_TREE, (1,), trace=trace)

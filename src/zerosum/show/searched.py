@@ -174,6 +174,8 @@ def searched_tree(
     # Each node the search enters makes at most three events (enter, cutoff, exit).
     trace = Trace(limit=3 * max_nodes + 1, max_ply=max_ply)
     result = SEARCHES[algorithm](game, state, depth=depth, order=order, trace=trace)
+    if not trace.complete:
+        raise _too_big(max_nodes)
     return from_trace(
         game,
         state,
@@ -204,7 +206,10 @@ def from_trace(
     when the trace is incomplete or is not the trace of one search of `state`.
     """
     if not trace.complete:
-        raise _too_big(max_nodes)
+        raise ValueError(
+            f"the trace dropped {trace.dropped:,} events past its limit of {trace.limit:,}:"
+            " a picture needs the whole trace (record fewer plies with max_ply)"
+        )
     builder = _Builder(game, state, order, mover_view, trace.max_ply, max_nodes)
     for event in trace.events:
         builder.replay(event)
