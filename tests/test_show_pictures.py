@@ -15,7 +15,7 @@ from zerosum.search.trace import ENTER, EXIT, HIT, LEAF
 from zerosum.show import searched_tree
 from zerosum.show.html import html
 from zerosum.show.searched import EXAMINED, PRUNED, TABLE_HIT, from_trace
-from zerosum.show.svg import svg
+from zerosum.show.svg import layout, svg
 from zerosum.show.text import text
 
 SEED_TREE = Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
@@ -167,3 +167,16 @@ def test_picture_counts_equal_search_statistics_on_any_tree(nested):
     assert sum("examined" in g for g in groups) == stats.nodes
     if searched.root.children:
         assert searched.steps[-1].secured == searched.root.value
+
+
+@settings(max_examples=60, deadline=None)
+@given(nested_trees)
+def test_animation_reveals_leaves_in_drawing_order_and_darkens_each_pruned_node_once(nested):
+    searched = searched_tree(Tree(nested), ())
+    places, across = layout(searched)
+    axis = 1 if across else 0
+    breadth = [places[step.node][axis] for step in searched.steps if step.kind == LEAF]
+    assert breadth == sorted(breadth) and len(set(breadth)) == len(breadth)
+    darkened = [index for step in searched.steps for index in step.dark]
+    pruned = [node.index for node in searched.nodes if node.status == PRUNED]
+    assert sorted(darkened) == pruned
