@@ -187,7 +187,7 @@ class Engine:
         """The best move of the deepest finished iteration and its score, for the player to move.
 
         `depth` (plies), `time` (seconds) and `nodes` bound the search; with none of them it
-        goes on until the value is proven. `on_iteration` is called with every finished
+        goes on until the value is exact. `on_iteration` is called with every finished
         iteration.
         """
         start = clock.perf_counter()
