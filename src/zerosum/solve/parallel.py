@@ -70,7 +70,7 @@ def _dask(address: str) -> Iterator[Mapper]:
         raise ValueError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
 
     def mapping(function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
-        futures = client.map(function, *zip(*tasks), pure=False) if tasks else []
+        futures = client.map(function, *zip(*tasks, strict=True), pure=False) if tasks else []
         return (future.result() for future in futures)
 
     try:

@@ -23,14 +23,14 @@ loser delays, a draw takes its shortest line; see `zerosum.solve.outcome`).
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from zerosum.game import Game, Keyed, Layered, require
 from zerosum.solve.outcome import (
@@ -90,46 +90,49 @@ def solve(
         if scheduler is not None:
             raise ValueError(f"{type(game).__name__} has no layers: it is solved in one process")
         return Table(game, [_solve_unlayered(game, starts, meter)])
-    with (
-        mapper(workers, scheduler) as mapping,
-        tempfile.TemporaryDirectory(prefix="zerosum-retrograde-") as spill,
-    ):
-        return Table(game, _solve_layered(game, starts, mapping, Path(spill), meter))
+    with mapper(workers, scheduler) as mapping, tempfile.TemporaryFile() as spill:
+        return Table(game, _solve_layered(game, starts, mapping, spill, meter))
 
 
 def expand(game: Game, layer: int, states: list[Any]) -> tuple:
     """Each state's mover, number of moves, terminal rank (0 unless terminal) and children's
     keys, and the children themselves by key: one task of the layered enumeration."""
+    # The hot loop of the build: methods bound once, checks done once per new child after it.
     key, to_move, result = game.key, game.to_move, game.result  # type: ignore[attr-defined]
-    movers, counts, ranks, child_keys = bytearray(), array("I"), array("q"), array("Q")
-    children: dict[int, Any] = {}
+    is_terminal, legal_moves, utility = game.is_terminal, game.legal_moves, game.utility
+    movers, counts, ranks, child_keys = bytearray(), array("I"), array("q"), []
+    add_mover, add_count, add_rank, add_child_key = (
+        movers.append, counts.append, ranks.append, child_keys.append
+    )
+    children: dict[Any, Any] = {}
     for state in states:
         mover = to_move(state)
-        movers.append(mover)
-        if game.is_terminal(state):
-            counts.append(0)
-            ranks.append(terminal_rank(game.utility(state, mover)))
+        add_mover(mover)
+        if is_terminal(state):
+            add_count(0)
+            add_rank(terminal_rank(utility(state, mover)))
             continue
-        moves = _moves(game, state)
-        counts.append(len(moves))
-        ranks.append(0)
+        moves = legal_moves(state) or _no_moves(state)
+        add_count(len(moves))
+        add_rank(0)
         for move in moves:
             child = result(state, move)
             child_key = key(child)
+            add_child_key(child_key)
             if child_key not in children:
-                _check_key(child_key)
-                if game.layer(child) != layer + 1:  # type: ignore[attr-defined]
-                    raise ValueError(
-                        f"a move from layer {layer} reaches layer {game.layer(child)}:"  # type: ignore[attr-defined]
-                        " every move of a layered game must add exactly one"
-                    )
                 children[child_key] = child
-            child_keys.append(child_key)
-    return movers, counts, ranks, child_keys, children
+    for child_key, child in children.items():
+        _check_key(child_key)
+        if game.layer(child) != layer + 1:  # type: ignore[attr-defined]
+            raise ValueError(
+                f"a move from layer {layer} reaches layer {game.layer(child)}:"  # type: ignore[attr-defined]
+                " every move of a layered game must add exactly one"
+            )
+    return movers, counts, ranks, array("Q", child_keys), children
 
 
 def _solve_layered(
-    game: Game, starts: list[Any], mapping: Mapper, spill: Path, meter: _Meter
+    game: Game, starts: list[Any], mapping: Mapper, spill: BinaryIO, meter: _Meter
 ) -> list[Section]:
     pending: dict[int, dict[int, Any]] = {}
     for state in starts:
@@ -147,8 +150,8 @@ def _solve_layered(
     meter.start("propagate")
     sections: list[Section] = []
     above: _SolvedLayer | None = None
-    for layer, path, sizes in reversed(enumerated):
-        keys, movers, counts, ranks, child_keys = _unspill(path, sizes)
+    for layer, offset, sizes in reversed(enumerated):
+        keys, movers, counts, ranks, child_keys = _unspill(spill, offset, sizes)
         if above is not None and above.layer != layer + 1:
             above = None
         _propagate_layer(movers, counts, ranks, child_keys, above)
@@ -171,7 +174,7 @@ def _enumerate_layer(
     the next layer's positions to `following`."""
     keys = array("Q", current)
     states = list(current.values())
-    size = min(CHUNK, max(256, -(-len(states) // 8)))
+    size = min(CHUNK, max(4096, -(-len(states) // 8)))
     tasks = [(game, layer, states[i : i + size]) for i in range(0, len(states), size)]
     del states
     movers, counts, ranks, child_keys = bytearray(), array("I"), array("q"), array("Q")
@@ -185,24 +188,23 @@ def _enumerate_layer(
     return keys, movers, counts, ranks, child_keys
 
 
-def _spill(directory: Path, layer: int, columns: tuple) -> tuple[int, Path, tuple[int, int]]:
-    path = directory / f"layer-{layer}"
-    with path.open("wb") as handle:
-        for column in columns:
-            handle.write(column)
-    return layer, path, (len(columns[0]), len(columns[4]))
+def _spill(spill: BinaryIO, layer: int, columns: tuple) -> tuple[int, int, tuple[int, int]]:
+    """Append a layer's columns to the spill file; where they are and their sizes."""
+    offset = spill.seek(0, os.SEEK_END)
+    for column in columns:
+        spill.write(column)
+    return layer, offset, (len(columns[0]), len(columns[4]))
 
 
-def _unspill(path: Path, sizes: tuple[int, int]) -> tuple:
+def _unspill(spill: BinaryIO, offset: int, sizes: tuple[int, int]) -> tuple:
     positions, edges = sizes
-    with path.open("rb") as handle:
-        keys, counts, ranks, child_keys = array("Q"), array("I"), array("q"), array("Q")
-        keys.fromfile(handle, positions)
-        movers = handle.read(positions)
-        counts.fromfile(handle, positions)
-        ranks.fromfile(handle, positions)
-        child_keys.fromfile(handle, edges)
-    path.unlink()
+    spill.seek(offset)
+    keys, counts, ranks, child_keys = array("Q"), array("I"), array("q"), array("Q")
+    keys.fromfile(spill, positions)
+    movers = spill.read(positions)
+    counts.fromfile(spill, positions)
+    ranks.fromfile(spill, positions)
+    child_keys.fromfile(spill, edges)
     return keys, movers, counts, ranks, child_keys
 
 
@@ -224,7 +226,7 @@ class _SolvedLayer:
         if view is None:
             view = self.views[player] = {
                 key: seen_by_mover(rank) if mover == player else seen_by_opponent(rank)
-                for key, mover, rank in zip(self.keys, self.movers, self.ranks)
+                for key, mover, rank in zip(self.keys, self.movers, self.ranks, strict=True)
             }
         return view
 
@@ -233,12 +235,13 @@ def _propagate_layer(
     movers: bytes, counts: array, ranks: array, child_keys: array, above: _SolvedLayer | None
 ) -> None:
     """Fill in the rank of every unfinished position: the best of its children's."""
+    if above is not None:
+        views = [above.seen_by(player) if player in movers else None for player in (0, 1)]
     start = 0
     for index, count in enumerate(counts):
         if count:
-            view = above.seen_by(movers[index])  # type: ignore[union-attr]
             end = start + count
-            ranks[index] = max(map(view.__getitem__, child_keys[start:end]))
+            ranks[index] = max(map(views[movers[index]].__getitem__, child_keys[start:end]))
             start = end
 
 
@@ -282,7 +285,8 @@ def _enumerate_graph(game: Game, starts: list[Any], meter: _Meter) -> tuple:
             ranks.append(terminal_rank(game.utility(state, mover)))
         else:
             ranks.append(0)
-            successors.extend(number(game.result(state, move)) for move in _moves(game, state))
+            moves = game.legal_moves(state) or _no_moves(state)
+            successors.extend(number(game.result(state, move)) for move in moves)
         offsets.append(len(successors))
         if position % CHUNK == CHUNK - 1:
             meter.advance(None, CHUNK)
@@ -356,11 +360,8 @@ def _section(
     return Section(layer, array("Q", map(keys.__getitem__, order)), values, distances)
 
 
-def _moves(game: Game, state: Any) -> Any:
-    moves = game.legal_moves(state)
-    if not moves:
-        raise ValueError(f"position {state!r} is not terminal but has no legal moves")
-    return moves
+def _no_moves(state: Any) -> Any:
+    raise ValueError(f"position {state!r} is not terminal but has no legal moves")
 
 
 def _check_key(key: Any) -> int:

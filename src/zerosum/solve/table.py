@@ -79,7 +79,7 @@ class Counts:
                    classes.count(2))
 
     def __add__(self, other: Counts) -> Counts:
-        return Counts(*(a + b for a, b in zip(astuple(self), astuple(other))))
+        return Counts(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
 
 
 @dataclass(frozen=True)
@@ -201,11 +201,12 @@ class Table:
         path = Path(path)
         header = json.dumps(self.header(), separators=(",", ":")).encode()
         digest = hashlib.sha256(header)
-        handle = tempfile.NamedTemporaryFile(
-            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
-        )
+        temporary = None
         try:
-            with handle:
+            with tempfile.NamedTemporaryFile(
+                dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
+            ) as handle:
+                temporary = handle.name
                 handle.write(_PREAMBLE.pack(MAGIC, FORMAT, len(header), bytes(32)))
                 handle.write(header)
                 for section in self.sections:
@@ -217,9 +218,10 @@ class Table:
                 handle.write(_PREAMBLE.pack(MAGIC, FORMAT, len(header), digest.digest()))
                 handle.flush()
                 os.fsync(handle.fileno())
-            os.replace(handle.name, path)
+            os.replace(temporary, path)
         except BaseException:
-            os.unlink(handle.name)
+            if temporary is not None and os.path.exists(temporary):
+                os.unlink(temporary)
             raise
         return path.stat().st_size
 
