@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from typing import Any
 
 Mapper = Callable[[Callable[..., Any], list[tuple]], Iterator[Any]]
+CONNECT_TIMEOUT = "10s"
+"""How long to wait for a Dask scheduler to answer."""
 
 
 def default_workers() -> int:
@@ -65,7 +67,7 @@ def _dask(address: str) -> Iterator[Mapper]:
             "a Dask scheduler needs dask: pip install 'zerosum[distributed]'"
         ) from None
     try:
-        client = Client(address, timeout="10s")
+        client = Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as error:
         raise ValueError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
 
