@@ -17,6 +17,7 @@ from typing import Any
 from zerosum.game import Chance, Game, MoveText, Player, Rendering, require
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.search import alphabeta, by_priority
+from zerosum.solve import Table
 
 Chooser = Callable[[Any], Any]
 """The program's player: given a state where it is to move, the move it plays."""
@@ -38,6 +39,11 @@ def perfect_player(game: Game, order: list[Any] | None = None) -> Chooser:
     """A player that searches to the end: it takes the quickest win and delays a loss."""
     move_order = by_priority(order) if order else None
     return lambda state: alphabeta(game, state, order=move_order, distance=True).best_move
+
+
+def table_player(table: Table, search: Chooser) -> Chooser:
+    """A player that plays the table's best move where it holds the position, else searches."""
+    return lambda state: table.probe(state).best_moves[0] if state in table else search(state)
 
 
 PLAYABLE: dict[str, Playable] = {
@@ -75,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
     require(game, Rendering, "play")
     human = human_side(args.first, args.mark, playable.marks)
     ai = playable.make_ai(game, args)
+    if args.table:
+        ai = table_player(Table.load(args.table, game), ai)
     state = playable.start(game, args) if playable.start else game.initial_state()
     marks = playable.marks
     print(f"You are {marks[human]}, the program is {marks[1 - human]}. Type q to leave.")
