@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.search import alphabeta
-from zerosum.solve import Progress, solve
+from zerosum.solve import Progress, retrograde, solve
 
 TICTACTOE = TicTacToe()
 
@@ -156,7 +156,8 @@ def test_counting_propagation_equals_layer_by_layer_on_tictactoe(tictactoe_table
         assert flat.probe(state) == tictactoe_table.probe(state)
 
 
-def test_two_worker_processes_build_the_same_table(tictactoe_table):
+def test_two_worker_processes_build_the_same_table(tictactoe_table, monkeypatch):
+    monkeypatch.setattr(retrograde, "MIN_CHUNK", 100)  # several tasks a layer: the pool runs
     table = solve(TICTACTOE, workers=2)
     for ours, theirs in zip(table.sections, tictactoe_table.sections, strict=True):
         assert ours == theirs

@@ -29,7 +29,7 @@ def default_workers() -> int:
 @contextmanager
 def mapper(workers: int | None = None, scheduler: str | None = None) -> Iterator[Mapper]:
     """A mapper over `workers` processes (default: every core), or the Dask cluster whose
-    scheduler listens at `scheduler`; one worker maps in this process."""
+    scheduler listens at `scheduler`; one worker, or a single task, maps in this process."""
     if scheduler is not None:
         with _dask(scheduler) as mapping:
             yield mapping
@@ -40,8 +40,22 @@ def mapper(workers: int | None = None, scheduler: str | None = None) -> Iterator
     if workers == 1:
         yield _serial
         return
-    with multiprocessing.get_context().Pool(workers) as pool:
-        yield lambda function, tasks: pool.imap(_Call(function), tasks)
+    pool = None
+
+    def mapping(function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
+        nonlocal pool
+        if len(tasks) < 2:  # not worth a process: small layers stay here
+            return _serial(function, tasks)
+        if pool is None:
+            pool = multiprocessing.get_context().Pool(workers)
+        return pool.imap(_Call(function), tasks)
+
+    try:
+        yield mapping
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
 
 
 def _serial(function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:

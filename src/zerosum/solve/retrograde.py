@@ -50,6 +50,8 @@ __all__ = ["Progress", "solve"]
 
 CHUNK = 20_000
 """Most positions in one task of the parallel enumeration (and between two progress reports)."""
+MIN_CHUNK = 4096
+"""Fewest positions in one task: a smaller layer is expanded in one task, in this process."""
 KEY_LIMIT = 1 << 64
 
 
@@ -174,7 +176,7 @@ def _enumerate_layer(
     the next layer's positions to `following`."""
     keys = array("Q", current)
     states = list(current.values())
-    size = min(CHUNK, max(4096, -(-len(states) // 8)))
+    size = min(CHUNK, max(MIN_CHUNK, -(-len(states) // 8)))
     tasks = [(game, layer, states[i : i + size]) for i in range(0, len(states), size)]
     del states
     movers, counts, ranks, child_keys = bytearray(), array("I"), array("q"), array("Q")
