@@ -341,11 +341,19 @@ class Scored:
         return state
 
 
+class LayeredScored(Scored):
+    """The same tree, solved layer by layer (a layer is a depth)."""
+
+    def layer(self, state):
+        return state.bit_length() - 1
+
+
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(-3, 3), min_size=16, max_size=16))
-def test_scored_game_values_and_distances_equal_alphabeta(scores):
-    game = Scored(scores)
-    table = solve(game)
+@given(st.lists(st.integers(-3, 3), min_size=16, max_size=16), st.sampled_from([Scored,
+                                                                               LayeredScored]))
+def test_scored_game_values_and_distances_equal_alphabeta(scores, kind):
+    game = kind(scores)
+    table = solve(game, workers=1)
     for state in range(1, 32):
         exact = alphabeta(game, state, distance=True)
         entry = table.probe(state)

@@ -101,7 +101,7 @@ def test_bad_build_options_are_exit_2(capsys, tmp_path):
     assert not (tmp_path / "x.tb").exists()
 
 
-def test_subprocess_build_on_every_core_then_info(tmp_path):
+def test_subprocess_build_then_info_then_a_damaged_file(tmp_path):
     path = tmp_path / "ttt.tb"
     command = [sys.executable, "-m", "zerosum", "tablebase"]
     built = subprocess.run([*command, "build", "tictactoe", "-o", str(path), "--json"],
