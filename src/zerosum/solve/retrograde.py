@@ -53,6 +53,8 @@ CHUNK = 20_000
 MIN_CHUNK = 4096
 """Fewest positions in one task: a smaller layer is expanded in one task, in this process."""
 KEY_LIMIT = 1 << 64
+ENDLESS = (MAX_VALUE + 2) * SPAN
+"""The rank of a position never settled (a draw by endless play): no outcome has it."""
 
 
 @dataclass(frozen=True)
@@ -226,10 +228,20 @@ class _SolvedLayer:
         """Key -> rank of each position for `player` moving into it from the layer before."""
         view = self.views.get(player)
         if view is None:
-            view = self.views[player] = {
-                key: seen_by_mover(rank) if mover == player else seen_by_opponent(rank)
-                for key, mover, rank in zip(self.keys, self.movers, self.ranks, strict=True)
-            }
+            # A layer holds few distinct ranks: map each once, then the whole layer in C.
+            distinct = set(self.ranks)
+            by_mover = {rank: seen_by_mover(rank) for rank in distinct}
+            by_opponent = {rank: seen_by_opponent(rank) for rank in distinct}
+            if self.movers.count(player) == len(self.movers):
+                view = dict(zip(self.keys, map(by_mover.__getitem__, self.ranks), strict=True))
+            elif player not in self.movers:
+                view = dict(zip(self.keys, map(by_opponent.__getitem__, self.ranks), strict=True))
+            else:
+                view = {
+                    key: (by_mover if mover == player else by_opponent)[rank]
+                    for key, mover, rank in zip(self.keys, self.movers, self.ranks, strict=True)
+                }
+            self.views[player] = view
         return view
 
 
@@ -252,12 +264,16 @@ def _solve_unlayered(game: Game, starts: list[Any], meter: _Meter) -> Section:
     keys, movers, ranks, offsets, successors = _enumerate_graph(game, starts, meter)
     meter.start("propagate")
     settled = _propagate_graph(movers, ranks, offsets, successors, meter)
-    if not all(settled) and max(abs(rank) for rank in ranks) > SPAN + HALF:
-        raise ValueError(
-            f"{type(game).__name__} has cycles and scores other than win, draw and loss:"
-            " retrograde analysis solves such games only for win/draw/loss"
-        )
-    return _section(None, keys, ranks, settled)
+    if not all(settled):
+        if max(abs(rank) for rank in ranks) > SPAN + HALF:
+            raise ValueError(
+                f"{type(game).__name__} has cycles and scores other than win, draw and loss:"
+                " retrograde analysis solves such games only for win/draw/loss"
+            )
+        for index, done in enumerate(settled):
+            if not done:
+                ranks[index] = ENDLESS
+    return _section(None, keys, ranks)
 
 
 def _enumerate_graph(game: Game, starts: list[Any], meter: _Meter) -> tuple:
@@ -349,17 +365,19 @@ def _propagate_graph(
     return settled
 
 
-def _section(
-    layer: int | None, keys: array, ranks: array, settled: bytearray | None = None
-) -> Section:
-    """The table section of these positions, sorted by key (unsettled ones: endless draws)."""
+def _section(layer: int | None, keys: array, ranks: array) -> Section:
+    """The table section of these positions, sorted by key."""
     order = sorted(range(len(keys)), key=keys.__getitem__)
-    values, distances = array("b"), array("H")
-    for i in order:
-        value, distance = outcome(ranks[i]) if settled is None or settled[i] else (0, NO_END)
-        values.append(value)
-        distances.append(distance)
-    return Section(layer, array("Q", map(keys.__getitem__, order)), values, distances)
+    ranks = array("q", map(ranks.__getitem__, order))
+    decoded = {rank: (0, NO_END) if rank == ENDLESS else outcome(rank) for rank in set(ranks)}
+    value_of = {rank: value for rank, (value, _) in decoded.items()}
+    distance_of = {rank: distance for rank, (_, distance) in decoded.items()}
+    return Section(
+        layer,
+        array("Q", map(keys.__getitem__, order)),
+        array("b", map(value_of.__getitem__, ranks)),
+        array("H", map(distance_of.__getitem__, ranks)),
+    )
 
 
 def _no_moves(state: Any) -> Any:
