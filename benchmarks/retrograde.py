@@ -1,10 +1,12 @@
 """Retrograde analysis: build speed and peak memory, one core against all, and OpenSpiel.
 
-Each build runs in a fresh process, so that its peak resident memory (the building process and
-its worker processes, whichever is larger) is its own. For every game the table is built with
-one worker and with every core; the speed-up is the ratio of the two times. OpenSpiel's
-`value_iteration` solves tic-tac-toe in the same run (its states a second, best of
-`--repeat`), and the ratio compares zerosum's positions a second with it on the same game.
+Each measure runs in a fresh process, so that its peak resident memory (the building process
+and its worker processes, whichever is larger) is its own; in it the table is built `--repeat`
+times (once for the large boards) and the best time kept. For every game the table is built
+with one worker and with every core; the speed-up is the ratio of the two times. OpenSpiel's
+`value_iteration` solves tic-tac-toe in the same run, in turns with zerosum's one-worker build
+in one process (best of `--repeat` each), and the ratio compares zerosum's positions a second
+with its states a second on the same game.
 
     python benchmarks/retrograde.py [--games tictactoe,c4-4x4,c4-5x4,c4-4x5] [--repeat 3]
 """
@@ -27,17 +29,19 @@ GAMES = {
 }
 
 
-def build_once(name: str, workers: int) -> dict:
-    """Build one table in this process; its size, time and peak memory."""
+def build_here(name: str, workers: int, repeat: int) -> dict:
+    """Build one table `repeat` times in this process; its size, best time and peak memory."""
     from zerosum.games.connect4 import ConnectFour
     from zerosum.games.tictactoe import TicTacToe
     from zerosum.solve import solve
 
     kind, parameters = GAMES[name]
     game = TicTacToe() if kind == "tictactoe" else ConnectFour(**parameters)
-    start = time.perf_counter()
-    table = solve(game, workers=workers)
-    seconds = time.perf_counter() - start
+    seconds = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        table = solve(game, workers=workers)
+        seconds = min(seconds, time.perf_counter() - start)
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     initial = table.initial()
@@ -51,42 +55,56 @@ def build_once(name: str, workers: int) -> dict:
 
 
 def build(name: str, workers: int, repeat: int) -> dict:
-    """The best of `repeat` builds, each in a fresh process."""
-    runs = []
-    for _ in range(repeat):
-        output = subprocess.run(
-            [sys.executable, __file__, "--one", name, str(workers)],
-            check=True, capture_output=True, text=True,
-        ).stdout
-        runs.append(json.loads(output))
-    return min(runs, key=lambda run: run["seconds"])
+    """The best of `repeat` builds, in a fresh process."""
+    output = subprocess.run(
+        [sys.executable, __file__, "--one", name, str(workers), str(repeat)],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    return json.loads(output)
 
 
-def openspiel_tictactoe(repeat: int) -> dict | None:
-    """OpenSpiel's value iteration on tic-tac-toe: states solved and the best time."""
+def against_openspiel(repeat: int) -> tuple[dict, dict] | None:
+    """zerosum's build (one worker) and OpenSpiel's value iteration on tic-tac-toe, run in
+    turns in this process so that both meet the same load: positions, best wall-clock and
+    best CPU times."""
     try:
         import pyspiel
         from open_spiel.python.algorithms import value_iteration
     except ImportError:
         return None
-    game = pyspiel.load_game("tic_tac_toe")
-    best, values = float("inf"), {}
+    from zerosum.games.tictactoe import TicTacToe
+    from zerosum.solve import solve
+
+    game, theirs_game = TicTacToe(), pyspiel.load_game("tic_tac_toe")
+
+    def ours_once() -> tuple[int, float]:
+        table = solve(game, workers=1)
+        return len(table), table.initial().value
+
+    def theirs_once() -> tuple[int, float]:
+        values = value_iteration.value_iteration(theirs_game, depth_limit=-1, threshold=0.01)
+        return len(values), values[theirs_game.new_initial_state().to_string()]
+
+    runs = ({"seconds": float("inf"), "cpu": float("inf")} for _ in range(2))
+    ours, theirs = runs
     for _ in range(repeat):
-        start = time.perf_counter()
-        values = value_iteration.value_iteration(game, depth_limit=-1, threshold=0.01)
-        best = min(best, time.perf_counter() - start)
-    initial = values[game.new_initial_state().to_string()]
-    return {"positions": len(values), "seconds": best, "value": initial}
+        for run, once in ((ours, ours_once), (theirs, theirs_once)):
+            wall, cpu = time.perf_counter(), time.process_time()
+            run["positions"], run["value"] = once()
+            run["seconds"] = min(run["seconds"], time.perf_counter() - wall)
+            run["cpu"] = min(run["cpu"], time.process_time() - cpu)
+    return ours, theirs
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--repeat", type=int, default=3, help="builds per measure (best kept)")
-    parser.add_argument("--one", nargs=2, metavar=("GAME", "WORKERS"), help=argparse.SUPPRESS)
+    parser.add_argument("--one", nargs=3, metavar=("GAME", "WORKERS", "REPEAT"),
+                        help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(build_once(args.one[0], int(args.one[1]))))
+        print(json.dumps(build_here(args.one[0], int(args.one[1]), int(args.one[2]))))
         return
     cores = len(os.sched_getaffinity(0))
     print(f"{'game':<11}{'workers':>8}{'positions':>12}{'seconds':>10}{'pos/s':>11}"
@@ -103,14 +121,18 @@ def main() -> None:
             print(f"{name:<11}{workers:>8}{run['positions']:>12,}{run['seconds']:>10.2f}"
                   f"{rate:>11,.0f}{run['peak_mb']:>9,.0f}{single / run['seconds']:>9.2f}x"
                   f"  {run['value']} in {run['distance']}", flush=True)
-    theirs = openspiel_tictactoe(args.repeat)
-    if theirs is not None and ("tictactoe", 1) in rates:
-        rate = theirs["positions"] / theirs["seconds"]
-        print(f"OpenSpiel value_iteration, tic-tac-toe: {theirs['positions']:,} states in"
-              f" {theirs['seconds']:.2f} s, {rate:,.0f} a second, value {theirs['value']}")
-        for workers in sorted({1, cores}):
-            print(f"zerosum ({workers} worker{'s' if workers > 1 else ''}) / OpenSpiel,"
-                  f" positions a second: {rates['tictactoe', workers] / rate:.0f}x")
+    compared = against_openspiel(args.repeat)
+    if compared is not None:
+        print()
+        for name, run in zip(("zerosum solve", "OpenSpiel value_iteration"), compared,
+                             strict=True):
+            print(f"tic-tac-toe, {name}: {run['positions']:,} positions in {run['seconds']:.3f} s"
+                  f" ({run['cpu']:.3f} s CPU), {run['positions'] / run['seconds']:,.0f} a second,"
+                  f" value {run['value']}")
+        ours, theirs = compared
+        for clock in ("seconds", "cpu"):
+            ratio = (ours["positions"] / ours[clock]) / (theirs["positions"] / theirs[clock])
+            print(f"zerosum / OpenSpiel, positions a second ({clock}): {ratio:.0f}x")
 
 
 if __name__ == "__main__":

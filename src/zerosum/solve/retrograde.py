@@ -174,10 +174,10 @@ def _enumerate_layer(
     mapping: Mapper,
     meter: _Meter,
 ) -> tuple:
-    """The columns of one layer (keys, movers, counts, terminal ranks, children's keys); adds
-    the next layer's positions to `following`."""
-    keys = array("Q", current)
-    states = list(current.values())
+    """The columns of one layer in key order (keys, movers, counts, terminal ranks, children's
+    keys); adds the next layer's positions to `following`."""
+    keys = array("Q", sorted(current))  # in key order, as the table will hold them
+    states = list(map(current.__getitem__, keys))
     size = min(CHUNK, max(MIN_CHUNK, -(-len(states) // 8)))
     tasks = [(game, layer, states[i : i + size]) for i in range(0, len(states), size)]
     del states
@@ -273,7 +273,10 @@ def _solve_unlayered(game: Game, starts: list[Any], meter: _Meter) -> Section:
         for index, done in enumerate(settled):
             if not done:
                 ranks[index] = ENDLESS
-    return _section(None, keys, ranks)
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    return _section(
+        None, array("Q", map(keys.__getitem__, order)), array("q", map(ranks.__getitem__, order))
+    )
 
 
 def _enumerate_graph(game: Game, starts: list[Any], meter: _Meter) -> tuple:
@@ -366,15 +369,13 @@ def _propagate_graph(
 
 
 def _section(layer: int | None, keys: array, ranks: array) -> Section:
-    """The table section of these positions, sorted by key."""
-    order = sorted(range(len(keys)), key=keys.__getitem__)
-    ranks = array("q", map(ranks.__getitem__, order))
+    """The table section of these positions, given in key order."""
     decoded = {rank: (0, NO_END) if rank == ENDLESS else outcome(rank) for rank in set(ranks)}
     value_of = {rank: value for rank, (value, _) in decoded.items()}
     distance_of = {rank: distance for rank, (_, distance) in decoded.items()}
     return Section(
         layer,
-        array("Q", map(keys.__getitem__, order)),
+        keys,
         array("b", map(value_of.__getitem__, ranks)),
         array("H", map(distance_of.__getitem__, ranks)),
     )

@@ -120,11 +120,7 @@ class Table:
             section.layer: Counts.of(section.values, section.distances)
             for section in self.sections
         }
-        total = Counts(0, 0, 0, 0, 0)
-        for counts in self.layers.values():
-            total = total + counts
-        self.counts = total
-        """Counts over the whole table (`layers` has them layer by layer)."""
+        self.counts = sum(self.layers.values(), Counts(0, 0, 0, 0, 0))  # all layers together
 
     def __len__(self) -> int:
         return self.counts.positions
