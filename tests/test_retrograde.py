@@ -348,9 +348,17 @@ class LayeredScored(Scored):
         return state.bit_length() - 1
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(-3, 3), min_size=16, max_size=16), st.sampled_from([Scored,
-                                                                               LayeredScored]))
+class TwiceInARow(LayeredScored):
+    """The same layered tree where the side to move follows the node's number, not its depth,
+    so that a player may move twice in a row and both sides move within one layer."""
+
+    def to_move(self, state):
+        return state % 3 % 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-3, 3), min_size=16, max_size=16),
+       st.sampled_from([Scored, LayeredScored, TwiceInARow]))
 def test_scored_game_values_and_distances_equal_alphabeta(scores, kind):
     game = kind(scores)
     table = solve(game, workers=1)

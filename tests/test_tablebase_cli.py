@@ -92,6 +92,8 @@ def test_bad_build_options_are_exit_2(capsys, tmp_path):
     out = str(tmp_path / "x.tb")
     assert main(["tablebase", "build", "tictactoe", "--width", "3", "-o", out]) == 2
     assert "tictactoe takes no --width" in capsys.readouterr().err
+    assert main(["tablebase", "build", "connect4", "--width", "0", "-o", out]) == 2
+    assert "width must be between 1 and 9 columns, got 0" in capsys.readouterr().err
     assert main(["tablebase", "build", "chess", "-o", out]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
     assert main(["tablebase", "build", "tictactoe", "-o", out, "--workers", "0"]) == 2

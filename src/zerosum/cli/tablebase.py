@@ -13,7 +13,11 @@ from zerosum.game import Game
 from zerosum.solve import Progress, Table, read_header, solve
 from zerosum.solve.table import identity
 
-SIZE_OPTIONS = ("width", "height", "connect")
+SIZE_OPTIONS = {
+    "width": "columns (connect4)",
+    "height": "rows (connect4)",
+    "connect": "stones in a line to win (connect4)",
+}
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -26,8 +30,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     build = actions.add_parser("build", help="solve every position and write the table")
     build.add_argument("game", help=", ".join(sorted(GAMES)))
-    for option in SIZE_OPTIONS:
-        build.add_argument(f"--{option}", type=int, help=f"the board's {option} (connect4)")
+    for option, meaning in SIZE_OPTIONS.items():
+        build.add_argument(f"--{option}", type=int, help=meaning)
     build.add_argument("-o", "--output", required=True, help="the table file to write")
     build.add_argument("--workers", type=int, help="processes to use (default: every core)")
     build.add_argument("--scheduler", help="address of a Dask scheduler to build on")
@@ -50,7 +54,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run_build(args: argparse.Namespace) -> int:
     name = args.game
-    game = build_game(name, {o: getattr(args, o) for o in SIZE_OPTIONS if getattr(args, o)})
+    options = {o: getattr(args, o) for o in SIZE_OPTIONS if getattr(args, o) is not None}
+    game = build_game(name, options)
     output = Path(args.output)
     if not output.parent.is_dir():
         raise ValueError(f"cannot write {args.output!r}: no directory {str(output.parent)!r}")

@@ -30,6 +30,7 @@ from array import array
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, BinaryIO
 
 from zerosum.game import Game, Keyed, Layered, require
@@ -101,7 +102,7 @@ def solve(
 def expand(game: Game, layer: int, states: list[Any]) -> tuple:
     """Each state's mover, number of moves, terminal rank (0 unless terminal) and children's
     keys, and the children themselves by key: one task of the layered enumeration."""
-    # The hot loop of the build: methods bound once, checks done once per new child after it.
+    # The hot loop of the build: methods bound once, keys and layers checked after it, in C.
     key, to_move, result = game.key, game.to_move, game.result  # type: ignore[attr-defined]
     is_terminal, legal_moves, utility = game.is_terminal, game.legal_moves, game.utility
     movers, counts, ranks, child_keys = bytearray(), array("I"), array("q"), []
@@ -125,14 +126,19 @@ def expand(game: Game, layer: int, states: list[Any]) -> tuple:
             add_child_key(child_key)
             if child_key not in children:
                 children[child_key] = child
-    for child_key, child in children.items():
-        _check_key(child_key)
-        if game.layer(child) != layer + 1:  # type: ignore[attr-defined]
-            raise ValueError(
-                f"a move from layer {layer} reaches layer {game.layer(child)}:"  # type: ignore[attr-defined]
-                " every move of a layered game must add exactly one"
-            )
-    return movers, counts, ranks, array("Q", child_keys), children
+    try:
+        keyed = array("Q", child_keys)  # checks every key is an unsigned 64-bit integer
+    except (TypeError, OverflowError):
+        for child_key in child_keys:
+            _check_key(child_key)
+        raise
+    strays = set(map(game.layer, children.values())) - {layer + 1}  # type: ignore[attr-defined]
+    if strays:
+        raise ValueError(
+            f"a move from layer {layer} reaches layer {min(strays)}:"
+            " every move of a layered game must add exactly one"
+        )
+    return movers, counts, ranks, keyed, children
 
 
 def _solve_layered(
@@ -249,8 +255,16 @@ def _propagate_layer(
     movers: bytes, counts: array, ranks: array, child_keys: array, above: _SolvedLayer | None
 ) -> None:
     """Fill in the rank of every unfinished position: the best of its children's."""
-    if above is not None:
-        views = [above.seen_by(player) if player in movers else None for player in (0, 1)]
+    if above is None:
+        return
+    players = set(movers)
+    if len(players) == 1:  # one side moves in the whole layer: one view, one stream of ranks
+        seen = map(above.seen_by(players.pop()).__getitem__, child_keys)
+        for index, count in enumerate(counts):
+            if count:
+                ranks[index] = max(islice(seen, count))
+        return
+    views = [above.seen_by(player) if player in players else None for player in (0, 1)]
     start = 0
     for index, count in enumerate(counts):
         if count:
