@@ -49,7 +49,7 @@ def test_solve_tictactoe_with_distance_reports_plies(capsys):
 def test_solve_text_output_names_value_move_and_counts(capsys):
     assert main(["solve", "tictactoe"]) == 0
     out = capsys.readouterr().out
-    assert "value 0 (a draw with best play)" in out
+    assert "X to move: value 0 (a draw with best play)" in out
     assert "best move: 0" in out
     assert "7,330 finished games reached" in out
 
@@ -123,3 +123,10 @@ def test_a_users_typo_gives_no_traceback_from_a_real_process():
     assert completed.returncode == 2
     assert "Traceback" not in completed.stderr
     assert completed.stderr.startswith("zerosum: error: bad position")
+
+
+def test_solve_a_finished_position_says_the_game_is_over(capsys):
+    assert main(["solve", "tictactoe", "--position", "XXXOO...."]) == 0
+    assert "the game is over: value -1 for O (a loss)" in capsys.readouterr().out
+    report = run_json(capsys, "solve", "tictactoe", "--position", "XXXOO....")
+    assert (report["value"], report["best_move"], report["pv"]) == (-1, None, [])

@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from zerosum.cli import play, solve, tablebase, tree
+from zerosum.cli import chart, explain, play, solve, tablebase, tree
 from zerosum.cli.common import Parser
 
-COMMANDS = (play, solve, tablebase, tree)
+COMMANDS = (chart, explain, play, solve, tablebase, tree)
 
 
 def build_parser() -> Parser:

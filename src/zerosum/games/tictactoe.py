@@ -36,6 +36,8 @@ MARKS = "XO"
 class TicTacToe:
     """The game of noughts and crosses; player 0 is X and moves first."""
 
+    player_names = ("X", "O")
+
     def initial_state(self) -> State:
         return (0, 0)
 
