@@ -31,6 +31,12 @@ def test_saved_table_loads_back_with_the_same_sections_and_counts(table, saved):
     assert loaded.probe(TICTACTOE.parse_state("XX.OO....")).best_moves == (2,)
 
 
+def test_saved_file_has_the_permissions_of_any_new_file(saved):
+    umask = os.umask(0)
+    os.umask(umask)
+    assert saved.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
 def test_file_is_11_bytes_a_position_after_its_header(table, saved):
     data = saved.read_bytes()
     assert data.startswith(MAGIC)

@@ -214,6 +214,7 @@ class Table:
                 handle.write(_PREAMBLE.pack(MAGIC, FORMAT, len(header), digest.digest()))
                 handle.flush()
                 os.fsync(handle.fileno())
+            os.chmod(temporary, 0o666 & ~_umask())  # a temporary file is private; a table not
             os.replace(temporary, path)
         except BaseException:
             if temporary is not None and os.path.exists(temporary):
@@ -293,6 +294,12 @@ def _parse_header(path: str | os.PathLike, data: bytes) -> dict[str, Any]:
         raise ValueError(f"{path}: corrupted table (unreadable header)") from None
     header["_length"], header["_checksum"] = length, checksum
     return header
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _little_endian(column: array) -> bytes:
