@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from zerosum.cli import main
+from zerosum.cli import main, tablebase
 
 
 @pytest.fixture(scope="module")
@@ -118,3 +118,14 @@ def test_subprocess_build_then_info_then_a_damaged_file(tmp_path):
     broken = subprocess.run([*command, "info", str(path)], capture_output=True, text=True,
                             timeout=120)
     assert broken.returncode == 2 and broken.stderr.count("\n") == 1
+
+
+def test_build_interrupted_midway_exits_130_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    def interrupt(self, progress):
+        if progress.phase == "propagate":
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(tablebase.ProgressLine, "__call__", interrupt)
+    path = tmp_path / "ttt.tb"
+    assert main(["tablebase", "build", "tictactoe", "-o", str(path), "--workers", "1"]) == 130
+    assert list(tmp_path.iterdir()) == []
