@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from decimal import Decimal, InvalidOperation
 
-from zerosum.cli.common import number, parse_int_list, print_json
+from zerosum.cli.common import parse_int_list, print_json
 from zerosum.theory.impartial import pn_construction
 from zerosum.theory.subtraction import SubtractionGame
 
@@ -84,6 +84,11 @@ def parse_unit(text: str) -> Decimal:
     if not unit.is_finite() or unit <= 0:
         raise ValueError(f"bad --unit {text!r}: expected a positive number such as 0.1")
     return unit
+
+
+def number(value: Decimal) -> int | float:
+    """A position for JSON: 1, not 1.0; 0.7 as the float 0.7."""
+    return int(value) if value == value.to_integral_value() else float(value)
 
 
 def text(value: Decimal) -> str:
