@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from zerosum.game import Player
-from zerosum.theory.nim import nim_heaps
+from zerosum.theory.nim import nim_heaps, winning_move
 
 State = tuple[tuple[int, ...], Player]
 Move = tuple[int, int]
@@ -63,6 +63,15 @@ class Nim:
         """+1 for the winner: whoever took the last object (normal) or did not (misère)."""
         mover_lost = not self.misere
         return -1 if (player == state[1]) == mover_lost else 1
+
+    def perfect_move(self, state: State) -> Move:
+        """A move of a perfect player: to a P position (Bouton's move, or the misère rule's)
+        when there is one; otherwise one object from the largest heap, to make the game last."""
+        heaps, _ = state
+        move = winning_move(heaps, self.misere)
+        if move is not None:
+            return (move.heap, move.remove)
+        return (heaps.index(max(heaps)), 1)
 
     def parse_state(self, text: str) -> State:
         return (parse_heaps(text), 0)
