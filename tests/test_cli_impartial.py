@@ -52,9 +52,10 @@ def test_grundy_kayles_json_has_period_12_from_71(capsys):
     report = run_json(capsys, "grundy", "--octal", "0.77", "--upto", "200")
     assert (report["preperiod"], report["period"]) == (71, 12)
     assert report["values"][:12] == [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
-    assert run_json(capsys, "grundy", "--game", "kayles", "--upto", "200")["values"] == report[
-        "values"
-    ]
+    assert (
+        run_json(capsys, "grundy", "--game", "kayles", "--upto", "200")["values"]
+        == report["values"]
+    )
 
 
 def test_grundys_game_json_has_no_period(capsys):
@@ -82,7 +83,9 @@ def test_pn_decimal_game_steps_table(capsys):
 
 
 def test_pn_decimal_game_json(capsys):
-    report = run_json(capsys, "pn", "--subtract", "1,2", "--start", "0", "--target", "10", "--unit", "0.1")
+    report = run_json(
+        capsys, "pn", "--subtract", "1,2", "--start", "0", "--target", "10", "--unit", "0.1"
+    )
     assert report["p_positions"] == [1, 0.7, 0.4, 0.1]
     assert report["outcome"] == "N"
     assert len(report["steps"]) == 8
@@ -90,7 +93,9 @@ def test_pn_decimal_game_json(capsys):
 
 
 def test_pn_decimal_game_to_12_is_lost_by_the_teacher(capsys):
-    report = run_json(capsys, "pn", "--subtract", "1,2", "--start", "0", "--target", "12", "--unit", "0.1")
+    report = run_json(
+        capsys, "pn", "--subtract", "1,2", "--start", "0", "--target", "12", "--unit", "0.1"
+    )
     assert report["p_positions"] == [1.2, 0.9, 0.6, 0.3, 0]
     assert report["outcome"] == "P"
 
@@ -130,12 +135,18 @@ def test_nim_command_runs_as_a_module():
         text=True,
         check=True,
     )
-    assert json.loads(done.stdout)["winning_move"] == {"heap": 1, "remove": 6, "result": [18, 39, 53]}
+    assert json.loads(done.stdout)["winning_move"] == {
+        "heap": 1,
+        "remove": 6,
+        "result": [18, 39, 53],
+    }
 
 
 def test_grundy_malformed_code_exits_2_from_a_subprocess():
     done = subprocess.run(
-        [sys.executable, "-m", "zerosum", "grundy", "--octal", "0.9"], capture_output=True, text=True
+        [sys.executable, "-m", "zerosum", "grundy", "--octal", "0.9"],
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 2
     assert done.stderr.startswith("zerosum: error: bad octal code") and done.stderr.count("\n") == 1

@@ -74,9 +74,7 @@ def test_count_plays_counts_every_sequence_of_moves():
 def decimal_steps(target):
     """The seeds' decimal game as a subtraction game: tenths still to add before `target`."""
     construction = pn_construction(SubtractionGame({1, 2}), target)
-    return [
-        tuple(sorted(target - d for d in step)) for step in construction.steps
-    ], construction
+    return [tuple(sorted(target - d for d in step)) for step in construction.steps], construction
 
 
 def test_decimal_game_to_1_is_built_in_8_steps_with_p_1_07_04_01():

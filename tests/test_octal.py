@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zerosum.search import alphabeta
-from zerosum.theory.impartial import Grundy, SumGame
 from zerosum.theory.heaps import append_value, find_period
+from zerosum.theory.impartial import Grundy, SumGame
 from zerosum.theory.octal import (
     GrundysGame,
     OctalGame,
@@ -85,12 +85,15 @@ def test_octal_values_and_proved_periods_agree_with_brute_force(code):
     assert list(result.values) == values[:121]
     if result.period is not None:
         assert all(
-            values[n] == values[n + result.period] for n in range(result.preperiod, 200 - result.period)
+            values[n] == values[n + result.period]
+            for n in range(result.preperiod, 200 - result.period)
         )
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(st.integers(1, 5), min_size=1, max_size=2), st.sampled_from(["0.77", "0.07", "0.137"]))
+@given(
+    st.lists(st.integers(1, 5), min_size=1, max_size=2), st.sampled_from(["0.77", "0.07", "0.137"])
+)
 def test_octal_sums_agree_with_alphabeta(sizes, code):
     game = OctalGame(code)
     searched = alphabeta(SumGame(game, [heaps(*sizes)]), (tuple((s,) for s in sizes), 0))

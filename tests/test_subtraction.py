@@ -67,7 +67,8 @@ def test_proved_period_holds_on_values_computed_from_the_definition(moves):
     assert result.period is not None
     values = brute_force(sorted(moves), 3000)
     assert all(
-        values[n] == values[n + result.period] for n in range(result.preperiod, 3000 - result.period)
+        values[n] == values[n + result.period]
+        for n in range(result.preperiod, 3000 - result.period)
     )
     assert result.preperiod == 0 or (
         values[result.preperiod - 1] != values[result.preperiod - 1 + result.period]

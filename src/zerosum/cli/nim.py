@@ -17,9 +17,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="P or N by Bouton's theorem (the XOR of the heaps), and a winning move.",
     )
     parser.add_argument("heaps", nargs="+", help="the heap sizes, e.g. 3 5 8")
-    parser.add_argument(
-        "--misere", action="store_true", help="whoever takes the last object loses"
-    )
+    parser.add_argument("--misere", action="store_true", help="whoever takes the last object loses")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 

@@ -47,7 +47,9 @@ PLAYABLE: dict[str, Playable] = {
         make_ai=lambda game, args: perfect_player(game, [4, 0, 2, 6, 8, 1, 3, 5, 7]),
     ),
     "nim": Playable(
-        make_game=lambda args: Nim(parse_heaps(" ".join(args.params or ["3", "5", "8"])), args.misere),
+        make_game=lambda args: Nim(
+            parse_heaps(" ".join(args.params or ["3", "5", "8"])), args.misere
+        ),
         make_ai=lambda game, args: game.perfect_move,  # Bouton's move, no search needed
         marks=("first", "second"),
     ),

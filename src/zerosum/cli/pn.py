@@ -22,9 +22,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--subtract", metavar="S", required=True, help="the amounts, e.g. 1,2")
     parser.add_argument("--start", type=int, required=True, help="the starting position")
     parser.add_argument("--target", type=int, default=0, help="the final position (default 0)")
-    parser.add_argument(
-        "--steps", action="store_true", help="print the construction step by step"
-    )
+    parser.add_argument("--steps", action="store_true", help="print the construction step by step")
     parser.add_argument(
         "--unit", default="1", help="what one step is worth when printed, e.g. 0.1 (default 1)"
     )
@@ -105,6 +103,4 @@ def step_table(steps: list[tuple[list[Decimal], list[Decimal]]]) -> str:
         (str(k), braces(p_set), braces(n_set)) for k, (p_set, n_set) in enumerate(steps)
     ]
     widths = [max(len(row[i]) for row in rows) for i in range(2)]
-    return "\n".join(
-        f"{step:<{widths[0]}}  {p:<{widths[1]}}  {n}".rstrip() for step, p, n in rows
-    )
+    return "\n".join(f"{step:<{widths[0]}}  {p:<{widths[1]}}  {n}".rstrip() for step, p, n in rows)

@@ -98,7 +98,9 @@ def induct(root: Any, expand: Callable[[Any], tuple[Sequence[Any], Rule]], memo:
             frame[3] = next_child
             child = children[next_child]
             if child in on_path:
-                raise ValueError(f"position {child!r} can be reached from itself: the game never ends")
+                raise ValueError(
+                    f"position {child!r} can be reached from itself: the game never ends"
+                )
             on_path.add(child)
             stack.append([child, *expand(child), 0])
             continue
@@ -155,7 +157,7 @@ class Grundy:
         return parts, nim_sum
 
     def outcome(self, position: Any) -> str:
-        """"P" when the previous player wins from `position` (Grundy number 0), else "N"."""
+        """ "P" when the previous player wins from `position` (Grundy number 0), else "N"."""
         return "P" if self(position) == 0 else "N"
 
     def sum_value(self, positions: Iterable[Any]) -> int:
@@ -172,7 +174,7 @@ class Grundy:
         total = nim_sum(values)
         if total == 0:
             return None
-        for index, (position, value) in enumerate(zip(positions, values)):
+        for index, (position, value) in enumerate(zip(positions, values, strict=True)):
             wanted = value ^ total
             if wanted < value:
                 for option in self.game.options(position):
@@ -202,7 +204,7 @@ class PNConstruction:
         return tuple(p for step in self.steps[1::2] for p in step)
 
     def outcome(self, position: Any) -> str:
-        """"P" or "N" for a position reachable from the start."""
+        """ "P" or "N" for a position reachable from the start."""
         return self.label[position]
 
     def sets_after(self, step: int) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -301,6 +303,6 @@ class SumGame:
         return not self.legal_moves(state)
 
     def utility(self, state: tuple[tuple[Any, ...], Player], player: Player) -> int:
-        """+1 for the winner: whoever made the last move (normal) or was left without one (misère)."""
+        """+1 for the winner: who made the last move (normal) or was left without one (misère)."""
         mover_lost = not self.misere
         return -1 if (player == state[1]) == mover_lost else 1

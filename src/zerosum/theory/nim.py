@@ -47,7 +47,7 @@ def _endgame(heaps: Sequence[int]) -> bool:
 
 
 def outcome(heaps: Sequence[int], misere: bool = False) -> str:
-    """"P" when the player to move loses with best play on both sides, else "N"."""
+    """ "P" when the player to move loses with best play on both sides, else "N"."""
     heaps = nim_heaps(heaps)
     if misere and _endgame(heaps):
         return "P" if sum(heaps) % 2 else "N"

@@ -55,6 +55,6 @@ class SubtractionGame:
         return values[:count]
 
     def sequence(self, upto: int, search: int = 1 << 16) -> GrundySequence:
-        """The Grundy numbers of heaps 0..upto, and the period proved from at most `search` values."""
+        """The Grundy numbers of heaps 0..upto, and the period proved within `search` values."""
         window = self.moves[-1]
         return sequence(self.values, upto, lambda pre, p: pre + p + window, search)
