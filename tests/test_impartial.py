@@ -62,7 +62,7 @@ def test_winning_move_in_a_sum_comes_from_the_components_values():
     move = grundy.winning_move([5, 6, 7])  # values 1, 2, 3: XOR 0, P
     assert move is None
     move = grundy.winning_move([5, 6, 4])  # values 1, 2, 0: XOR 3
-    assert (move.index, move.option, move.value) == (1, 5, 0)  # 6 (value 2) -> 5 (value 1)
+    assert (move.index, move.option) == (1, 5)  # 6 (value 2) -> 5 (value 1)
 
 
 def test_count_plays_counts_every_sequence_of_moves():

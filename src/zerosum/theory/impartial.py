@@ -19,15 +19,13 @@ cannot move loses. Positions must be hashable, and every play must end.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 from operator import xor
 from typing import Any, Protocol, runtime_checkable
 
 from zerosum.game import Player
-
-Position = Hashable
 
 
 @runtime_checkable
@@ -126,11 +124,10 @@ def count_plays(game: Impartial, position: Any) -> int:
 
 @dataclass(frozen=True)
 class SumMove:
-    """A move in a sum: replace component `index` by `option`, leaving Grundy value `value`."""
+    """A move in a sum: replace component `index` by `option` (the sum's value becomes 0)."""
 
     index: int
     option: Any
-    value: int
 
 
 class Grundy:
@@ -179,7 +176,7 @@ class Grundy:
             if wanted < value:
                 for option in self.game.options(position):
                     if self(option) == wanted:
-                        return SumMove(index, option, 0)
+                        return SumMove(index, option)
         raise AssertionError("mex guarantees an option of every smaller value")
 
 

@@ -17,6 +17,7 @@ Grundy's game has no such theorem, and no period is claimed for it.
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from array import array
 
 from zerosum.theory.heaps import GrundySequence, append_value, sequence
@@ -62,7 +63,7 @@ def least_missing(pairs: bytes, typecode: str, others: set[int]) -> int:
     return least
 
 
-class SplittingGame:
+class SplittingGame(ABC):
     """What octal games and Grundy's game share: positions, options and cached values."""
 
     def __init__(self) -> None:
@@ -79,13 +80,13 @@ class SplittingGame:
             found.extend(heaps(*rest, *after) for after in self.heap_options(size))
         return found
 
+    @abstractmethod
     def heap_options(self, size: int) -> list[tuple[int, ...]]:
         """The heaps a move may leave from one heap of `size` (each as a tuple)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def value(self, n: int, values: array) -> int:
         """g(n), given `values` for every smaller heap."""
-        raise NotImplementedError
 
     def values(self, count: int) -> array:
         """The Grundy numbers of heaps 0..count-1 (kept for next time)."""
