@@ -116,6 +116,7 @@ def test_pn_subtract_134_from_100_is_p(capsys):
         (["grundy", "--subtract", "1,x"], "bad subtraction set '1,x'"),
         (["grundy", "--octal", "0.8"], "bad octal code '0.8'"),
         (["grundy", "--octal", "0.77", "--upto", "-1"], "the largest heap must be at least 0"),
+        (["grundy", "--game", "grundy", "--upto", "1000001"], "--upto is at most 1,000,000"),
         (["pn", "--subtract", "", "--start", "5"], "the subtraction set is empty"),
         (["pn", "--subtract", "1,2", "--start", "-3"], "must be non-negative"),
         (["pn", "--subtract", "1,2", "--start", "3", "--unit", "x"], "bad --unit 'x'"),

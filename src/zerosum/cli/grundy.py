@@ -10,6 +10,7 @@ from zerosum.theory.octal import NAMED, GrundysGame, OctalGame
 from zerosum.theory.subtraction import SubtractionGame
 
 GAMES = ("grundy", *NAMED)
+LARGEST = 10**6  # the largest --upto: beyond it the list printed is no use to anyone
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -40,6 +41,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.search < 1:
         raise ValueError(f"--search must be at least 1, got {args.search}")
+    if args.upto > LARGEST:
+        raise ValueError(f"--upto is at most {LARGEST:,} here, got {args.upto:,}")
     if args.subtract is not None:
         game = SubtractionGame(parse_int_list(args.subtract, "subtraction set"))
         name = "subtraction game {" + ", ".join(map(str, game.moves)) + "}"
