@@ -9,7 +9,7 @@ from zerosum.games.nim import Nim
 
 def spawn(*args):
     child = pexpect.spawn(
-        sys.executable, ["-m", "zerosum", "play", "nim", *args], encoding="utf-8", timeout=30
+        sys.executable, ["-m", "zerosum", "play", "nim", *args], encoding="utf-8", timeout=90
     )
     child.expect("Type q to leave.")
     return child

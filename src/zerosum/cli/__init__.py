@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from zerosum.cli import grundy, nim, play, pn, solve, tree
+from zerosum.cli import chart, explain, grundy, nim, play, pn, solve, tree
 from zerosum.cli.common import Parser
 
-COMMANDS = (play, solve, tree, nim, grundy, pn)
+COMMANDS = (chart, explain, play, solve, tree, nim, grundy, pn)
 
 
 def build_parser() -> Parser:
