@@ -111,6 +111,7 @@ def test_pn_subtract_134_from_100_is_p(capsys):
     [
         (["nim", "3", "-2"], "a heap size must be a non-negative integer, got '-2'"),
         (["nim", "2.5"], "a heap size must be a non-negative integer, got '2.5'"),
+        (["nim", "3", "²"], "a heap size must be a non-negative integer, got '²'"),
         (["grundy", "--subtract", ""], "the subtraction set is empty"),
         (["grundy", "--subtract", "0,1"], "the subtraction set must hold positive numbers, got 0"),
         (["grundy", "--subtract", "1,x"], "bad subtraction set '1,x'"),

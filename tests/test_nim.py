@@ -112,6 +112,7 @@ def test_nim_game_reads_heap_and_count_one_based():
         ("2", "is not a move"),
         ("a b", "is not a move"),
         ("4 empty", "is not a move"),
+        ("² 1", "is not a move"),
     ],
 )
 def test_nim_game_explains_a_bad_move(text, reason):
