@@ -163,3 +163,14 @@ def test_sum_game_normal_and_misere_utilities_are_opposite():
 def test_nim_sum_of_nothing_is_0():
     assert nim_sum([]) == 0
     assert nim_sum([3, 5, 8]) == 14
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sets(st.integers(1, 6), min_size=1, max_size=3), st.integers(0, 40))
+def test_pn_construction_agrees_with_grundy_numbers(moves, start):
+    game = SubtractionGame(moves)
+    construction = pn_construction(game, start)
+    grundy = Grundy(game)
+    reached = [*construction.p_positions, *construction.n_positions]
+    assert start in reached
+    assert all(construction.outcome(n) == ("P" if grundy(n) == 0 else "N") for n in reached)

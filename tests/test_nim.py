@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zerosum.games.nim import Nim
-from zerosum.search import alphabeta
+from zerosum.search import alphabeta, minimax
 from zerosum.theory.impartial import Grundy, count_plays, nim_sum
 from zerosum.theory.nim import NimHeaps, NimMove, outcome, winning_move
 
@@ -142,3 +142,8 @@ def test_nim_game_utilities_normal_and_misere():
     end = ((0, 0), 1)  # player 0 took the last object
     assert Nim((1, 1)).utility(end, 0) == 1
     assert Nim((1, 1), misere=True).utility(end, 0) == -1
+
+
+def test_count_plays_equals_the_finished_games_minimax_reaches():
+    game = Nim((1, 2, 3))
+    assert minimax(game, game.initial_state()).stats.terminals == count_plays(NimHeaps(), (1, 2, 3))
