@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zerosum.game import Chance, Game, MoveText, Player, Rendering, require
+from zerosum.games.nim import Nim, parse_heaps
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.search import alphabeta, by_priority
 from zerosum.solve import Table
@@ -51,6 +52,13 @@ PLAYABLE: dict[str, Playable] = {
         make_game=lambda args: TicTacToe(),
         make_ai=lambda game, args: perfect_player(game, [4, 0, 2, 6, 8, 1, 3, 5, 7]),
     ),
+    "nim": Playable(
+        make_game=lambda args: Nim(
+            parse_heaps(" ".join(args.params or ["3", "5", "8"])), args.misere
+        ),
+        make_ai=lambda game, args: game.perfect_move,  # Bouton's move, no search needed
+        marks=("first", "second"),
+    ),
 }
 
 
@@ -68,6 +76,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--depth", type=int, help="the program's search depth")
     parser.add_argument("--table", help="a table file the program plays from")
     parser.add_argument("--seed", type=int, help="seed for the dice of games with chance")
+    parser.add_argument(
+        "--misere", action="store_true", help="Nim: whoever takes the last object loses"
+    )
     parser.set_defaults(run=run)
 
 
