@@ -58,7 +58,9 @@ def build(name: str, workers: int, repeat: int) -> dict:
     """The best of `repeat` builds, in a fresh process."""
     output = subprocess.run(
         [sys.executable, __file__, "--one", name, str(workers), str(repeat)],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     return json.loads(output)
 
@@ -100,15 +102,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--repeat", type=int, default=3, help="builds per measure (best kept)")
-    parser.add_argument("--one", nargs=3, metavar=("GAME", "WORKERS", "REPEAT"),
-                        help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--one", nargs=3, metavar=("GAME", "WORKERS", "REPEAT"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args()
     if args.one:
         print(json.dumps(build_here(args.one[0], int(args.one[1]), int(args.one[2]))))
         return
     cores = len(os.sched_getaffinity(0))
-    print(f"{'game':<11}{'workers':>8}{'positions':>12}{'seconds':>10}{'pos/s':>11}"
-          f"{'peak MB':>9}{'speed-up':>10}  value")
+    print(
+        f"{'game':<11}{'workers':>8}{'positions':>12}{'seconds':>10}{'pos/s':>11}"
+        f"{'peak MB':>9}{'speed-up':>10}  value"
+    )
     rates = {}
     for name in args.games.split(","):
         repeat = args.repeat if name in ("tictactoe", "c4-4x4") else 1
@@ -118,17 +123,21 @@ def main() -> None:
             rate = run["positions"] / run["seconds"]
             rates[name, workers] = rate
             single = single or run["seconds"]
-            print(f"{name:<11}{workers:>8}{run['positions']:>12,}{run['seconds']:>10.2f}"
-                  f"{rate:>11,.0f}{run['peak_mb']:>9,.0f}{single / run['seconds']:>9.2f}x"
-                  f"  {run['value']} in {run['distance']}", flush=True)
+            print(
+                f"{name:<11}{workers:>8}{run['positions']:>12,}{run['seconds']:>10.2f}"
+                f"{rate:>11,.0f}{run['peak_mb']:>9,.0f}{single / run['seconds']:>9.2f}x"
+                f"  {run['value']} in {run['distance']}",
+                flush=True,
+            )
     compared = against_openspiel(args.repeat)
     if compared is not None:
         print()
-        for name, run in zip(("zerosum solve", "OpenSpiel value_iteration"), compared,
-                             strict=True):
-            print(f"tic-tac-toe, {name}: {run['positions']:,} positions in {run['seconds']:.3f} s"
-                  f" ({run['cpu']:.3f} s CPU), {run['positions'] / run['seconds']:,.0f} a second,"
-                  f" value {run['value']}")
+        for name, run in zip(("zerosum solve", "OpenSpiel value_iteration"), compared, strict=True):
+            print(
+                f"tic-tac-toe, {name}: {run['positions']:,} positions in {run['seconds']:.3f} s"
+                f" ({run['cpu']:.3f} s CPU), {run['positions'] / run['seconds']:,.0f} a second,"
+                f" value {run['value']}"
+            )
         ours, theirs = compared
         for clock in ("seconds", "cpu"):
             ratio = (ours["positions"] / ours[clock]) / (theirs["positions"] / theirs[clock])

@@ -49,7 +49,16 @@ def test_tictactoe_has_5478_positions_958_terminal(tictactoe_table):
 def test_tictactoe_layers_count_stones_and_the_last_is_all_terminal(tictactoe_table):
     layers = tictactoe_table.layers
     assert [layers[n].positions for n in range(10)] == [
-        1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78
+        1,
+        9,
+        72,
+        252,
+        756,
+        1260,
+        1520,
+        1140,
+        390,
+        78,
     ]
     assert layers[9].terminal == 78 and layers[5].terminal == 120
 
@@ -229,8 +238,11 @@ def test_nim_358_winning_moves_are_the_ones_leaving_zero_xor():
     game = Nim([3, 5, 8])
     entry = solve(game).probe(game.initial_state())
     assert entry.value == 1
-    winning = {(i, n) for i, n in game.legal_moves(game.initial_state())
-               if reduce(xor, game.result(game.initial_state(), (i, n))[0]) == 0}
+    winning = {
+        (i, n)
+        for i, n in game.legal_moves(game.initial_state())
+        if reduce(xor, game.result(game.initial_state(), (i, n))[0]) == 0
+    }
     assert winning == {(2, 2)}
     assert set(entry.best_moves) <= winning
 
@@ -302,9 +314,11 @@ def test_token_game_with_a_cycle_gives_wins_losses_and_endless_draws():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(2, 9).flatmap(
-    lambda n: st.lists(st.lists(st.integers(0, n - 1), max_size=3), min_size=n, max_size=n)
-))
+@given(
+    st.integers(2, 9).flatmap(
+        lambda n: st.lists(st.lists(st.integers(0, n - 1), max_size=3), min_size=n, max_size=n)
+    )
+)
 def test_token_game_values_equal_the_fixed_point_on_random_graphs(edges):
     game = Token(edges, 0)
     table = solve(game, [(v, 0) for v in range(len(edges))])
@@ -357,8 +371,10 @@ class TwiceInARow(LayeredScored):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(-3, 3), min_size=16, max_size=16),
-       st.sampled_from([Scored, LayeredScored, TwiceInARow]))
+@given(
+    st.lists(st.integers(-3, 3), min_size=16, max_size=16),
+    st.sampled_from([Scored, LayeredScored, TwiceInARow]),
+)
 def test_scored_game_values_and_distances_equal_alphabeta(scores, kind):
     game = kind(scores)
     table = solve(game, workers=1)

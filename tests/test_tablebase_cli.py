@@ -47,8 +47,13 @@ def test_info_json_of_a_built_file(capsys, ttt):
 
 def test_probe_gives_value_distance_and_best_moves(capsys, ttt):
     report = run_json(capsys, "tablebase", "probe", str(ttt), "--position", "XX.OO....")
-    assert report == {"position": "XX.OO....", "to_move": 0, "value": 1, "distance": 1,
-                      "best_moves": ["2"]}
+    assert report == {
+        "position": "XX.OO....",
+        "to_move": 0,
+        "value": 1,
+        "distance": 1,
+        "best_moves": ["2"],
+    }
     assert main(["tablebase", "probe", str(ttt), "--position", "X...O...X"]) == 0
     out = capsys.readouterr().out
     assert "player 1 to move: a draw in 6 plies" in out and "best moves: 1 3 5 7" in out
@@ -56,8 +61,20 @@ def test_probe_gives_value_distance_and_best_moves(capsys, ttt):
 
 def test_connect4_3x3_build_probe_by_columns(capsys, tmp_path):
     path = tmp_path / "c4.tb"
-    report = run_json(capsys, "tablebase", "build", "connect4", "--width", "3", "--height", "3",
-                      "-o", str(path), "--workers", "1")
+    report = run_json(
+        capsys,
+        "tablebase",
+        "build",
+        "connect4",
+        "--width",
+        "3",
+        "--height",
+        "3",
+        "-o",
+        str(path),
+        "--workers",
+        "1",
+    )
     assert report["parameters"] == {"width": 3, "height": 3, "connect": 4}
     assert (report["value"], report["distance"]) == (0, 9)
     probe = run_json(capsys, "tablebase", "probe", str(path), "--position", "2")
@@ -106,17 +123,23 @@ def test_bad_build_options_are_exit_2(capsys, tmp_path):
 def test_subprocess_build_then_info_then_a_damaged_file(tmp_path):
     path = tmp_path / "ttt.tb"
     command = [sys.executable, "-m", "zerosum", "tablebase"]
-    built = subprocess.run([*command, "build", "tictactoe", "-o", str(path), "--json"],
-                           capture_output=True, text=True, timeout=120)
+    built = subprocess.run(
+        [*command, "build", "tictactoe", "-o", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert built.returncode == 0, built.stderr
     assert json.loads(built.stdout)["positions"] == 5478
-    info = subprocess.run([*command, "info", str(path)], capture_output=True, text=True,
-                          timeout=120)
+    info = subprocess.run(
+        [*command, "info", str(path)], capture_output=True, text=True, timeout=120
+    )
     assert info.returncode == 0
     assert "initial position: a draw in 9 plies" in info.stdout
     path.write_bytes(path.read_bytes()[:100])
-    broken = subprocess.run([*command, "info", str(path)], capture_output=True, text=True,
-                            timeout=120)
+    broken = subprocess.run(
+        [*command, "info", str(path)], capture_output=True, text=True, timeout=120
+    )
     assert broken.returncode == 2 and broken.stderr.count("\n") == 1
 
 

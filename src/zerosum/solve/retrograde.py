@@ -107,7 +107,10 @@ def expand(game: Game, layer: int, states: list[Any]) -> tuple:
     is_terminal, legal_moves, utility = game.is_terminal, game.legal_moves, game.utility
     movers, counts, ranks, child_keys = bytearray(), array("I"), array("q"), []
     add_mover, add_count, add_rank, add_child_key = (
-        movers.append, counts.append, ranks.append, child_keys.append
+        movers.append,
+        counts.append,
+        ranks.append,
+        child_keys.append,
     )
     children: dict[Any, Any] = {}
     for state in states:
@@ -401,9 +404,7 @@ def _no_moves(state: Any) -> Any:
 
 def _check_key(key: Any) -> int:
     if not isinstance(key, int) or not 0 <= key < KEY_LIMIT:
-        raise ValueError(
-            f"retrograde analysis needs integer keys from 0 to 2**64 - 1, got {key!r}"
-        )
+        raise ValueError(f"retrograde analysis needs integer keys from 0 to 2**64 - 1, got {key!r}")
     return key
 
 

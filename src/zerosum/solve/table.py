@@ -75,8 +75,9 @@ class Counts:
     @classmethod
     def of(cls, values: array, distances: array) -> Counts:
         classes = values.tobytes().translate(_SIGN_CLASS)
-        return cls(len(values), distances.count(0), classes.count(1), classes.count(0),
-                   classes.count(2))
+        return cls(
+            len(values), distances.count(0), classes.count(1), classes.count(0), classes.count(2)
+        )
 
     def __add__(self, other: Counts) -> Counts:
         return Counts(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
@@ -117,8 +118,7 @@ class Table:
         self.layered = bool(self.sections) and self.sections[0].layer is not None
         self._by_layer = {section.layer: section for section in self.sections}
         self.layers = {
-            section.layer: Counts.of(section.values, section.distances)
-            for section in self.sections
+            section.layer: Counts.of(section.values, section.distances) for section in self.sections
         }
         self.counts = sum(self.layers.values(), Counts(0, 0, 0, 0, 0))  # all layers together
 
@@ -161,8 +161,10 @@ class Table:
             child = game.result(state, move)
             child_entry = self._entry(child)
             if child_entry is None:
-                raise ValueError("the table lacks a successor of the position: was it built"
-                                 " from other start positions?")
+                raise ValueError(
+                    "the table lacks a successor of the position: was it built"
+                    " from other start positions?"
+                )
             child_value, child_distance = child_entry
             seen = child_value if game.to_move(child) == mover else -child_value
             if seen == value and (
@@ -186,10 +188,12 @@ class Table:
             "parameters": parameters,
             "layered": self.layered,
             **asdict(self.counts),
-            "initial": None if start is None else {"value": start.value,
-                                                   "distance": start.distance},
-            "sections": [{"layer": layer, **asdict(counts)}
-                         for layer, counts in self.layers.items()],
+            "initial": None
+            if start is None
+            else {"value": start.value, "distance": start.distance},
+            "sections": [
+                {"layer": layer, **asdict(counts)} for layer, counts in self.layers.items()
+            ],
         }
 
     def save(self, path: str | os.PathLike) -> int:
@@ -232,7 +236,7 @@ class Table:
             raise ValueError(f"{path}: truncated table ({len(data):,} of {expected:,} bytes)")
         if len(data) > expected:
             raise ValueError(f"{path}: {len(data) - expected:,} bytes too many after the table")
-        if hashlib.sha256(memoryview(data)[_PREAMBLE.size:]).digest() != header["_checksum"]:
+        if hashlib.sha256(memoryview(data)[_PREAMBLE.size :]).digest() != header["_checksum"]:
             raise ValueError(f"{path}: corrupted table (checksum mismatch)")
         name, parameters = identity(game)
         if (header["game"], header["parameters"]) != (name, parameters):
