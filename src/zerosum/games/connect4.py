@@ -126,6 +126,10 @@ class ConnectFour:
     def key(self, state: State) -> int:
         return state[0] + state[1]
 
+    def layer(self, state: State) -> int:
+        """The number of stones on the board: every move adds one."""
+        return state[2]
+
     def winning_cells(self, stones: int, mask: int) -> int:
         """The empty cells where one more of `stones` would complete a line."""
         if self.connect == 4:  # the common case, unrolled

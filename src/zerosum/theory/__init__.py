@@ -1,0 +1,1 @@
+"""Exact results that need no tree search: impartial games, Nim, subtraction and octal games."""
