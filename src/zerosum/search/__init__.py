@@ -1,6 +1,7 @@
 """Search algorithms over the Game protocol."""
 
 from zerosum.search.exact import alphabeta, minimax, negamax
+from zerosum.search.expectiminimax import expectiminimax
 from zerosum.search.ordering import Order, by_priority
 from zerosum.search.result import SearchResult, SearchStats
 from zerosum.search.trace import Event, Trace
@@ -13,6 +14,7 @@ __all__ = [
     "Trace",
     "alphabeta",
     "by_priority",
+    "expectiminimax",
     "minimax",
     "negamax",
 ]
