@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 from zerosum.game import Game
 from zerosum.games.connect4 import ConnectFour
+from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
 
 
@@ -23,6 +24,7 @@ class Parser(argparse.ArgumentParser):
 GAMES: dict[str, Callable[[], Game]] = {
     "tictactoe": TicTacToe,
     "connect4": ConnectFour,
+    "pig": Pig,
 }
 
 

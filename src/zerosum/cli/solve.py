@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from zerosum.cli import solve_pig
 from zerosum.cli.common import make_game, number, parse_int_list, print_json
 from zerosum.search import alphabeta, by_priority, minimax, negamax
 from zerosum.search.result import SearchResult
@@ -17,7 +18,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="solve a position exactly",
         description="Search a position to the end of the game and report its exact value.",
     )
-    parser.add_argument("game", help="tictactoe or connect4")
+    parser.add_argument("game", help="tictactoe, connect4 or pig")
     parser.add_argument("--algorithm", choices=sorted(ALGORITHMS), default="alphabeta")
     parser.add_argument(
         "--order", help="moves to examine first, comma-separated (e.g. 4,0,2,6,8,1,3,5,7)"
@@ -28,11 +29,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--distance", action="store_true", help="prefer the quickest win and the slowest loss"
     )
+    parser.add_argument(
+        "--target", type=int, help="pig: the score that wins (default 100); solved over every position"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game == "pig":
+        return solve_pig.run(args)
+    if args.target is not None:
+        raise ValueError("--target is an option of pig only")
     game = make_game(args.game)
     state = game.parse_state(args.position) if args.position else game.initial_state()
     order = by_priority(parse_int_list(args.order, "move order")) if args.order else None
