@@ -225,13 +225,16 @@ class _Search:
             return score, score  # type: ignore[return-value]
         if game.is_chance(child):  # type: ignore[attr-defined]
             return self.low, self.high
-        first = self.moves(child, None)[0]
-        successor = game.result(child, first)
+        maximizing = game.to_move(child) == self.root_player
+        threshold = (beta_rest if maximizing else alpha_rest) / p
+        if not self.low < threshold < self.high:  # no score of the probe could cut: save it
+            return self.low, self.high
+        successor = game.result(child, self.moves(child, None)[0])
         below = None if depth is None else depth - 1
-        if game.to_move(child) == self.root_player:
-            v, _ = self.value(successor, below, self.low, min(self.high, beta_rest / p))
+        if maximizing:
+            v, _ = self.value(successor, below, self.low, threshold)
             return max(self.low, v), self.high
-        v, _ = self.value(successor, below, max(self.low, alpha_rest / p), self.high)
+        v, _ = self.value(successor, below, threshold, self.high)
         return self.low, min(self.high, v)
 
     def player_node(
