@@ -42,7 +42,11 @@ def spiel_bot(game, simulations: int, seed: int) -> spiel_mcts.MCTSBot:
     rng = np.random.RandomState(seed)
     evaluator = spiel_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     return spiel_mcts.MCTSBot(
-        game, uct_c=2**0.5, max_simulations=simulations, evaluator=evaluator, solve=True,
+        game,
+        uct_c=2**0.5,
+        max_simulations=simulations,
+        evaluator=evaluator,
+        solve=True,
         random_state=rng,
     )
 
@@ -195,8 +199,12 @@ def random_chance_tree(plies: int, moves: int, outcomes: int, rng: random.Random
     if plies == 0:
         return rng.uniform(-1, 1)
     return [
-        {"chance": [[1 / outcomes, random_chance_tree(plies - 1, moves, outcomes, rng)]
-                    for _ in range(outcomes)]}
+        {
+            "chance": [
+                [1 / outcomes, random_chance_tree(plies - 1, moves, outcomes, rng)]
+                for _ in range(outcomes)
+            ]
+        }
         for _ in range(moves)
     ]
 
@@ -224,7 +232,10 @@ def tree_rows(plies_list, moves: int, outcomes: int) -> list[tuple]:
     for plies in plies_list:
         tree = Tree(random_chance_tree(plies, moves, outcomes, random.Random(plies)))
         spiel_value, spiel_nodes, spiel_seconds = counted_spiel_expectiminimax(
-            TreeState(tree), plies + 1, None, 0  # + 1: its last chance level sits at depth 0
+            TreeState(tree),
+            plies + 1,
+            None,
+            0,  # + 1: its last chance level sits at depth 0
         )
         ours = {}
         for pruning in ("none", "star1", "star2"):
@@ -239,7 +250,8 @@ def tree_rows(plies_list, moves: int, outcomes: int) -> list[tuple]:
 def print_expectiminimax(title: str, label: str, rows: list[tuple]) -> None:
     print(f"\n## {title}")
     print(
-        f"| {label} | OpenSpiel nodes | s | zerosum none nodes | s | Star1 nodes | Star2 nodes | s |"
+        f"| {label} | OpenSpiel nodes | s | zerosum none nodes | s | Star1 nodes"
+        " | Star2 nodes | s |"
         " node saving (OpenSpiel / Star2) | time ratio |"
     )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -262,7 +274,10 @@ def main() -> None:
     print("| game | simulations | zerosum sims/s | OpenSpiel sims/s | ratio |")
     print("|---|---:|---:|---:|---:|")
     rates = {}
-    for game, name, sims in ((TicTacToe(), "tic_tac_toe", 2000), (ConnectFour(), "connect_four", 1000)):
+    for game, name, sims in (
+        (TicTacToe(), "tic_tac_toe", 2000),
+        (ConnectFour(), "connect_four", 1000),
+    ):
         sims = sims // 4 if args.quick else sims
         ours, theirs = simulations_per_second(game, name, sims, runs)
         rates[name] = theirs
@@ -270,7 +285,10 @@ def main() -> None:
     seconds, games = (0.05, 4) if args.quick else (0.1, 20)
     result = strength(seconds, games, rates["connect_four"])
     low, high = result.score_interval
-    print(f"\n## Connect Four at {seconds} s a move, {games} games, zerosum's MCTS against OpenSpiel's")
+    print(
+        f"\n## Connect Four at {seconds} s a move, {games} games,"
+        " zerosum's MCTS against OpenSpiel's"
+    )
     print("| wins | draws | losses | score (95% interval) | Elo |")
     print("|---:|---:|---:|---|---|")
     elo = "unbounded" if result.elo is None else f"{result.elo:+.0f} ± {result.elo_error:.0f}"

@@ -74,7 +74,7 @@ def chance_trees(draw, level=3):
         return children
     weights = [draw(st.integers(1, 4)) for _ in children]
     total = sum(weights)
-    return {"chance": [[w / total, child] for w, child in zip(weights, children)]}
+    return {"chance": [[w / total, child] for w, child in zip(weights, children, strict=True)]}
 
 
 @settings(max_examples=300, deadline=None)

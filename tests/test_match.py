@@ -30,7 +30,10 @@ def test_player_without_options_parses():
     [
         ("engine:depth=3", "unknown player 'engine': choose one of"),
         ("mcts:depth=3", "player 'mcts' has no option 'depth' (options: iterations, time, c)"),
-        ("mcts:iterations=many", "bad value 'many' for mcts option 'iterations': expected an integer"),
+        (
+            "mcts:iterations=many",
+            "bad value 'many' for mcts option 'iterations': expected an integer",
+        ),
         ("mcts:time=", "player option 'time' needs a value"),
         ("random:seed=1", "player 'random' has no option 'seed' (options: none)"),
     ],
@@ -90,9 +93,7 @@ def test_first_legal_move_players_split_a_match_evenly():
     from zerosum.match import PlayerKind
 
     first = PlayerKind({}, lambda game, options, seed: lambda s: game.legal_moves(s)[0], "")
-    result = play_match(
-        TicTacToe(), PlayerSpec("f"), PlayerSpec("f"), 6, kinds={"f": first}
-    )
+    result = play_match(TicTacToe(), PlayerSpec("f"), PlayerSpec("f"), 6, kinds={"f": first})
     assert (result.wins, result.draws, result.losses) == (3, 0, 3)
 
 
@@ -129,8 +130,17 @@ def test_openings_start_each_pair_of_games(tmp_path, capsys):
     openings.write_text("# two Connect Four openings\n44\n\n4453  # a second one\n")
     code = main(
         [
-            "match", "connect4", "--a", "mcts:iterations=50", "--b", "random",
-            "--games", "4", "--openings", str(openings), "--json",
+            "match",
+            "connect4",
+            "--a",
+            "mcts:iterations=50",
+            "--b",
+            "random",
+            "--games",
+            "4",
+            "--openings",
+            str(openings),
+            "--json",
         ]
     )
     assert code == 0
@@ -142,7 +152,10 @@ def test_openings_start_each_pair_of_games(tmp_path, capsys):
 def test_bad_opening_names_its_line(tmp_path, capsys):
     openings = tmp_path / "openings.txt"
     openings.write_text("44\n48\n")
-    assert main(["match", "connect4", "--a", "random", "--b", "random", "--openings", str(openings)]) == 2
+    assert (
+        main(["match", "connect4", "--a", "random", "--b", "random", "--openings", str(openings)])
+        == 2
+    )
     assert f"{openings}, line 2:" in capsys.readouterr().err
 
 
@@ -157,8 +170,19 @@ def test_match_json_reports_wins_draws_losses_and_elo(capsys):
 def test_match_text_output_through_a_subprocess():
     process = subprocess.run(
         [
-            sys.executable, "-m", "zerosum", "match", "connect4",
-            "--a", "random", "--b", "random", "--games", "4", "--seed", "2",
+            sys.executable,
+            "-m",
+            "zerosum",
+            "match",
+            "connect4",
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--games",
+            "4",
+            "--seed",
+            "2",
         ],
         capture_output=True,
         text=True,

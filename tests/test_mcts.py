@@ -74,7 +74,9 @@ def test_root_statistics_sum_to_the_visits_below_the_root():
     assert sum(move.visits for move in result.moves) == 999  # the first iteration scores the root
     assert sorted(move.move for move in result.moves) == list(range(9))
     assert all(move.prior == pytest.approx(1 / 9) for move in result.moves)
-    assert [m.visits for m in result.moves] == sorted((m.visits for m in result.moves), reverse=True)
+    assert [m.visits for m in result.moves] == sorted(
+        (m.visits for m in result.moves), reverse=True
+    )
 
 
 def test_subtree_is_reused_after_two_moves():

@@ -91,7 +91,9 @@ def test_every_pig_position_value_agrees_with_value_iteration_target_6():
             continue
         mine, theirs = (score0, score1) if player == 0 else (score1, score0)
         own = value if player == 0 else -value
-        assert solution.win_probability(mine, theirs, turn) == pytest.approx((1 + own) / 2, abs=1e-9)
+        assert solution.win_probability(mine, theirs, turn) == pytest.approx(
+            (1 + own) / 2, abs=1e-9
+        )
 
 
 def test_expectiminimax_two_plies_from_18_18_to_20_is_five_sixths():

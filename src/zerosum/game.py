@@ -10,8 +10,8 @@ is zero-sum, `utility(state, 0) == -utility(state, 1)`.
 
 Everything else is optional and discovered at run time with `isinstance` against the small
 protocols below (`Keyed`, `Evaluating`, `Bounded`, `Noisy`, `Chance`, `MoveText`,
-`StateText`, `Rendering`), so that a game of ten lines works with every algorithm that needs no more than
-it gives, and a search that needs more says so with a `ValueError`.
+`StateText`, `Rendering`), so that a game of ten lines works with every algorithm that needs
+no more than it gives, and a search that needs more says so with a `ValueError`.
 """
 
 from __future__ import annotations

@@ -21,11 +21,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("game", help="tictactoe, connect4 or pig")
-    parser.add_argument("--a", required=True, metavar="SPEC", help="player A, e.g. mcts:iterations=800")
+    parser.add_argument(
+        "--a", required=True, metavar="SPEC", help="player A, e.g. mcts:iterations=800"
+    )
     parser.add_argument("--b", required=True, metavar="SPEC", help="player B, e.g. random")
     parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     parser.add_argument(
-        "--openings", metavar="FILE", help="positions to start from, one per line (each played twice)"
+        "--openings",
+        metavar="FILE",
+        help="positions to start from, one per line (each played twice)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for dice and random choices")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -126,7 +130,9 @@ def match_report(game: str, a: str, b: str, result: MatchResult) -> dict:
 def describe(report: dict) -> str:
     low, high = report["score_interval"]
     if report["elo"] is None:
-        elo = "Elo difference unbounded (A scored " + ("everything)" if report["score"] else "nothing)")
+        elo = "Elo difference unbounded (A scored " + (
+            "everything)" if report["score"] else "nothing)"
+        )
     else:
         elo = f"Elo difference {report['elo']:+.1f} ± {report['elo_error']:.1f} (95%)"
     return "\n".join(

@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from zerosum.game import Chance, Game, MoveText, Player, Rendering, require
+from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
-from zerosum.search import alphabeta, by_priority
+from zerosum.search import alphabeta, by_priority, expectiminimax
+from zerosum.solve.pig import solve_pig
 
 Chooser = Callable[[Any], Any]
 """The program's player: given a state where it is to move, the move it plays."""
@@ -44,6 +46,16 @@ PLAYABLE: dict[str, Playable] = {
     "tictactoe": Playable(
         make_game=lambda args: TicTacToe(),
         make_ai=lambda game, args: perfect_player(game, [4, 0, 2, 6, 8, 1, 3, 5, 7]),
+    ),
+    # Pig (`zerosum play pig [TARGET]`): the solved optimal policy, or expectiminimax to --depth.
+    "pig": Playable(
+        make_game=lambda args: Pig.from_params(args.params),
+        make_ai=lambda game, args: (
+            solve_pig(game.target).best_move
+            if args.depth is None
+            else lambda state: expectiminimax(game, state, depth=args.depth).best_move
+        ),
+        marks=("P0", "P1"),
     ),
 }
 

@@ -30,7 +30,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--distance", action="store_true", help="prefer the quickest win and the slowest loss"
     )
     parser.add_argument(
-        "--target", type=int, help="pig: the score that wins (default 100); solved over every position"
+        "--target",
+        type=int,
+        help="pig: the score that wins (default 100); solved over every position",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)

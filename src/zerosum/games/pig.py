@@ -135,9 +135,19 @@ class Pig:
         return (player, score0, score1, turn, False)
 
     def render(self, state: State) -> str:
+        """The banked scores of P0 and P1, and the turn total of the player on turn."""
         player, score0, score1, turn, rolling = state
-        lines = [f"target {self.target}", f"player 0: {score0:3d}", f"player 1: {score1:3d}"]
-        if not self.is_terminal(state):
-            action = "rolling" if rolling else "to move"
-            lines.append(f"player {player} {action}, turn total {turn}")
+        lines = [f"Pig to {self.target}"]
+        for who, score in ((0, score0), (1, score1)):
+            line = f"  P{who}: {score:3d}"
+            if who == player and not self.is_terminal(state):
+                line += f"   on turn, turn total {turn}" + (", rolling" if rolling else "")
+            lines.append(line)
         return "\n".join(lines)
+
+    @classmethod
+    def from_params(cls, params: list[str]) -> Pig:
+        """Pig from command-line words: none (target 100) or the target score."""
+        if len(params) > 1 or (params and not params[0].isdigit()):
+            raise ValueError(f"pig takes one parameter, the target score, got {' '.join(params)!r}")
+        return cls(int(params[0]) if params else 100)

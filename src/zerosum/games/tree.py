@@ -72,7 +72,8 @@ class Tree:
             self.leaf_paths.append(path)
         else:
             raise ValueError(
-                f"{where} is {node!r}: expected a number, a list or {{\"chance\": [[p, subtree], ...]}}"
+                f"{where} is {node!r}: expected a number, a list"
+                ' or {"chance": [[p, subtree], ...]}'
             )
 
     def initial_state(self) -> Path:
@@ -109,7 +110,7 @@ class Tree:
         return (*state, move)
 
     def is_terminal(self, state: Path) -> bool:
-        return not isinstance(self.nodes[state], list | dict)
+        return not isinstance(self.nodes[state], (list, dict))
 
     def utility(self, state: Path, player: Player) -> float:
         value = self.nodes[state]

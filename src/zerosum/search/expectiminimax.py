@@ -121,7 +121,9 @@ class _Search:
             return self.game.evaluate(state, self.root_player)  # type: ignore[attr-defined]
         return None
 
-    def value(self, state: Any, depth: int | None, alpha: float, beta: float) -> tuple[float, tuple]:
+    def value(
+        self, state: Any, depth: int | None, alpha: float, beta: float
+    ) -> tuple[float, tuple]:
         """Fail-soft score of `state` within `(alpha, beta)` and its line (Knuth-Moore invariant).
 
         The table answers when it holds an exact score, or a bound that already settles the
@@ -172,41 +174,52 @@ class _Search:
         `lo = sum(p * lower)` and `hi = sum(p * upper)`; the node stops (a cut-off) as soon as
         `lo >= beta` or `hi <= alpha`.
         """
-        game = self.game
+        game, low, high = self.game, self.low, self.high
         outcomes = game.chance_outcomes(state)  # type: ignore[attr-defined]
-        children = [game.result(state, outcome) for outcome, _ in outcomes]
-        probabilities = [p for _, p in outcomes]
-        lower = [self.low] * len(children)
-        upper = [self.high] * len(children)
-        lo, hi = self.low, self.high
+        count = len(outcomes)
+        lower = [low] * count
+        upper = [high] * count
+        lo, hi = low, high
+        children = None
         if self.pruning == "star2":
-            for i, child in enumerate(children):
-                p = probabilities[i]
-                low_i, high_i = self.probe(child, depth, p, alpha - (hi - p * upper[i]), beta - (lo - p * lower[i]))
-                lo += p * (low_i - lower[i])
-                hi += p * (high_i - upper[i])
+            children = [game.result(state, outcome) for outcome, _ in outcomes]
+            for i, (_, p) in enumerate(outcomes):
+                low_i, high_i = self.probe(
+                    children[i], depth, p, alpha - hi + p * high, beta - lo + p * low
+                )
+                lo += p * (low_i - low)
+                hi += p * (high_i - high)
                 lower[i], upper[i] = low_i, high_i
-                if lo >= beta or hi <= alpha:
+                if lo >= beta:
                     self.cutoffs += 1
-                    return max(lo, beta) if lo >= beta else min(hi, alpha)
-        for i, child in enumerate(children):
-            if lower[i] == upper[i]:
+                    return lo if lo > beta else beta
+                if hi <= alpha:
+                    self.cutoffs += 1
+                    return hi if hi < alpha else alpha
+        for i, (outcome, p) in enumerate(outcomes):
+            low_i, high_i = lower[i], upper[i]
+            if low_i == high_i:
                 continue
-            p = probabilities[i]
+            child = game.result(state, outcome) if children is None else children[i]
             # The window in which child i's value still decides the node's verdict.
-            raw_alpha = (alpha - (hi - p * upper[i])) / p
-            raw_beta = (beta - (lo - p * lower[i])) / p
-            v, _ = self.value(child, depth, max(self.low, raw_alpha), min(self.high, raw_beta))
+            raw_alpha = (alpha - hi + p * high_i) / p
+            raw_beta = (beta - lo + p * low_i) / p
+            v = self.value(
+                child,
+                depth,
+                raw_alpha if raw_alpha > low else low,
+                raw_beta if raw_beta < high else high,
+            )[0]
+            lo += p * (v - low_i)
+            hi += p * (v - high_i)
             if v >= raw_beta:  # the expectation is at least beta: enough for the caller
                 self.cutoffs += 1
-                return max(lo + p * (v - lower[i]), beta)
+                return lo if lo > beta else beta
             if v <= raw_alpha:  # the expectation is at most alpha
                 self.cutoffs += 1
-                return min(hi + p * (v - upper[i]), alpha)
-            lo += p * (v - lower[i])
-            hi += p * (v - upper[i])
+                return hi if hi < alpha else alpha
             lower[i] = upper[i] = v
-        return fsum(p * v for p, v in zip(probabilities, lower))
+        return fsum(p * v for (_, p), v in zip(outcomes, lower, strict=True))
 
     def probe(
         self, child: Any, depth: int | None, p: float, alpha_rest: float, beta_rest: float
@@ -219,10 +232,10 @@ class _Search:
         children's contributions.
         """
         game = self.game
-        if game.is_terminal(child) or depth == 0:
+        score = self.leaf_score(child, depth)
+        if score is not None:
             self.nodes += 1
-            score = self.leaf_score(child, depth)
-            return score, score  # type: ignore[return-value]
+            return score, score
         if game.is_chance(child):  # type: ignore[attr-defined]
             return self.low, self.high
         maximizing = game.to_move(child) == self.root_player

@@ -43,7 +43,7 @@ from zerosum.game import Bounded, Chance, Game, Keyed
 __all__ = ["MCTS", "MCTSResult", "MoveStats", "Evaluator", "mcts"]
 
 Evaluator = Callable[[Any], tuple[Mapping[Any, float], float]]
-"""`evaluator(state) -> (priors, value)`: move probabilities, and the value for the player to move."""
+"""`evaluator(state) -> (priors, value)`: move probabilities; the value for the player to move."""
 
 CHANCE, TERMINAL = 2, 3
 REUSE_DEPTH = 4  # how many levels below the old root to look for the new root
@@ -88,8 +88,16 @@ class _Node:
     """A position in the search tree; `total` and the bounds are from player 0's point of view."""
 
     __slots__ = (
-        "move", "probability", "prior", "state", "kind", "children",
-        "visits", "total", "lower", "upper",
+        "move",
+        "probability",
+        "prior",
+        "state",
+        "kind",
+        "children",
+        "visits",
+        "total",
+        "lower",
+        "upper",
     )
 
     def __init__(self, move: Any, probability: float, prior: float, low: float, high: float):
@@ -230,8 +238,10 @@ class MCTS:
         scale = self.c * math.sqrt(node.visits)
         return max(
             children,
-            key=lambda ch: (sign * ch.total / ch.visits if ch.visits else 0.0)
-            + scale * ch.prior / (1 + ch.visits),
+            key=lambda ch: (
+                (sign * ch.total / ch.visits if ch.visits else 0.0)
+                + scale * ch.prior / (1 + ch.visits)
+            ),
         )
 
     def sample_outcome(self, children: list[_Node]) -> _Node:
@@ -263,7 +273,7 @@ class MCTS:
         total = sum(weights)
         node.children = [
             self.new_node(move, 1.0, w / total if total > 0 else 1 / len(moves))
-            for move, w in zip(moves, weights)
+            for move, w in zip(moves, weights, strict=True)
         ]
 
     def leaf_value(self, node: _Node) -> float:
@@ -279,12 +289,7 @@ class MCTS:
         while not game.is_terminal(state):
             if chance and game.is_chance(state):  # type: ignore[attr-defined]
                 outcomes = game.chance_outcomes(state)  # type: ignore[attr-defined]
-                point = rng.random()
-                for outcome, p in outcomes:
-                    point -= p
-                    if point < 0:
-                        break
-                state = game.result(state, outcome)
+                state = game.result(state, _sample(outcomes, rng.random()))
             else:
                 state = game.result(state, rng.choice(game.legal_moves(state)))
         return game.utility(state, 0)
@@ -367,7 +372,7 @@ class MCTS:
             guaranteed = root.lower if sign > 0 else -root.upper
             candidates = [
                 m
-                for m, ch in zip(stats, children)
+                for m, ch in zip(stats, children, strict=True)
                 if (ch.upper if sign > 0 else -ch.lower) >= guaranteed
             ] or stats
             best = max(candidates, key=_secure).move
@@ -377,6 +382,15 @@ class MCTS:
 def mcts(game: Game, state: Any, **options: Any) -> MCTSResult:
     """One Monte Carlo tree search of `state` (options as for `MCTS`), for the player to move."""
     return MCTS(game, **options).search(state)
+
+
+def _sample(outcomes: Any, point: float) -> Any:
+    """The outcome whose share of [0, 1) holds `point` (the last one if rounding leaves it)."""
+    for outcome, p in outcomes:
+        point -= p
+        if point < 0:
+            return outcome
+    return outcomes[-1][0]
 
 
 def _secure(move: MoveStats) -> float:

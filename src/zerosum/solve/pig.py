@@ -34,7 +34,11 @@ class PigSolution:
 
     def win_probability(self, mine: int = 0, theirs: int = 0, turn: int = 0) -> float:
         """The probability that the player to move wins under optimal play by both."""
-        if max(mine, theirs) >= self.target or mine + turn >= self.target or min(mine, theirs, turn) < 0:
+        if (
+            max(mine, theirs) >= self.target
+            or mine + turn >= self.target
+            or min(mine, theirs, turn) < 0
+        ):
             raise ValueError(
                 f"no position with scores {mine}, {theirs} and turn total {turn} before the"
                 f" target {self.target}"
@@ -46,6 +50,12 @@ class PigSolution:
         if turn == 0:
             return True
         return self.roll_value(mine, theirs, turn) >= 1 - self.table[(theirs, mine + turn)][0]
+
+    def best_move(self, state: tuple) -> str:
+        """The optimal move, "roll" or "hold", in a `zerosum.games.pig.Pig` state to `target`."""
+        player, score0, score1, turn, _ = state
+        mine, theirs = (score0, score1) if player == 0 else (score1, score0)
+        return "roll" if self.should_roll(mine, theirs, turn) else "hold"
 
     def roll_value(self, mine: int, theirs: int, turn: int) -> float:
         """The win probability of rolling once more and then playing optimally."""
@@ -112,18 +122,29 @@ def _column(
         values[turn] = 1.0  # reaching the target wins at once
     lose = (1 - after_one) / 6
     for turn in range(size - 1, -1, -1):
-        roll = lose + (
-            values[turn + 2] + values[turn + 3] + values[turn + 4] + values[turn + 5]
-            + values[turn + 6]
-        ) / 6
+        roll = (
+            lose
+            + (
+                values[turn + 2]
+                + values[turn + 3]
+                + values[turn + 4]
+                + values[turn + 5]
+                + values[turn + 6]
+            )
+            / 6
+        )
         if turn and 1 - table[(theirs, mine + turn)][0] > roll:
             values[turn] = 1 - table[(theirs, mine + turn)][0]
             slopes[turn] = 0.0
         else:
             values[turn] = roll
             slopes[turn] = (
-                slopes[turn + 2] + slopes[turn + 3] + slopes[turn + 4] + slopes[turn + 5]
-                + slopes[turn + 6] - 1
+                slopes[turn + 2]
+                + slopes[turn + 3]
+                + slopes[turn + 4]
+                + slopes[turn + 5]
+                + slopes[turn + 6]
+                - 1
             ) / 6
     del values[size:]
     return values, values[0], slopes[0]

@@ -94,7 +94,9 @@ def _state_graph(game: Game, root: Any, chance: bool) -> tuple[dict, list]:
         for child in children:
             if key(child) not in graph:
                 if len(graph) >= MAX_STATES:
-                    raise ValueError(f"more than {MAX_STATES:,} positions: too many for value iteration")
+                    raise ValueError(
+                        f"more than {MAX_STATES:,} positions: too many for value iteration"
+                    )
                 graph[key(child)] = ("pending", None)
                 stack.append(child)
     return graph, order
