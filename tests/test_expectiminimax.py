@@ -77,7 +77,7 @@ def chance_trees(draw, level=3):
     return {"chance": [[w / total, child] for w, child in zip(weights, children, strict=True)]}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(chance_trees(level=5))
 def test_star_pruning_returns_the_unpruned_value_with_no_more_nodes(nested):
     tree = Tree(nested)

@@ -3,7 +3,7 @@
 import pytest
 
 from zerosum.games.connect4 import ConnectFour
-from zerosum.games.pig import HOLD, ROLL, Pig
+from zerosum.games.pig import ROLL, Pig
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import Tree
 from zerosum.search import alphabeta
@@ -120,17 +120,13 @@ def test_chance_tree_is_solved_through_its_chance_nodes():
     assert result.proven and result.value == 6 and result.best_move == 0
 
 
-@pytest.mark.parametrize("position", ["0 95 40 0", "60 10 30 0"])
-def test_uct_on_pig_agrees_with_the_optimal_policy_in_clear_positions(position):
-    game = Pig(100)
+@pytest.mark.parametrize("position", ["0 45 20 0", "10 40 20 0"])
+def test_uct_on_pig_rolls_where_the_solution_says_rolling_is_far_better(position):
+    # Target 50: rolling beats holding by about 0.19 and 0.23 in win probability here.
+    game = Pig(50)
     state = game.parse_state(position)
-    optimal = ROLL if solve_pig(100).should_roll(*_mine_theirs_turn(state)) else HOLD
-    assert mcts(game, state, iterations=3_000, seed=1).best_move == optimal
-
-
-def _mine_theirs_turn(state):
-    player, score0, score1, turn, _ = state
-    return (score0, score1, turn) if player == 0 else (score1, score0, turn)
+    assert solve_pig(50).best_move(state) == ROLL
+    assert mcts(game, state, iterations=2_000, seed=1).best_move == ROLL
 
 
 @pytest.mark.parametrize(
