@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from zerosum.game import Game
+from zerosum.games.backgammon import Backgammon
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
@@ -25,6 +26,7 @@ GAMES: dict[str, Callable[[], Game]] = {
     "tictactoe": TicTacToe,
     "connect4": ConnectFour,
     "pig": Pig,
+    "backgammon": Backgammon,
 }
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zerosum.game import Chance, Game, MoveText, Player, Rendering, require
+from zerosum.games.backgammon import Backgammon
 from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.search import alphabeta, by_priority, expectiminimax
@@ -56,6 +57,14 @@ PLAYABLE: dict[str, Playable] = {
             else lambda state: expectiminimax(game, state, depth=args.depth).best_move
         ),
         marks=("P0", "P1"),
+    ),
+    # Backgammon without the cube: expectiminimax to --depth plies (default 1) with Star2.
+    "backgammon": Playable(
+        make_game=lambda args: Backgammon(),
+        make_ai=lambda game, args: (
+            lambda state: expectiminimax(game, state, depth=args.depth or 1).best_move
+        ),
+        marks=("X", "O"),
     ),
 }
 

@@ -1,4 +1,4 @@
-"""Playing Pig against the solved policy: dice shown, holding explained, the game finishes."""
+"""Playing the dice games: Pig against the solved policy, backgammon against expectiminimax."""
 
 import itertools
 
@@ -27,3 +27,14 @@ def test_pig_program_at_a_depth_plays_by_expectiminimax(monkeypatch, capsys):
 def test_pig_target_must_be_a_number(capsys):
     assert main(["play", "pig", "many"]) == 2
     assert "pig takes one parameter, the target score" in capsys.readouterr().err
+
+
+def test_backgammon_shows_the_dice_and_explains_an_illegal_move(monkeypatch, capsys):
+    answers = iter(["24/18", "24/13", "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["play", "backgammon", "--seed", "2"]) == 0  # X opens with 6-5 on this seed
+    out = capsys.readouterr().out
+    assert "X rolled 6-5" in out
+    assert "you must play 2 dice here, not 1. Try again." in out
+    assert "The program (O) plays" in out
+    assert "Game left unfinished." in out
