@@ -223,3 +223,10 @@ def test_human_player_is_asked_again_after_an_illegal_move(monkeypatch, capsys):
 def test_a_match_needs_a_game(capsys):
     assert main(["match", "tictactoe", "--a", "random", "--b", "random", "--games", "0"]) == 2
     assert "a match needs at least 1 game, got 0" in capsys.readouterr().err
+
+
+def test_the_solved_pig_player_beats_random_and_refuses_other_games():
+    result = play_match(Pig(20), parse_player("solved"), parse_player("random"), 30, seed=2)
+    assert result.wins > 2 * result.losses
+    with pytest.raises(ValueError, match="plays Pig only"):
+        play_match(TicTacToe(), parse_player("solved"), parse_player("random"), 1)

@@ -21,9 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zerosum.game import Chance, Evaluating, Game, require
+from zerosum.games.pig import Pig
 from zerosum.search.exact import alphabeta
 from zerosum.search.expectiminimax import expectiminimax
 from zerosum.search.mcts import MCTS
+from zerosum.solve.pig import solve_pig
 
 Chooser = Callable[[Any], Any]
 """`choose(state) -> move`: a player, ready for one game."""
@@ -77,6 +79,12 @@ def _expectiminimax_player(game: Game, options: dict[str, Any], seed: int) -> Ch
     return lambda state: expectiminimax(game, state, depth=depth).best_move
 
 
+def _solved_pig_player(game: Game, options: dict[str, Any], seed: int) -> Chooser:
+    if not isinstance(game, Pig):
+        raise ValueError("the solved player plays Pig only (its solution is computed exactly)")
+    return solve_pig(game.target).best_move
+
+
 PLAYERS: dict[str, PlayerKind] = {
     "random": PlayerKind({}, _random_player, "a uniformly random legal move"),
     "mcts": PlayerKind(
@@ -94,6 +102,7 @@ PLAYERS: dict[str, PlayerKind] = {
         _expectiminimax_player,
         "expectiminimax with Star2 pruning for dice games, to depth=N with the evaluation",
     ),
+    "solved": PlayerKind({}, _solved_pig_player, "Pig's optimal policy, solved exactly"),
 }
 
 
