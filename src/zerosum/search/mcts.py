@@ -247,12 +247,8 @@ class MCTS:
     def sample_outcome(self, children: list[_Node]) -> _Node:
         if self.solver:
             children = [ch for ch in children if not ch.solved] or children
-        point = self.rng.random() * sum(ch.probability for ch in children)
-        for child in children:
-            point -= child.probability
-            if point < 0:
-                return child
-        return children[-1]
+        total = sum(ch.probability for ch in children)
+        return _sample([(ch, ch.probability) for ch in children], self.rng.random() * total)
 
     def expand(self, node: _Node) -> None:
         """Create the node's children (states are computed when first visited)."""
@@ -385,7 +381,8 @@ def mcts(game: Game, state: Any, **options: Any) -> MCTSResult:
 
 
 def _sample(outcomes: Any, point: float) -> Any:
-    """The outcome whose share of [0, 1) holds `point` (the last one if rounding leaves it)."""
+    """The outcome whose share of the line of probabilities holds `point` (the last one if
+    rounding leaves it)."""
     for outcome, p in outcomes:
         point -= p
         if point < 0:
