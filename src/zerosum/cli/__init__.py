@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from zerosum.cli import match, play, solve, tree
+from zerosum.cli import chart, explain, match, play, solve, tree
 from zerosum.cli.common import Parser
 
-COMMANDS = (play, solve, tree, match)
+COMMANDS = (chart, explain, play, solve, tree, match)
 
 
 def build_parser() -> Parser:
