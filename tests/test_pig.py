@@ -140,3 +140,23 @@ def test_solve_pig_bad_target_is_one_line_exit_2():
 def test_target_option_of_another_game_is_refused(capsys):
     assert main(["solve", "tictactoe", "--target", "5"]) == 2
     assert "--target is an option of pig only" in capsys.readouterr().err
+
+
+def test_counting_chance_levels_as_plies_stops_one_node_sooner():
+    # Roll from 18-18 to 20: with the die counted as a ply, the turn passed on a 1 is evaluated
+    # where it stands; uncounted, the search goes on to the opponent's roll.
+    game = Pig(20)
+    state = game.parse_state("18 18 0 0")
+    counted = expectiminimax(game, state, depth=2, count_chance=True)
+    uncounted = expectiminimax(game, state, depth=2)
+    assert counted.value == uncounted.value == pytest.approx(5 / 6)
+    assert (counted.stats.nodes, uncounted.stats.nodes) == (8, 9)
+
+
+def test_transposition_table_keeps_the_value_and_saves_nodes():
+    game = Pig(20)
+    state = game.parse_state("10 12 8 0")
+    plain = expectiminimax(game, state, depth=5, transposition=False)
+    table = expectiminimax(game, state, depth=5)
+    assert table.value == pytest.approx(plain.value, abs=1e-12)
+    assert (plain.stats.nodes, table.stats.nodes) == (450, 263)

@@ -68,3 +68,8 @@ def test_tree_command_bad_probabilities_is_one_line_and_exit_2(capsys):
     assert main(["tree", '[{"chance": [[0.5, 6], [0.6, 6]]}]']) == 2
     err = capsys.readouterr().err
     assert err == "zerosum: error: node 0: the probabilities sum to 1.1, not 1\n"
+
+
+def test_pictures_of_chance_trees_are_refused_with_a_reason(capsys):
+    assert main(["tree", DICE, "--show", "text"]) == 2
+    assert "--show draws exact searches: this tree has chance nodes" in capsys.readouterr().err
