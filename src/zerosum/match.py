@@ -14,6 +14,7 @@ with its 95% error.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -82,7 +83,10 @@ def _expectiminimax_player(game: Game, options: dict[str, Any], seed: int) -> Ch
 def _solved_pig_player(game: Game, options: dict[str, Any], seed: int) -> Chooser:
     if not isinstance(game, Pig):
         raise ValueError("the solved player plays Pig only (its solution is computed exactly)")
-    return solve_pig(game.target).best_move
+    return _pig_solution(game.target).best_move
+
+
+_pig_solution = functools.cache(solve_pig)  # solved once per target, not once per game
 
 
 PLAYERS: dict[str, PlayerKind] = {
