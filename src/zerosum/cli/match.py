@@ -20,7 +20,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             f" wins, draws and losses, score and Elo difference. Players: {kinds}."
         ),
     )
-    parser.add_argument("game", help="tictactoe, connect4 or pig")
+    parser.add_argument("game", help="tictactoe, connect4, pig or backgammon")
     parser.add_argument(
         "--a", required=True, metavar="SPEC", help="player A, e.g. mcts:iterations=800"
     )
