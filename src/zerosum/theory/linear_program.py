@@ -1,0 +1,55 @@
+"""The minimax theorem's linear program, solved once by SciPy's HiGHS for both players.
+
+The row player chooses x >= 0 with sum(x) = 1 to maximise v subject to (x A)_j >= v for every
+column j. The multipliers of those column constraints form an optimal strategy of the column
+player (LP duality is von Neumann's theorem), so one solve gives both strategies: peers that
+solve the column player's program separately do the work twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linprog
+
+
+@dataclass(frozen=True)
+class FloatSolution:
+    """The value for the row player and both optimal strategies, in floats."""
+
+    value: float
+    row_strategy: tuple[float, ...]
+    column_strategy: tuple[float, ...]
+
+
+def solve(payoffs: np.ndarray) -> FloatSolution:
+    """The value and optimal strategies of the game with row player's payoffs `payoffs`."""
+    rows, columns = payoffs.shape
+    objective = np.zeros(rows + 1)
+    objective[-1] = -1.0  # maximise v: minimise -v
+    column_constraints = np.hstack((-payoffs.T, np.ones((columns, 1))))  # v - (x A)_j <= 0
+    total = np.ones((1, rows + 1))
+    total[0, -1] = 0.0
+    result = linprog(
+        objective,
+        A_ub=column_constraints,
+        b_ub=np.zeros(columns),
+        A_eq=total,
+        b_eq=[1.0],
+        bounds=[(0, None)] * rows + [(None, None)],
+        method="highs",
+    )
+    if result.status != 0:  # a bounded feasible program: only a numerical failure lands here
+        raise ArithmeticError(f"HiGHS failed on the matrix game: {result.message}")
+    return FloatSolution(
+        value=float(-result.fun),
+        row_strategy=_distribution(result.x[:-1]),
+        column_strategy=_distribution(-result.ineqlin.marginals),
+    )
+
+
+def _distribution(weights: np.ndarray) -> tuple[float, ...]:
+    """`weights` with rounding noise below 0 cut off, scaled to sum to 1."""
+    weights = np.clip(weights, 0.0, None)
+    return tuple((weights / weights.sum()).tolist())
