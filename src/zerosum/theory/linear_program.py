@@ -24,8 +24,14 @@ class FloatSolution:
 
 
 def solve(payoffs: np.ndarray) -> FloatSolution:
-    """The value and optimal strategies of the game with row player's payoffs `payoffs`."""
+    """The value and optimal strategies of the game with row player's payoffs `payoffs`.
+
+    ArithmeticError when HiGHS fails, which only numerical trouble can cause (every matrix game
+    has a solution): entries of wildly different magnitudes, for instance.
+    """
     rows, columns = payoffs.shape
+    scale = float(np.abs(payoffs).max()) or 1.0  # HiGHS's tolerances are absolute: payoffs in [-1, 1]
+    payoffs = payoffs / scale
     objective = np.zeros(rows + 1)
     objective[-1] = -1.0  # maximise v: minimise -v
     column_constraints = np.hstack((-payoffs.T, np.ones((columns, 1))))  # v - (x A)_j <= 0
@@ -43,7 +49,7 @@ def solve(payoffs: np.ndarray) -> FloatSolution:
     if result.status != 0:  # a bounded feasible program: only a numerical failure lands here
         raise ArithmeticError(f"HiGHS failed on the matrix game: {result.message}")
     return FloatSolution(
-        value=float(-result.fun),
+        value=float(-result.fun) * scale,
         row_strategy=_distribution(result.x[:-1]),
         column_strategy=_distribution(-result.ineqlin.marginals),
     )

@@ -166,14 +166,20 @@ def solve(data: MatrixLike, *, exact: bool | None = None) -> Solution:
     The linear program of the minimax theorem is solved once with SciPy's HiGHS, whose dual
     gives the column player's strategy. With `exact` (the default for integer or rational
     entries when neither side exceeds EXACT_LIMIT strategies) the answer is then made exact in
-    fractions and proved optimal; `exact=True` on float entries is a ValueError.
+    fractions and proved optimal; `exact=True` on float entries is a ValueError, and so is a
+    float game HiGHS cannot solve (only numerical trouble can cause that).
     """
     matrix = payoff_matrix(data)
     if exact is None:
         exact = matrix.exact and max(matrix.shape) <= EXACT_LIMIT
     elif exact and not matrix.exact:
         raise ValueError("an exact solution needs integer or rational entries, not floats")
-    guess = linear_program.solve(matrix.array)
+    try:
+        guess = linear_program.solve(matrix.array)
+    except ArithmeticError as error:
+        if not exact:
+            raise ValueError(f"{error}; entries of very different magnitudes may cause this") from None
+        guess = None
     if not exact:
         return Solution(guess.value, guess.row_strategy, guess.column_strategy, exact=False)
     value, row_strategy, column_strategy = rational.solve(matrix.rows, guess)

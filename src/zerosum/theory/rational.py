@@ -52,60 +52,65 @@ def certified_value(
     """
     if any(p < 0 for p in x) or any(q < 0 for q in y) or sum(x) != 1 or sum(y) != 1:
         return None
-    row_support = [(i, p) for i, p in enumerate(x) if p]
-    column_support = [(j, q) for j, q in enumerate(y) if q]
-    guaranteed = min(
-        _dot(((p, payoffs[i][j]) for i, p in row_support)) for j in range(len(payoffs[0]))
-    )
-    conceded = max(_dot(((q, row[j]) for j, q in column_support)) for row in payoffs)
+    guaranteed = min(_payoffs(list(zip(*payoffs)), x))
+    conceded = max(_payoffs(payoffs, y))
     return guaranteed if guaranteed == conceded else None
 
 
-def _dot(pairs) -> Fraction:
-    """The sum of the products of (Fraction, int) pairs, over one common denominator."""
-    pairs = list(pairs)
-    denominator = math.lcm(*(p.denominator for p, _ in pairs))
-    return Fraction(sum(p.numerator * (denominator // p.denominator) * a for p, a in pairs), denominator)
+def _payoffs(facing: Sequence[Sequence[int]], strategy: Sequence[Fraction]) -> list[Fraction]:
+    """What each of the opponent's pure strategies (rows of `facing`) gets against `strategy`.
+
+    The probabilities are put over one common denominator so that the sums are of integers.
+    """
+    denominator = math.lcm(*(Fraction(p).denominator for p in strategy))
+    played = [(k, int(p * denominator)) for k, p in enumerate(strategy) if p]
+    return [Fraction(sum(weight * line[k] for k, weight in played), denominator) for line in facing]
 
 
 def _from_supports(payoffs: list[list[int]], guess: FloatSolution) -> Exact | None:
-    """The exact solution at the vertex the floating-point solution found, if it checks out."""
+    """The exact solution at the vertex the floating-point solution found, if it checks out.
+
+    A player's probabilities on its support make the opponent indifferent between its replies:
+    first the replies the opponent plays (complementary slackness), then, for degenerate games
+    where those are too few, every reply the floating-point solution finds tight.
+    """
     array = np.array(payoffs, dtype=float)
-    tolerance = TOLERANCE * max(1.0, float(np.abs(array).max()))
     x_float, y_float = np.array(guess.row_strategy), np.array(guess.column_strategy)
-    level = float(x_float @ array @ y_float)
-    x = _equalizer(array.T, x_float, level, tolerance, payoffs, transpose=True)
-    y = _equalizer(array, y_float, level, tolerance, payoffs, transpose=False)
-    if x is None or y is None:
-        return None
-    value = certified_value(payoffs, x, y)
-    return None if value is None else (value, x, y)
+    columns_facing_x, rows_facing_y = array.T @ x_float, array @ y_float
+    level = float(x_float @ rows_facing_y)
+    tolerance = TOLERANCE * max(1.0, float(np.abs(array).max()))
+    rows_played, columns_played = _support(x_float), _support(y_float)
+    tight_rows = [i for i, payoff in enumerate(rows_facing_y) if abs(payoff - level) <= tolerance]
+    tight_columns = [j for j, payoff in enumerate(columns_facing_x) if abs(payoff - level) <= tolerance]
+    columns = list(zip(*payoffs))
+    for column_replies, row_replies in ((columns_played, rows_played), (tight_columns, tight_rows)):
+        x = _equalizer(columns, rows_played, column_replies, len(payoffs))
+        y = _equalizer(payoffs, columns_played, row_replies, len(columns))
+        if x is not None and y is not None:
+            value = certified_value(payoffs, x, y)
+            if value is not None:
+                return value, x, y
+    return None
+
+
+def _support(strategy: np.ndarray) -> list[int]:
+    return [k for k, p in enumerate(strategy) if p > TOLERANCE]
 
 
 def _equalizer(
-    facing: np.ndarray,
-    mine: np.ndarray,
-    level: float,
-    tolerance: float,
-    payoffs: list[list[int]],
-    *,
-    transpose: bool,
+    facing: Sequence[Sequence[int]], support: list[int], replies: list[int], size: int
 ) -> tuple[Fraction, ...] | None:
-    """One player's exact strategy on the support of `mine` making each tight reply pay the same.
+    """A strategy on `support` against which every reply in `replies` pays the same v, or None.
 
-    `facing[k]` holds the payoffs of the opponent's strategy k against each of ours; the
-    opponent's replies within `tolerance` of `level` are tight and must pay exactly the same v.
-    Unknowns: our probabilities on the support, then v.
+    `facing[r][k]` is the row player's payoff when the opponent plays r and we play k. Unknowns:
+    our probabilities on the support, then v; the probabilities sum to 1.
     """
-    support = [k for k, p in enumerate(mine) if p > TOLERANCE]
-    tight = [k for k, payoff in enumerate(facing @ mine) if abs(payoff - level) <= tolerance]
-    entry = (lambda reply, k: payoffs[k][reply]) if transpose else (lambda reply, k: payoffs[reply][k])
-    equations = [[entry(reply, k) for k in support] + [-1, 0] for reply in tight]
+    equations = [[facing[reply][k] for k in support] + [-1, 0] for reply in replies]
     equations.append([1] * len(support) + [0, 1])
     solution = _solve_linear_system(equations)
     if solution is None:
         return None
-    strategy = [Fraction(0)] * len(mine)
+    strategy = [Fraction(0)] * size
     for k, p in zip(support, solution):
         strategy[k] = p
     return tuple(strategy)
