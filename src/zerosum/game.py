@@ -59,7 +59,7 @@ class Game(Protocol[State, Move]):
         ...
 
     def utility(self, state: State, player: Player) -> float:
-        """The final payoff of a terminal `state` for `player` (zero-sum: the other gets minus it)."""
+        """The payoff of a terminal `state` for `player` (zero-sum: the other gets minus it)."""
         ...
 
 

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         print_json(report)
     else:
         print(game.render(state))
-        print(describe(report))
+        print(describe(report, getattr(game, "player_names", ("player 0", "player 1"))))
     return 0
 
 
@@ -67,13 +67,17 @@ def solve_report(game, state, result: SearchResult, algorithm: str) -> dict:
     }
 
 
-def describe(report: dict) -> str:
+def describe(report: dict, player_names: tuple[str, str]) -> str:
+    """The text of a solve report; `player_names` name players 0 and 1."""
     value = report["value"]
     outcome = "a draw" if value == 0 else "a win" if value > 0 else "a loss"
     if report["plies"] is not None:
         outcome += f" in {report['plies']} plies"
+    to_move = player_names[report["to_move"]]
+    if report["best_move"] is None:
+        return f"the game is over: value {value} for {to_move} ({outcome})"
     lines = [
-        f"player {report['to_move']} to move: value {value} ({outcome} with best play)",
+        f"{to_move} to move: value {value} ({outcome} with best play)",
         f"best move: {report['best_move']}",
         f"principal variation: {' '.join(report['pv'])}",
         f"{report['algorithm']}: {report['nodes']:,} nodes, {report['leaves']:,} finished games"

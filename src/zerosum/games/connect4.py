@@ -28,6 +28,8 @@ State = tuple[int, int, int, bool]
 class ConnectFour:
     """Connect Four: drop stones, first to line up `connect` of them wins."""
 
+    player_names = ("X", "O")
+
     def __init__(self, width: int = 7, height: int = 6, connect: int = 4) -> None:
         if not 1 <= width <= 9:
             raise ValueError(f"width must be between 1 and 9 columns, got {width}")

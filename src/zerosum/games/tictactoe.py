@@ -29,12 +29,14 @@ _HAS_LINE = bytes(any(mask & line == line for line in _LINE_MASKS) for mask in r
 # For every set of occupied squares: the empty ones, in index order.
 _EMPTY = tuple(tuple(s for s in range(9) if not occupied >> s & 1) for occupied in range(512))
 
-X, O = 0, 1
+X, O = 0, 1  # noqa: E741 (the marks of the game)
 MARKS = "XO"
 
 
 class TicTacToe:
     """The game of noughts and crosses; player 0 is X and moves first."""
+
+    player_names = ("X", "O")
 
     def initial_state(self) -> State:
         return (0, 0)

@@ -37,7 +37,9 @@ class Tree:
         try:
             nested = json.loads(text)
         except json.JSONDecodeError as error:
-            raise ValueError(f"malformed tree {text!r}: {error.msg} at character {error.pos}")
+            raise ValueError(
+                f"malformed tree {text!r}: {error.msg} at character {error.pos}"
+            ) from None
         return cls(nested)
 
     def _index(self, node: Any, path: Path) -> None:

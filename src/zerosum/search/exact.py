@@ -24,6 +24,7 @@ is the root player, whatever its depth.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import inf
 from typing import Any
 
@@ -33,7 +34,7 @@ from zerosum.search.result import SearchResult, SearchStats
 from zerosum.search.scores import decode, distance_score, scaled_evaluation
 from zerosum.search.trace import Trace
 
-__all__ = ["minimax", "negamax", "alphabeta"]
+__all__ = ["alphabeta", "minimax", "negamax"]
 
 
 def minimax(
@@ -141,11 +142,11 @@ class _Search:
             self.trace.record("leaf", state, ply, score)
         return score
 
-    def moves(self, state: Any) -> Any:
+    def moves(self, state: Any) -> Sequence[Any]:
         moves = self.game.legal_moves(state)
         if not moves:
             raise ValueError(f"state {state!r} is not terminal but has no legal moves")
-        return moves if self.order is None else self.order(state, moves)
+        return moves if self.order is None else list(self.order(state, moves))
 
     def minimax(self, state: Any, ply: int) -> tuple[float, tuple]:
         self.nodes += 1
@@ -197,31 +198,39 @@ class _Search:
         best_pv: tuple = ()
         if self.game.to_move(state) == self.root_player:
             best = -inf
-            for move in self.moves(state):
+            moves = self.moves(state)
+            for index, move in enumerate(moves, 1):
                 value, pv = self.alphabeta(self.game.result(state, move), ply + 1, alpha, beta)
                 if value > best:
                     best, best_pv = value, (move, *pv)
                 alpha = max(alpha, best)
                 if best >= beta:  # MIN above would never let the game come here
-                    self.cutoffs += 1
-                    if trace is not None:
-                        trace.record("cutoff", state, ply, best, alpha, beta)
+                    self.cut(state, ply, best, alpha, beta, index < len(moves))
                     break
         else:
             best = inf
-            for move in self.moves(state):
+            moves = self.moves(state)
+            for index, move in enumerate(moves, 1):
                 value, pv = self.alphabeta(self.game.result(state, move), ply + 1, alpha, beta)
                 if value < best:
                     best, best_pv = value, (move, *pv)
                 beta = min(beta, best)
                 if best <= alpha:  # MAX above already has something at least as good
-                    self.cutoffs += 1
-                    if trace is not None:
-                        trace.record("cutoff", state, ply, best, alpha, beta)
+                    self.cut(state, ply, best, alpha, beta, index < len(moves))
                     break
         if trace is not None:
             trace.record("exit", state, ply, best, alpha, beta)
         return best, best_pv
+
+    def cut(
+        self, state: Any, ply: int, score: float, alpha: float, beta: float, pruning: bool
+    ) -> None:
+        """Count a cut-off, when moves were left unexamined (a bound met by the last move prunes
+        nothing)."""
+        if pruning:
+            self.cutoffs += 1
+            if self.trace is not None:
+                self.trace.record("cutoff", state, ply, score, alpha, beta)
 
     def finish(self, score: float, pv: tuple) -> SearchResult:
         value, plies = decode(score) if self.distance else (score, None)

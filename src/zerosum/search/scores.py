@@ -33,7 +33,7 @@ def scaled_evaluation(value: float) -> float:
 
 
 def decode(score: float) -> tuple[float, int | None]:
-    """The utility-scale value of a distance-aware score and, for a proven win or loss, its plies."""
+    """The utility-scale value of a distance-aware score, and the plies of a proven result."""
     if isinstance(score, int):
         value = round(score / SCALE)
         return value, (abs(value * SCALE - score) if value else None)
