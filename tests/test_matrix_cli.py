@@ -104,7 +104,9 @@ def test_matrix_csv_with_a_non_numeric_cell_is_one_line_and_exit_2(tmp_path, cap
     path = tmp_path / "payoff.csv"
     path.write_text("row,col\n1,2\n")
     assert main(["matrix", "--csv", str(path)]) == 2
-    assert capsys.readouterr().err == "zerosum: error: cell 'row' at row 1, column 1 is not a number\n"
+    assert (
+        capsys.readouterr().err == "zerosum: error: cell 'row' at row 1, column 1 is not a number\n"
+    )
 
 
 def test_matrix_command_runs_as_a_module():
@@ -126,4 +128,6 @@ def test_matrix_ragged_input_through_a_subprocess_exits_2_with_one_line():
         check=False,
     )
     assert completed.returncode == 2
-    assert completed.stderr == "zerosum: error: ragged matrix: row 2 has 2 cells, row 1 has 3 cells\n"
+    assert (
+        completed.stderr == "zerosum: error: ragged matrix: row 2 has 2 cells, row 1 has 3 cells\n"
+    )

@@ -17,10 +17,10 @@ from zerosum.theory import (
     parse_matrix,
     payoff_matrix,
     pure_values,
+    rational,
     read_csv,
     solve,
 )
-from zerosum.theory import rational
 
 MATCHING_PENNIES = [[1, -1], [-1, 1]]
 ROCK_PAPER_SCISSORS = [[0, -1, 1], [1, 0, -1], [-1, 1, 0]]

@@ -59,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
     print("payoff matrix (what the row player wins):")
     print(_table(matrix, pure.row_minima, pure.column_maxima))
     print(f"lower value (maxmin): {_text(pure.lower_value)}, {_names('row', pure.maxmin_rows)}")
-    print(f"upper value (minmax): {_text(pure.upper_value)}, {_names('column', pure.minmax_columns)}")
+    print(
+        f"upper value (minmax): {_text(pure.upper_value)}, {_names('column', pure.minmax_columns)}"
+    )
     saddles = ", ".join(f"(R{i + 1}, C{j + 1})" for i, j in pure.saddle_points) or "none"
     print(f"saddle points: {saddles}")
     kind = "exact" if solution.exact else "floating point"
@@ -97,7 +99,9 @@ def _mixture(label: str, strategy: Sequence[Number]) -> str:
     return ", ".join(f"{label}{k + 1} {_text(p)}" for k, p in enumerate(strategy) if p > 0)
 
 
-def _table(matrix: PayoffMatrix, row_minima: Sequence[Number], column_maxima: Sequence[Number]) -> str:
+def _table(
+    matrix: PayoffMatrix, row_minima: Sequence[Number], column_maxima: Sequence[Number]
+) -> str:
     """The matrix with a column of row minima and a row of column maxima."""
     cells = [[_text(entry) for entry in row] for row in matrix.rows]
     minima = [_text(low) for low in row_minima]
@@ -108,7 +112,7 @@ def _table(matrix: PayoffMatrix, row_minima: Sequence[Number], column_maxima: Se
     margin = max(map(len, labels))
     header = " ".join(f"{f'C{j + 1}':>{width}}" for j in range(len(maxima)))
     lines = [f"{'':<{margin}} {header} | {'row min':>{rule}}"]
-    for label, row, low in zip(labels, cells, minima):
+    for label, row, low in zip(labels, cells, minima, strict=False):
         lines.append(f"{label:<{margin}} {' '.join(f'{c:>{width}}' for c in row)} | {low:>{rule}}")
     lines.append(f"{labels[-1]:<{margin}} {' '.join(f'{c:>{width}}' for c in maxima)}")
     return "\n".join(lines)

@@ -30,7 +30,9 @@ def solve(payoffs: np.ndarray) -> FloatSolution:
     has a solution): entries of wildly different magnitudes, for instance.
     """
     rows, columns = payoffs.shape
-    scale = float(np.abs(payoffs).max()) or 1.0  # HiGHS's tolerances are absolute: payoffs in [-1, 1]
+    scale = (
+        float(np.abs(payoffs).max()) or 1.0
+    )  # HiGHS's tolerances are absolute: payoffs in [-1, 1]
     payoffs = payoffs / scale
     objective = np.zeros(rows + 1)
     objective[-1] = -1.0  # maximise v: minimise -v

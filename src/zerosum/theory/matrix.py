@@ -149,7 +149,9 @@ def closed_form(data: MatrixLike) -> ClosedForm:
         raise ValueError(f"the closed form is for 2x2 games, this one is {_size(matrix)}")
     saddles = pure_values(matrix).saddle_points
     if saddles:
-        raise ValueError(f"the game has a saddle point at row {saddles[0][0]}, column {saddles[0][1]}")
+        raise ValueError(
+            f"the game has a saddle point at row {saddles[0][0]}, column {saddles[0][1]}"
+        )
     (a, b), (c, d) = matrix.rows
     divide = _divider(matrix.exact)
     denominator = a + d - b - c
@@ -178,7 +180,9 @@ def solve(data: MatrixLike, *, exact: bool | None = None) -> Solution:
         guess = linear_program.solve(matrix.array)
     except ArithmeticError as error:
         if not exact:
-            raise ValueError(f"{error}; entries of very different magnitudes may cause this") from None
+            raise ValueError(
+                f"{error}; entries of very different magnitudes may cause this"
+            ) from None
         guess = None
     if not exact:
         return Solution(guess.value, guess.row_strategy, guess.column_strategy, exact=False)
@@ -198,9 +202,11 @@ def exploitability(
     rows, columns = matrix.shape
     x = _strategy(row_strategy, rows, "row")
     y = _strategy(column_strategy, columns, "column")
-    row_payoffs = [sum(entry * q for entry, q in zip(row, y)) for row in matrix.rows]
-    column_payoffs = [sum(entry * p for entry, p in zip(column, x)) for column in matrix.columns]
-    payoff = sum(p * payoff for p, payoff in zip(x, row_payoffs))
+    row_payoffs = [sum(entry * q for entry, q in zip(row, y, strict=True)) for row in matrix.rows]
+    column_payoffs = [
+        sum(entry * p for entry, p in zip(column, x, strict=True)) for column in matrix.columns
+    ]
+    payoff = sum(p * payoff for p, payoff in zip(x, row_payoffs, strict=True))
     return Exploitability(
         payoff=_plain(payoff),
         row_gap=_plain(max(max(row_payoffs) - payoff, 0)),
@@ -255,9 +261,9 @@ def _dominated(
                 continue
             theirs = [sign * lines[other][k] for k in against]
             if weak:
-                beaten = all(t >= m for t, m in zip(theirs, mine)) and theirs != mine
+                beaten = all(t >= m for t, m in zip(theirs, mine, strict=True)) and theirs != mine
             else:
-                beaten = all(t > m for t, m in zip(theirs, mine))
+                beaten = all(t > m for t, m in zip(theirs, mine, strict=True))
             if beaten:
                 return Elimination(player, strategy, other)
     return None

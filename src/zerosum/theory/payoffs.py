@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from numbers import Integral, Rational, Real
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
-Number = Union[int, Fraction, float]
+Number = int | Fraction | float
 
 
 @dataclass(frozen=True)
@@ -42,14 +42,14 @@ class PayoffMatrix:
 
     @property
     def columns(self) -> tuple[tuple[Number, ...], ...]:
-        return tuple(zip(*self.rows))
+        return tuple(zip(*self.rows, strict=True))
 
     @property
     def exact(self) -> bool:
         return all(not isinstance(entry, float) for row in self.rows for entry in row)
 
 
-MatrixLike = Union[PayoffMatrix, np.ndarray, Sequence[Sequence[Any]]]
+MatrixLike = PayoffMatrix | np.ndarray | Sequence[Sequence[Any]]
 
 
 def payoff_matrix(data: MatrixLike) -> PayoffMatrix:
@@ -87,7 +87,7 @@ def parse_matrix(text: str) -> PayoffMatrix:
 
 
 def read_csv(path: str | os.PathLike[str]) -> PayoffMatrix:
-    """The matrix in the CSV file at `path` (one row per line, no header); ValueError if unusable."""
+    """The matrix in the CSV file at `path`, one row a line, no header; ValueError if unusable."""
     try:
         with open(path, newline="", encoding="utf-8") as file:
             lines = [line for line in csv.reader(file) if any(cell.strip() for cell in line)]
@@ -95,7 +95,10 @@ def read_csv(path: str | os.PathLike[str]) -> PayoffMatrix:
         reason = getattr(error, "strerror", None) or str(error)
         raise ValueError(f"cannot read {os.fspath(path)!r}: {reason}") from None
     return _checked(
-        [tuple(_cell(cell, i, j) for j, cell in enumerate(line, 1)) for i, line in enumerate(lines, 1)]
+        [
+            tuple(_cell(cell, i, j) for j, cell in enumerate(line, 1))
+            for i, line in enumerate(lines, 1)
+        ]
     )
 
 
@@ -144,7 +147,9 @@ def _from_array(array: np.ndarray) -> PayoffMatrix:
         return payoff_matrix(array.tolist())
     if array.size and not np.isfinite(array).all():
         i, j = np.argwhere(~np.isfinite(array))[0]
-        raise ValueError(f"entry {array[i, j]} at row {i + 1}, column {j + 1} is not a finite number")
+        raise ValueError(
+            f"entry {array[i, j]} at row {i + 1}, column {j + 1} is not a finite number"
+        )
     if array.size and (array == np.round(array)).all() and np.abs(array).max() < 2**53:
         return _checked(array.astype(np.int64).tolist())
     return _checked(array.tolist())
@@ -157,7 +162,9 @@ def _checked(rows: list) -> PayoffMatrix:
     width = len(rows[0])
     for i, row in enumerate(rows, 1):
         if len(row) != width:
-            raise ValueError(f"ragged matrix: row {i} has {_cells(len(row))}, row 1 has {_cells(width)}")
+            raise ValueError(
+                f"ragged matrix: row {i} has {_cells(len(row))}, row 1 has {_cells(width)}"
+            )
     rows = tuple(map(tuple, rows))
     return PayoffMatrix(rows, np.array(rows, dtype=float))
 

@@ -52,7 +52,7 @@ def certified_value(
     """
     if any(p < 0 for p in x) or any(q < 0 for q in y) or sum(x) != 1 or sum(y) != 1:
         return None
-    guaranteed = min(_payoffs(list(zip(*payoffs)), x))
+    guaranteed = min(_payoffs(list(zip(*payoffs, strict=True)), x))
     conceded = max(_payoffs(payoffs, y))
     return guaranteed if guaranteed == conceded else None
 
@@ -81,8 +81,10 @@ def _from_supports(payoffs: list[list[int]], guess: FloatSolution) -> Exact | No
     tolerance = TOLERANCE * max(1.0, float(np.abs(array).max()))
     rows_played, columns_played = _support(x_float), _support(y_float)
     tight_rows = [i for i, payoff in enumerate(rows_facing_y) if abs(payoff - level) <= tolerance]
-    tight_columns = [j for j, payoff in enumerate(columns_facing_x) if abs(payoff - level) <= tolerance]
-    columns = list(zip(*payoffs))
+    tight_columns = [
+        j for j, payoff in enumerate(columns_facing_x) if abs(payoff - level) <= tolerance
+    ]
+    columns = list(zip(*payoffs, strict=True))
     for column_replies, row_replies in ((columns_played, rows_played), (tight_columns, tight_rows)):
         x = _equalizer(columns, rows_played, column_replies, len(payoffs))
         y = _equalizer(payoffs, columns_played, row_replies, len(columns))
@@ -111,7 +113,7 @@ def _equalizer(
     if solution is None:
         return None
     strategy = [Fraction(0)] * size
-    for k, p in zip(support, solution):
+    for k, p in zip(support, solution, strict=False):
         strategy[k] = p
     return tuple(strategy)
 
@@ -136,7 +138,9 @@ def _solve_linear_system(equations: list[list[int]]) -> list[Fraction] | None:
         pivot = top[column]
         for i in range(r + 1, len(rows)):
             factor = rows[i][column]
-            rows[i] = [(pivot * a - factor * b) // previous for a, b in zip(rows[i], top)]
+            rows[i] = [
+                (pivot * a - factor * b) // previous for a, b in zip(rows[i], top, strict=True)
+            ]
         previous = pivot
         pivots.append(column)
         if len(pivots) == len(rows):
@@ -162,16 +166,24 @@ def _simplex(payoffs: list[list[int]]) -> Exact:
     shift = 1 - min(map(min, payoffs))
     # Tableau rows: one per payoff row, [w_1..w_n | slack_1..slack_m | right-hand side].
     tableau = [
-        [Fraction(a + shift) for a in row] + [Fraction(int(i == k)) for k in range(rows)] + [Fraction(1)]
+        [Fraction(a + shift) for a in row]
+        + [Fraction(int(i == k)) for k in range(rows)]
+        + [Fraction(1)]
         for i, row in enumerate(payoffs)
     ]
-    costs = [Fraction(-1)] * columns + [Fraction(0)] * (rows + 1)  # reduced costs; last = -objective
+    costs = [Fraction(-1)] * columns + [Fraction(0)] * (
+        rows + 1
+    )  # reduced costs; last = -objective
     basis = [columns + i for i in range(rows)]
     while True:
         entering = next((c for c, cost in enumerate(costs[:-1]) if cost < 0), None)
         if entering is None:
             break
-        candidates = [(row[-1] / row[entering], basis[i], i) for i, row in enumerate(tableau) if row[entering] > 0]
+        candidates = [
+            (row[-1] / row[entering], basis[i], i)
+            for i, row in enumerate(tableau)
+            if row[entering] > 0
+        ]
         _, _, leaving = min(candidates)  # bounded: the program's optimum is finite
         pivot_row = tableau[leaving]
         pivot = pivot_row[entering]
@@ -179,9 +191,9 @@ def _simplex(payoffs: list[list[int]]) -> Exact:
         for i, row in enumerate(tableau):
             if i != leaving and row[entering]:
                 factor = row[entering]
-                row[:] = [a - factor * b for a, b in zip(row, pivot_row)]
+                row[:] = [a - factor * b for a, b in zip(row, pivot_row, strict=True)]
         factor = costs[entering]
-        costs[:] = [a - factor * b for a, b in zip(costs, pivot_row)]
+        costs[:] = [a - factor * b for a, b in zip(costs, pivot_row, strict=True)]
         basis[leaving] = entering
     total = costs[-1]  # sum(w) at the optimum, equal to sum of the multipliers
     w = [Fraction(0)] * columns
