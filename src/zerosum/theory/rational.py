@@ -156,52 +156,60 @@ def _solve_linear_system(equations: list[list[int]]) -> list[Fraction] | None:
 
 
 def _simplex(payoffs: list[list[int]]) -> Exact:
-    """The exact solution by the simplex method on fractions, Bland's rule against cycling.
+    """The exact solution by the simplex method in integers, safe from cycling.
 
     With every payoff raised to at least 1 by a shift s, the column player's program is
     maximise sum(w) subject to B w <= 1, w >= 0, whose optimum is 1 / (value + s); the column
     strategy is w scaled to sum 1 and the row strategy the multipliers of the row constraints.
+    Integer pivoting keeps the tableau as integers over one common denominator (the current
+    basis's determinant), by the same exact division as Bareiss's elimination. The entering
+    column has the most negative reduced cost while every pivot raises the objective; after
+    the first degenerate pivot Bland's rule takes over, which cannot cycle.
     """
     rows, columns = len(payoffs), len(payoffs[0])
     shift = 1 - min(map(min, payoffs))
-    # Tableau rows: one per payoff row, [w_1..w_n | slack_1..slack_m | right-hand side].
+    # A row per payoff row: [w_1..w_n | slack_1..slack_m | right-hand side]; last, the reduced
+    # costs, whose right-hand side is sum(w). Every true entry is the stored one / determinant.
     tableau = [
-        [Fraction(a + shift) for a in row]
-        + [Fraction(int(i == k)) for k in range(rows)]
-        + [Fraction(1)]
+        [a + shift for a in row] + [int(i == k) for k in range(rows)] + [1]
         for i, row in enumerate(payoffs)
     ]
-    costs = [Fraction(-1)] * columns + [Fraction(0)] * (
-        rows + 1
-    )  # reduced costs; last = -objective
+    tableau.append([-1] * columns + [0] * (rows + 1))
     basis = [columns + i for i in range(rows)]
+    determinant = 1
+    bland = False  # the steepest reduced cost until a degenerate pivot, then Bland's rule
     while True:
-        entering = next((c for c, cost in enumerate(costs[:-1]) if cost < 0), None)
+        costs = tableau[-1]
+        if bland:
+            entering = next((c for c, cost in enumerate(costs[:-1]) if cost < 0), None)
+        else:
+            entering = min(range(len(costs) - 1), key=costs.__getitem__)
+            entering = entering if costs[entering] < 0 else None
         if entering is None:
             break
-        candidates = [
-            (row[-1] / row[entering], basis[i], i)
-            for i, row in enumerate(tableau)
-            if row[entering] > 0
-        ]
-        _, _, leaving = min(candidates)  # bounded: the program's optimum is finite
-        pivot_row = tableau[leaving]
-        pivot = pivot_row[entering]
-        pivot_row[:] = [a / pivot for a in pivot_row]
+        leaving = min(  # bounded: the program's optimum is finite
+            (i for i in range(rows) if tableau[i][entering] > 0),
+            key=lambda i: (Fraction(tableau[i][-1], tableau[i][entering]), basis[i]),
+        )
+        top = tableau[leaving]
+        pivot = top[entering]
+        bland = bland or top[-1] == 0  # the objective would not move: cycling is possible
         for i, row in enumerate(tableau):
-            if i != leaving and row[entering]:
+            if i != leaving:
                 factor = row[entering]
-                row[:] = [a - factor * b for a, b in zip(row, pivot_row, strict=True)]
-        factor = costs[entering]
-        costs[:] = [a - factor * b for a, b in zip(costs, pivot_row, strict=True)]
+                row[:] = [
+                    (pivot * a - factor * b) // determinant for a, b in zip(row, top, strict=True)
+                ]
+        determinant = pivot
         basis[leaving] = entering
-    total = costs[-1]  # sum(w) at the optimum, equal to sum of the multipliers
-    w = [Fraction(0)] * columns
+    costs = tableau[-1]
+    total = costs[-1]  # sum(w) times the determinant, equal to the multipliers' sum times it
+    w = [0] * columns
     for i, variable in enumerate(basis):
         if variable < columns:
             w[variable] = tableau[i][-1]
-    y = tuple(weight / total for weight in w)
-    x = tuple(cost / total for cost in costs[columns : columns + rows])
+    y = tuple(Fraction(weight, total) for weight in w)
+    x = tuple(Fraction(cost, total) for cost in costs[columns : columns + rows])
     value = certified_value(payoffs, x, y)
     if value is None:  # cannot happen for a correct simplex: refuse rather than answer unproved
         raise ArithmeticError("the exact simplex method returned strategies that are not optimal")
