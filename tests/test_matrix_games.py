@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction as F
 
 import numpy as np
@@ -225,6 +226,8 @@ def test_exact_true_on_float_entries_is_refused_and_exact_false_gives_floats():
         ("1 2; 3 4", "list of rows"),
         ([1, 2], "row 1 is not a list of numbers"),
         ([[1, None]], "is not a number"),
+        ([[Decimal("NaN")]], "not a finite number"),
+        ([["1e999", 1]], "too large for floating point"),
     ],
 )
 def test_malformed_matrices_are_refused_with_the_reason(data, message):
@@ -238,6 +241,7 @@ def test_malformed_matrices_are_refused_with_the_reason(data, message):
         ("3 -1; -2 4", ((3, -1), (-2, 4))),
         ("3,-1;-2,4", ((3, -1), (-2, 4))),
         ("0.5 -1/6\n2e1 7", ((F(1, 2), F(-1, 6)), (20, 7))),
+        ("  1 ,, 2 ;", ((1, 2),)),
     ],
 )
 def test_text_matrices_are_read_exactly(text, rows):

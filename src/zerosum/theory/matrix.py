@@ -153,12 +153,13 @@ def closed_form(data: MatrixLike) -> ClosedForm:
             f"the game has a saddle point at row {saddles[0][0]}, column {saddles[0][1]}"
         )
     (a, b), (c, d) = matrix.rows
-    divide = _divider(matrix.exact)
-    denominator = a + d - b - c
+    denominator = a + d - b - c  # not 0: without a saddle point the diagonals alternate
+    if matrix.exact:
+        denominator = Fraction(denominator)
     return ClosedForm(
-        p=divide(d - c, denominator),
-        q=divide(d - b, denominator),
-        value=divide(a * d - b * c, denominator),
+        p=_plain((d - c) / denominator),
+        q=_plain((d - b) / denominator),
+        value=_plain((a * d - b * c) / denominator),
     )
 
 
@@ -281,10 +282,6 @@ def _strategy(probabilities: Sequence[Number], size: int, player: str) -> list[N
     if (total != 1) if exact_sum else not math.isclose(total, 1, abs_tol=1e-9):
         raise ValueError(f"the {player} strategy's probabilities sum to {total}, not 1")
     return values
-
-
-def _divider(exact: bool):
-    return (lambda a, b: _plain(Fraction(a) / b)) if exact else (lambda a, b: a / b)
 
 
 def _plain(value: Number) -> Number:

@@ -122,11 +122,9 @@ def _entry(value: Any, i: int, j: int) -> Number:
         return _cell(value, i, j)
     if isinstance(value, (Integral, np.integer)):
         return int(value)
-    if isinstance(value, (Rational, Decimal)) and not (
-        isinstance(value, Decimal) and not value.is_finite()
-    ):
+    if isinstance(value, Rational) or (isinstance(value, Decimal) and value.is_finite()):
         return _exact(Fraction(value))
-    if isinstance(value, (Real, np.floating)):
+    if isinstance(value, (Real, Decimal, np.floating)):
         number = float(value)
         if not math.isfinite(number):
             raise ValueError(f"entry {value!r} at row {i}, column {j} is not a finite number")
@@ -166,7 +164,10 @@ def _checked(rows: list) -> PayoffMatrix:
                 f"ragged matrix: row {i} has {_cells(len(row))}, row 1 has {_cells(width)}"
             )
     rows = tuple(map(tuple, rows))
-    return PayoffMatrix(rows, np.array(rows, dtype=float))
+    try:
+        return PayoffMatrix(rows, np.array(rows, dtype=float))
+    except OverflowError:
+        raise ValueError("an entry is too large for floating point (beyond 1.8e308)") from None
 
 
 def _cells(count: int) -> str:
