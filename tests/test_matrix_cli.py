@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from zerosum.cli import main
+from zerosum.theory.matrix import EXACT_LIMIT
 
 
 def run_json(capsys, *argv: str) -> dict:
@@ -131,3 +132,24 @@ def test_matrix_ragged_input_through_a_subprocess_exits_2_with_one_line():
     assert (
         completed.stderr == "zerosum: error: ragged matrix: row 2 has 2 cells, row 1 has 3 cells\n"
     )
+
+
+def test_matrix_larger_than_the_exact_limit_is_floats_unless_exact_is_asked(tmp_path, capsys):
+    size = EXACT_LIMIT + 1
+    path = tmp_path / "big.csv"
+    # The identity matrix: each player spreads evenly, value 1/size.
+    path.write_text("\n".join(",".join(str(int(i == j)) for j in range(size)) for i in range(size)))
+    floats = run_json(capsys, "--csv", str(path))
+    assert floats["exact"] is None
+    assert floats["value"] == pytest.approx(1 / size)
+    exact = run_json(capsys, "--csv", str(path), "--exact")
+    assert exact["exact"]["value"] == f"1/{size}"
+    assert exact["exact"]["row_strategy"] == [f"1/{size}"] * size
+
+
+def test_other_commands_do_not_wait_for_scipy_to_import():
+    check = "import sys, zerosum.cli; print('scipy' in sys.modules, 'numpy' in sys.modules)"
+    completed = subprocess.run(
+        [sys.executable, "-c", check], capture_output=True, text=True, check=True
+    )
+    assert completed.stdout.split() == ["False", "False"]

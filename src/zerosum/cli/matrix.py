@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from zerosum.cli.common import number, print_json
-from zerosum.theory.matrix import exploitability, pure_values, solve
-from zerosum.theory.payoffs import Number, PayoffMatrix, parse_matrix, read_csv
+
+if TYPE_CHECKING:  # the solvers import numpy and SciPy: only `zerosum matrix` should wait for them
+    from zerosum.theory.payoffs import Number, PayoffMatrix
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -27,14 +29,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help='the matrix: rows separated by ";", cells by spaces or commas, e.g. "3 -1; -2 4"',
     )
     parser.add_argument("--csv", metavar="FILE", help="read the matrix from a CSV file instead")
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="exact fractions whatever the size (by default up to 100 strategies a side)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from zerosum.theory.matrix import exploitability, pure_values, solve
+
     matrix = _read(args)
     pure = pure_values(matrix)
-    solution = solve(matrix)
+    solution = solve(matrix, exact=True if args.exact else None)
     check = exploitability(matrix, solution.row_strategy, solution.column_strategy)
     if args.json:
         exact = None
@@ -76,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read(args: argparse.Namespace) -> PayoffMatrix:
+    from zerosum.theory.payoffs import parse_matrix, read_csv
+
     if (args.matrix is None) == (args.csv is None):
         raise ValueError('give the matrix either as text ("3 -1; -2 4") or with --csv FILE')
     return read_csv(args.csv) if args.csv is not None else parse_matrix(args.matrix)

@@ -17,7 +17,8 @@ from typing import Literal
 from zerosum.theory import linear_program, rational
 from zerosum.theory.payoffs import MatrixLike, Number, PayoffMatrix, payoff_matrix
 
-#: The largest number of rows or columns that `solve` answers exactly unless told otherwise.
+#: The largest number of rows or columns that `solve` answers exactly unless told otherwise
+#: (`zerosum matrix --help` quotes it).
 EXACT_LIMIT = 100
 
 
