@@ -148,8 +148,8 @@ def test_matrix_larger_than_the_exact_limit_is_floats_unless_exact_is_asked(tmp_
 
 
 def test_other_commands_do_not_wait_for_scipy_to_import():
-    check = "import sys, zerosum.cli; print('scipy' in sys.modules, 'numpy' in sys.modules)"
+    check = "import sys, zerosum.cli; print('scipy' in sys.modules)"
     completed = subprocess.run(
         [sys.executable, "-c", check], capture_output=True, text=True, check=True
     )
-    assert completed.stdout.split() == ["False", "False"]
+    assert completed.stdout.strip() == "False"
