@@ -353,3 +353,33 @@ def test_random_2x2_closed_form_matches_the_linear_program(entries):
         solution.column_strategy[0],
         solution.value,
     )
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(1, 6).flatmap(
+        lambda unknowns: st.tuples(
+            st.lists(
+                st.lists(st.integers(-3, 3), min_size=unknowns, max_size=unknowns),
+                min_size=1,
+                max_size=7,
+            ),
+            st.lists(st.integers(-5, 5), min_size=unknowns, max_size=unknowns),
+        )
+    )
+)
+def test_bareiss_elimination_solves_every_consistent_system_even_when_singular(system):
+    coefficients, known = system
+    # Repeat a row and zero a column so that ranks fall short and pivots are skipped.
+    coefficients = [*coefficients, coefficients[0]]
+    coefficients = [[0, *row[1:]] for row in coefficients]
+    right = [sum(a * x for a, x in zip(row, known, strict=True)) for row in coefficients]
+    solution = rational._solve_linear_system(
+        [[*row, b] for row, b in zip(coefficients, right, strict=True)]
+    )
+    assert solution is not None
+    assert [sum(a * x for a, x in zip(row, solution, strict=True)) for row in coefficients] == right
+
+
+def test_bareiss_elimination_reports_an_inconsistent_system():
+    assert rational._solve_linear_system([[1, 1, 1], [2, 2, 3]]) is None

@@ -6,7 +6,7 @@ found by fraction-free (Bareiss) elimination on integers. Nothing is returned on
 of strategies is accepted only when it is a pair of distributions and the least the row
 strategy wins against any column equals the most the column strategy concedes against any row,
 which proves both optimal and that common number the value. When the floating-point picture is
-wrong (ties, degenerate games), an exact simplex method with Bland's rule answers instead.
+wrong (numbers too far apart for floating point), an exact simplex method answers instead.
 """
 
 from __future__ import annotations
