@@ -33,7 +33,7 @@ def solve(rows: Sequence[Sequence[Number]], guess: FloatSolution | None) -> Exac
     `rows` are int or Fraction entries; `guess` a floating-point solution of the same game to
     start from, or None to run the exact simplex method directly.
     """
-    scale = math.lcm(*(Fraction(entry).denominator for row in rows for entry in row))
+    scale = math.lcm(*(entry.denominator for row in rows for entry in row))  # ints have one too
     integers = [[int(entry * scale) for entry in row] for row in rows]
     found = _from_supports(integers, guess) if guess is not None else None
     if found is None:
@@ -134,12 +134,12 @@ def _solve_linear_system(equations: list[list[int]]) -> list[Fraction] | None:
         if found is None:
             continue
         rows[r], rows[found] = rows[found], rows[r]
-        top = rows[r]
-        pivot = top[column]
-        for i in range(r + 1, len(rows)):
-            factor = rows[i][column]
-            rows[i] = [
-                (pivot * a - factor * b) // previous for a, b in zip(rows[i], top, strict=True)
+        pivot = rows[r][column]
+        top = rows[r][column:]  # left of `column` the rows below hold zeros only
+        for row in rows[r + 1 :]:
+            factor = row[column]
+            row[column:] = [
+                (pivot * a - factor * b) // previous for a, b in zip(row[column:], top, strict=True)
             ]
         previous = pivot
         pivots.append(column)
@@ -147,12 +147,15 @@ def _solve_linear_system(equations: list[list[int]]) -> list[Fraction] | None:
             break
     if any(row[-1] for row in rows[len(pivots) :]):
         return None
-    solution = [Fraction(0)] * unknowns
+    # The last pivot is the determinant of the pivoted square subsystem, so by Cramer's rule
+    # determinant * solution is a vector of integers: back-substitute in integers, divide once.
+    determinant = previous
+    scaled = [0] * unknowns
     for r in reversed(range(len(pivots))):
         row, column = rows[r], pivots[r]
-        rest = row[-1] - sum(row[c] * solution[c] for c in pivots[r + 1 :])
-        solution[column] = Fraction(rest) / row[column]
-    return solution
+        rest = determinant * row[-1] - sum(row[c] * scaled[c] for c in pivots[r + 1 :])
+        scaled[column] = rest // row[column]
+    return [Fraction(value, determinant) for value in scaled]
 
 
 def _simplex(payoffs: list[list[int]]) -> Exact:
