@@ -10,7 +10,7 @@ from zerosum.cli.play import human_side
 
 def spawn(*args):
     child = pexpect.spawn(
-        sys.executable, ["-m", "zerosum", "play", "tictactoe", *args], encoding="utf-8", timeout=30
+        sys.executable, ["-m", "zerosum", "play", "tictactoe", *args], encoding="utf-8", timeout=90
     )
     child.expect("Type q to leave.")
     return child

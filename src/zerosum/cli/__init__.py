@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from zerosum.cli import matrix, play, solve, tree
+from zerosum.cli import chart, explain, matrix, play, solve, tree
 from zerosum.cli.common import Parser
 
-COMMANDS = (matrix, play, solve, tree)
+COMMANDS = (chart, explain, matrix, play, solve, tree)
 
 
 def build_parser() -> Parser:

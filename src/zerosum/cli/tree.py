@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 
 from zerosum.cli.common import number, print_json
+from zerosum.cli.output import add_show_options, show
 from zerosum.cli.solve import ALGORITHMS
 from zerosum.games.tree import Tree
-from zerosum.search.trace import Trace
+from zerosum.show.searched import EXAMINED, searched_tree
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -21,15 +22,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("tree", help='the tree, e.g. "[[3,12,8],[2,4,6],[14,5,2]]"')
     parser.add_argument("--algorithm", choices=sorted(ALGORITHMS), default="alphabeta")
+    add_show_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     tree = Tree.from_text(args.tree)
-    trace = Trace(limit=len(tree.nodes) * 4)
-    result = ALGORITHMS[args.algorithm](tree, tree.initial_state(), trace=trace)
-    examined = {event.state for event in trace.of_kind("leaf")}
+    searched = searched_tree(
+        tree, tree.initial_state(), algorithm=args.algorithm, max_nodes=len(tree.nodes)
+    )
+    result = searched.result
+    examined = {n.state for n in searched.nodes if n.leaf and n.status == EXAMINED}
     leaves = tree.leaves()
     report = {
         "algorithm": args.algorithm,
@@ -42,8 +46,11 @@ def run(args: argparse.Namespace) -> int:
         "examined": [list(path) for path in leaves if path in examined],
         "pruned": [list(path) for path in leaves if path not in examined],
     }
+    if args.show:
+        show(searched, args, report)
     if args.json:
         print_json(report)
+    if args.show or args.json:
         return 0
     print(f"value: {report['value']} (for the first player)")
     print(f"best move: {result.best_move}")

@@ -1,0 +1,86 @@
+"""`zerosum chart ordering|growth -o FILE.png`: the seeds' experiments as charts."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import asdict
+from pathlib import Path
+
+from zerosum.cli.common import print_json
+from zerosum.cli.output import write_atomically
+from zerosum.experiments.growth import growth_experiment, minimal_tree_leaves
+from zerosum.experiments.ordering import ordering_experiment
+
+MAX_LEAVES = 200_000
+"""The largest uniform tree `growth` will build (b^m leaves): beyond, minimax takes minutes."""
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "chart",
+        help="draw one of the seeds' experiments as a chart (needs matplotlib)",
+        description=(
+            "ordering: finished games alpha-beta reaches on tic-tac-toe for the seeds' move"
+            " orders and 20 random ones. growth: leaves reached against depth on uniform trees"
+            " by minimax and alpha-beta in random and best-first order, with b^m, b^(3m/4) and"
+            " Knuth and Moore's minimal tree. The file's suffix (.png, .svg, .pdf) sets its format."
+        ),
+    )
+    parser.add_argument("chart", choices=("ordering", "growth"))
+    parser.add_argument("-o", "--output", metavar="FILE", required=True, help="the chart's file")
+    parser.add_argument("--branching", type=int, default=3, help="growth: moves per node (3)")
+    parser.add_argument("--max-depth", type=int, default=8, help="growth: deepest tree (8)")
+    parser.add_argument("--samples", type=int, default=5, help="growth: trees per depth (5)")
+    parser.add_argument("--seed", type=int, default=0, help="growth: random seed (0)")
+    parser.add_argument("--json", action="store_true", help="print the numbers as one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from zerosum.show import charts  # the numbers need no matplotlib, the drawing does
+
+    suffix = Path(args.output).suffix.lstrip(".").lower()
+    if suffix not in charts.FORMATS:
+        raise ValueError(
+            f"cannot tell the chart's format from {args.output!r}:"
+            f" end the name with .{', .'.join(charts.FORMATS)}"
+        )
+    if args.chart == "ordering":
+        runs = ordering_experiment()
+        figure = charts.ordering_figure(runs)
+        report = {"chart": "ordering", "runs": [asdict(run) for run in runs]}
+    else:
+        _check_growth(args)
+        points = growth_experiment(
+            args.branching, range(1, args.max_depth + 1), args.samples, args.seed
+        )
+        figure = charts.growth_figure(points, args.branching)
+        report = {
+            "chart": "growth",
+            "branching": args.branching,
+            "points": [
+                {**asdict(point), "minimal_tree": minimal_tree_leaves(args.branching, point.depth)}
+                for point in points
+            ],
+        }
+    write_atomically(args.output, charts.image(figure, suffix))
+    report["output"] = args.output
+    if args.json:
+        print_json(report)
+    else:
+        print(f"wrote {args.output}")
+    return 0
+
+
+def _check_growth(args: argparse.Namespace) -> None:
+    if args.branching < 2:
+        raise ValueError(f"--branching must be at least 2, got {args.branching}")
+    if args.max_depth < 1:
+        raise ValueError(f"--max-depth must be at least 1, got {args.max_depth}")
+    if args.samples < 1:
+        raise ValueError(f"--samples must be at least 1, got {args.samples}")
+    if args.branching**args.max_depth > MAX_LEAVES:
+        raise ValueError(
+            f"a uniform tree with {args.branching} moves and {args.max_depth} plies has"
+            f" {args.branching**args.max_depth:,} leaves: at most {MAX_LEAVES:,}, please"
+        )

@@ -1,0 +1,57 @@
+"""The seeds' move-ordering experiment: alpha-beta on tic-tac-toe with the squares in many orders.
+
+The value (a draw) never changes; the number of finished games alpha-beta reaches does:
+7,330 in square order, 2,893 centre and corners first, 17,002 edges first, and from 2,603 to
+13,358 over the twenty orders `random.Random(seed).shuffle` gives for seeds 0 to 19.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from zerosum.games.tictactoe import TicTacToe
+from zerosum.search.exact import alphabeta
+from zerosum.search.ordering import by_priority
+
+SQUARE_ORDER = (0, 1, 2, 3, 4, 5, 6, 7, 8)
+CENTRE_AND_CORNERS = (4, 0, 2, 6, 8, 1, 3, 5, 7)
+EDGES_FIRST = (1, 3, 5, 7, 0, 2, 6, 8, 4)
+
+
+@dataclass(frozen=True)
+class OrderingRun:
+    """One alpha-beta search of the empty board: the order, its value for X, what it cost."""
+
+    name: str
+    order: tuple[int, ...]
+    value: float
+    leaves: int
+    nodes: int
+
+
+def random_order(seed: int) -> tuple[int, ...]:
+    """The squares 0-8 shuffled by `random.Random(seed)`, as the seeds shuffle them."""
+    squares = list(range(9))
+    random.Random(seed).shuffle(squares)
+    return tuple(squares)
+
+
+def ordering_experiment(seeds: Iterable[int] = range(20)) -> tuple[OrderingRun, ...]:
+    """Alpha-beta from the empty board in the three named orders, then one random order per seed.
+
+    `leaves` counts finished games reached; `value` is for X (always 0, a draw).
+    """
+    orders = [
+        ("square order", SQUARE_ORDER),
+        ("centre and corners", CENTRE_AND_CORNERS),
+        ("edges first", EDGES_FIRST),
+    ]
+    orders += [(f"random {seed}", random_order(seed)) for seed in seeds]
+    game = TicTacToe()
+    runs = []
+    for name, order in orders:
+        result = alphabeta(game, game.initial_state(), order=by_priority(order))
+        runs.append(OrderingRun(name, order, result.value, result.stats.leaves, result.stats.nodes))
+    return tuple(runs)

@@ -1,0 +1,217 @@
+"""A searched tree as one self-contained HTML page that replays the search step by step.
+
+The page holds the SVG drawing of `zerosum.show.svg`, the search's steps as JSON and a small
+script, and fetches nothing. At the start every node is faint; each step lights the node it
+happened at: a window appears when a node is entered, a score when a leaf is reached or a node
+returns, and at a cut-off the branches the search will never look at go dark. Under the tree:
+the score MAX has secured at the root so far, the value once the search is over, and what the
+step did. Previous / next / play buttons, or the keyboard: → and ← step, space plays and
+pauses, Home and End jump to the first and last frame.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from xml.sax.saxutils import escape
+
+from zerosum.search.trace import CUTOFF, ENTER, EXIT, HIT, LEAF
+from zerosum.show.searched import SearchedNode, SearchedTree, Step, format_score
+from zerosum.show.svg import LEGEND_TEXT, svg
+
+STYLE = """
+body { font-family: 'DejaVu Sans', Verdana, sans-serif; margin: 16px; color: #222; }
+h1 { font-size: 18px; margin: 0 0 8px; }
+#controls { margin: 8px 0; display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
+#controls button { font-size: 14px; padding: 4px 12px; }
+#status { margin: 6px 0; font-size: 15px; }
+#status b { display: inline-block; min-width: 2em; }
+#caption { min-height: 1.4em; margin: 4px 0 10px; color: #333; }
+#stage svg { max-width: 100%; height: auto; }
+.anim .node .value, .anim .node .window, .anim .node .more { visibility: hidden; }
+.anim .node.entered .window { visibility: visible; }
+.anim .node.valued .value, .anim .node.valued .more { visibility: visible; }
+.anim .node.pruned .value { visibility: hidden; }
+.anim .node:not(.entered):not(.valued):not(.dark) { opacity: 0.3; }
+.anim .edge:not(.seen):not(.dark) { opacity: 0.3; }
+.anim .node.pruned .shape { stroke-dasharray: none; }
+.anim .max.pruned .shape { fill: #dbe8fb; stroke: #1f4e8c; }
+.anim .min.pruned .shape { fill: #fde2cf; stroke: #9a4a12; }
+.anim .leaf.pruned .shape { fill: #fff; stroke: #333; }
+.anim .edge.pruned line { stroke: #888; stroke-dasharray: none; }
+.anim .edge line.cross { visibility: hidden; }
+.anim .node.dark .shape { fill: #3b3b3b; stroke: #1b1b1b; }
+.anim .edge.dark line { stroke: #3b3b3b; stroke-dasharray: 4 3; }
+.anim .edge.dark line.cross { visibility: visible; stroke: #c0392b; stroke-dasharray: none; }
+.anim:not(.done) .principal .shape { stroke-width: 1.5; }
+.anim:not(.done) .max.principal .shape { stroke: #1f4e8c; }
+.anim:not(.done) .min.principal .shape { stroke: #9a4a12; }
+.anim:not(.done) .leaf.principal .shape { stroke: #333; }
+.anim:not(.done) .edge.principal line { stroke: #888; stroke-width: 1.5; }
+.anim .node.current .shape { stroke: #e67e00; stroke-width: 4; }
+"""
+
+SCRIPT = """
+(function () {
+  "use strict";
+  const steps = JSON.parse(document.getElementById("steps").textContent);
+  const stage = document.getElementById("stage");
+  const el = (id) => document.getElementById(id);
+  const marks = ["entered", "valued", "dark", "current", "seen"];
+  let frame = 0;
+  let timer = null;
+
+  function mark(index, name) {
+    const node = el("n" + index);
+    const edge = el("e" + index);
+    if (node) node.classList.add(name);
+    if (edge) edge.classList.add(name === "dark" ? "dark" : "seen");
+  }
+
+  function render() {
+    for (const g of stage.querySelectorAll("g.node, g.edge")) g.classList.remove(...marks);
+    for (let i = 0; i < frame; i++) {
+      const step = steps[i];
+      const seen = { enter: "entered", cutoff: "seen" }[step.kind] || "valued";
+      mark(step.node, seen);
+      for (const index of step.dark) mark(index, "dark");
+    }
+    const last = frame > 0 ? steps[frame - 1] : null;
+    if (last) {
+      const current = el("n" + last.node);
+      current.classList.add("current");
+      current.scrollIntoView({ block: "nearest", inline: "nearest" });
+    }
+    const done = frame === steps.length;
+    stage.classList.toggle("done", done);
+    el("secured").textContent = last && last.secured !== null ? last.secured : "nothing yet";
+    el("value").textContent = done ? stage.dataset.value : "?";
+    el("caption").textContent = last ? last.text : "Before the search: press → or Play.";
+    el("counter").textContent = "step " + frame + " of " + steps.length;
+    el("previous").disabled = frame === 0;
+    el("next").disabled = done;
+  }
+
+  function go(to) {
+    frame = Math.max(0, Math.min(steps.length, to));
+    render();
+  }
+
+  function play() {
+    if (timer !== null) {
+      clearInterval(timer);
+      timer = null;
+    } else {
+      if (frame === steps.length) frame = 0;
+      timer = setInterval(function () {
+        if (frame >= steps.length) play(); else go(frame + 1);
+      }, 800);
+    }
+    el("play").textContent = timer === null ? "Play" : "Pause";
+  }
+
+  el("previous").addEventListener("click", () => go(frame - 1));
+  el("next").addEventListener("click", () => go(frame + 1));
+  el("play").addEventListener("click", play);
+  document.addEventListener("keydown", function (event) {
+    const keys = {
+      ArrowRight: () => go(frame + 1), ArrowLeft: () => go(frame - 1),
+      Home: () => go(0), End: () => go(steps.length), " ": play,
+    };
+    if (keys[event.key]) {
+      event.preventDefault();
+      keys[event.key]();
+    }
+  });
+  render();
+})();
+"""
+
+
+def html(tree: SearchedTree, title: str = "How the search went") -> str:
+    """A standalone HTML page animating the search of `tree` (scores for MAX)."""
+    steps = [_step_json(tree, step) for step in tree.steps]
+    data = json.dumps(steps, ensure_ascii=False).replace("</", "<\\/")
+    # The nodes' tooltips would tell their scores before the search reaches them.
+    drawing = re.sub(r"<title>.*?</title>", "", svg(tree, caption=False))
+    size = re.search(r'width="([0-9.]+)" height="([0-9.]+)"', drawing)
+    width, height = float(size.group(1)), float(size.group(2))  # type: ignore[union-attr]
+    # A small tree is drawn larger, up to twice its size, to fill about 900 by 640 pixels.
+    scale = max(1, min(2, 900 / width, 640 / height))
+    drawing = drawing.replace("<svg ", f'<svg style="width: {scale * width:.0f}px" ', 1)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{escape(title)}</title>
+<style>{STYLE}</style>
+</head>
+<body>
+<h1>{escape(title)}</h1>
+<p>{escape(tree.summary())}</p>
+<div id="controls">
+<button id="previous" type="button">Previous</button>
+<button id="play" type="button">Play</button>
+<button id="next" type="button">Next</button>
+<span id="counter"></span>
+<span>(keys: ← → step, space plays, Home / End)</span>
+</div>
+<div id="status">MAX has secured: <b id="secured"></b> &nbsp;
+value at the root: <b id="value"></b></div>
+<div id="caption"></div>
+<div id="stage" class="anim" data-value="{escape(format_score(tree.result.value))}">
+{drawing}</div>
+<p>{escape(LEGEND_TEXT)}</p>
+<script type="application/json" id="steps">{data}</script>
+<script>{SCRIPT}</script>
+</body>
+</html>
+"""
+
+
+def _step_json(tree: SearchedTree, step: Step) -> dict:
+    return {
+        "kind": step.kind,
+        "node": step.node,
+        "dark": list(step.dark),
+        "secured": None if step.secured is None else format_score(step.secured),
+        "text": describe_step(tree, step),
+    }
+
+
+def describe_step(tree: SearchedTree, step: Step) -> str:
+    """What one step of the search did, in a sentence."""
+    node = tree.nodes[step.node]
+    name = _name(tree, node)
+    role = "MAX" if node.maximizing else "MIN"
+    value = format_score(step.value)
+    if step.kind == ENTER:
+        window = ""
+        if step.alpha is not None:
+            window = f" with α={format_score(step.alpha)}, β={format_score(step.beta)}"
+        return f"{role} node {name} is entered{window}."
+    if step.kind == LEAF:
+        return f"Leaf {name} is examined: {value}."
+    if step.kind == HIT:
+        return f"Node {name} is found in the table: {value}."
+    if step.kind == CUTOFF:
+        score, bound = node.cutoff  # type: ignore[misc]
+        relation = "≥ β" if node.maximizing else "≤ α"
+        darkened = len([i for i in step.dark if tree.nodes[i].parent == node.index])
+        branches = "1 branch goes" if darkened == 1 else f"{darkened} branches go"
+        return (
+            f"{role} node {name} stops: {format_score(score)} {relation}={format_score(bound)},"
+            f" so {branches} dark without being looked at."
+        )
+    if step.kind == EXIT:
+        return f"{role} node {name} returns {value}."
+    raise ValueError(f"unknown step kind {step.kind!r}")
+
+
+def _name(tree: SearchedTree, node: SearchedNode) -> str:
+    """A node named by the moves from the root: `at the root`, or `after 1 0`."""
+    moves = []
+    while node.parent is not None:
+        moves.append(node.move_text)
+        node = tree.nodes[node.parent]
+    return "at the root" if not moves else "after " + " ".join(reversed(moves))

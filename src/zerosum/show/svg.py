@@ -1,0 +1,250 @@
+"""A searched tree as one self-contained SVG drawing.
+
+MAX nodes (the root player to move) are blue squares, MIN nodes orange circles, leaves white
+boxes, each with the score it returned for MAX; beside each node alpha-beta entered, the window
+`α`, `β` it was given. Pruned branches are greyed and dashed, and the edge into each pruned
+branch is crossed out; the principal variation is drawn in red. A `⋯` under a node says the
+search went on below where the picture stops.
+
+Each node is a `<g class="node ...">` with id `n<index>` whose classes say what it is (`max`,
+`min` or `leaf`; `examined`, `pruned` or `hit`; `principal`; `truncated`), and each edge a
+`<g class="edge ...">` with id `e<index of its lower node>`: tests count them, and the HTML
+animation switches them on and off.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+from zerosum.show.searched import PRUNED, SearchedNode, SearchedTree, format_score
+from zerosum.show.text import describe
+
+ROW = 84  # vertical distance between plies
+HALF = 16  # half the size of a node
+MARGIN = 24
+LEAF_SLOT = 46  # width given to a node drawn with no children
+WINDOW_SLOT = 104  # ... and to one that has a window written beside it
+ACROSS_SLOT = 46  # the height of a row when the tree is drawn across the page
+ACROSS_PLAIN_SLOT = 36  # ... and of a row with no window to write
+COLUMN = 150  # the distance between plies when it is drawn across
+WIDE = 1400  # a tree whose bottom row would be wider than this is drawn across
+CROSS = 6  # half the size of the cross on a pruned edge
+LINE = 18  # height of a line of the caption
+
+STYLE = """
+text { font-family: 'DejaVu Sans', Verdana, sans-serif; font-size: 12px; fill: #222; }
+.value { font-weight: bold; font-size: 13px; }
+.window, .move, .more { font-size: 10px; fill: #555; }
+.move { paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+.caption { font-size: 12px; }
+.edge line { stroke: #888; stroke-width: 1.5; }
+.edge.principal line { stroke: #c0392b; stroke-width: 3.5; }
+.edge.pruned line { stroke: #bbb; stroke-dasharray: 4 3; }
+.edge line.cross { stroke: #c0392b; stroke-width: 2.5; stroke-dasharray: none; }
+.max .shape { fill: #dbe8fb; stroke: #1f4e8c; stroke-width: 1.5; }
+.min .shape { fill: #fde2cf; stroke: #9a4a12; stroke-width: 1.5; }
+.leaf .shape { fill: #fff; stroke: #333; stroke-width: 1.2; }
+.hit .shape { stroke-dasharray: 2 2; }
+.principal .shape { stroke: #c0392b; stroke-width: 3; }
+.pruned .shape { fill: #eee; stroke: #aaa; stroke-dasharray: 3 2; }
+.pruned text { fill: #aaa; }
+.pruned .value { font-weight: normal; }
+"""
+
+
+def svg(tree: SearchedTree, caption: bool = True) -> str:
+    """The tree drawn as a standalone SVG document (scores for MAX, the player to move).
+
+    Under the tree, unless `caption` is false: the search's summary and a legend.
+    """
+    places, across = layout(tree)
+    lines = [tree.summary(), LEGEND_TEXT] if caption else []
+    right = max(x for x, _ in places.values()) + (COLUMN / 2 if across else WINDOW_SLOT / 2)
+    width = max([right + MARGIN] + [2 * MARGIN + 6.6 * len(line) for line in lines])
+    bottom = max(y for _, y in places.values()) + HALF + 2 * MARGIN
+    height = bottom + (3 * LINE + MARGIN if lines else 0)
+    parts = [
+        (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}"'
+            f' viewBox="0 0 {width:.0f} {height:.0f}" class="searched-tree">'
+        ),
+        f"<title>{escape(tree.summary())}</title>",
+        f"<style>{STYLE}</style>",
+        f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fff"/>',
+    ]
+    for node in tree.nodes[1:]:
+        parent = tree.nodes[node.parent]  # type: ignore[index]
+        parts.append(_edge(node, parent, places[parent.index], places[node.index], across))
+    for node in tree.nodes:
+        parts.append(_node(node, *places[node.index], across))
+    if lines:
+        parts.append(_caption(lines, bottom))
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def layout(tree: SearchedTree) -> tuple[dict[int, tuple[float, float]], bool]:
+    """The centre of every node, and whether the tree is drawn across (root on the left).
+
+    Childless nodes take one slot each in the order searched, parents sit in the middle of
+    their children. The tree grows down the page like the textbooks' pictures while its bottom
+    row fits in `WIDE` pixels, and across the page, one row per childless node, beyond.
+    """
+    slots: dict[int, float] = {}  # the breadth-wise centre of each node
+    across = sum(_slot(node, False) for node in tree.nodes if not node.children) > WIDE
+
+    def place(node: SearchedNode, start: float) -> float:
+        """Place `node`'s subtree from `start`; return where the next subtree starts."""
+        own = _slot(node, across)
+        if not node.children:
+            slots[node.index] = start + own / 2
+            return start + own
+        end = start
+        for index in node.children:
+            end = place(tree.nodes[index], end)
+        if end - start < own:  # a narrow subtree: widen it so the window fits
+            shift = (own - (end - start)) / 2
+            for index in _subtree(tree, node):
+                slots[index] += shift
+            end = start + own
+        slots[node.index] = (slots[node.children[0]] + slots[node.children[-1]]) / 2
+        return end
+
+    place(tree.root, MARGIN + (LINE if across else 0))
+    places = {}
+    for node in tree.nodes:
+        if across:
+            places[node.index] = (MARGIN + HALF + node.ply * COLUMN, slots[node.index])
+        else:
+            places[node.index] = (slots[node.index], MARGIN + HALF + node.ply * ROW)
+    return places, across
+
+
+def _slot(node: SearchedNode, across: bool) -> float:
+    """The room a node needs across the tree's breadth."""
+    if across:
+        return ACROSS_SLOT if node.alpha is not None else ACROSS_PLAIN_SLOT
+    return WINDOW_SLOT if node.alpha is not None else LEAF_SLOT
+
+
+def _subtree(tree: SearchedTree, node: SearchedNode) -> list[int]:
+    """The indices of the nodes below `node`."""
+    below, stack = [], list(node.children)
+    while stack:
+        index = stack.pop()
+        below.append(index)
+        stack.extend(tree.nodes[index].children)
+    return below
+
+
+def node_classes(node: SearchedNode) -> str:
+    """The class list of a node's group: what it is, what the search did with it."""
+    kind = "leaf" if node.leaf else "max" if node.maximizing else "min"
+    classes = ["node", kind, node.status]
+    if node.principal:
+        classes.append("principal")
+    if node.truncated:
+        classes.append("truncated")
+    if node.cutoff is not None:
+        classes.append("cutoff")
+    return " ".join(classes)
+
+
+def _node(node: SearchedNode, x: float, y: float, across: bool) -> str:
+    if node.leaf:
+        shape = (
+            f'<rect class="shape" x="{x - 15:.1f}" y="{y - 12:.1f}" width="30" height="24" rx="6"/>'
+        )
+    elif node.maximizing:
+        shape = (
+            f'<rect class="shape" x="{x - HALF:.1f}" y="{y - HALF:.1f}"'
+            f' width="{2 * HALF}" height="{2 * HALF}" rx="3"/>'
+        )
+    else:
+        shape = f'<circle class="shape" cx="{x:.1f}" cy="{y:.1f}" r="{HALF + 1}"/>'
+    parts = [
+        f'<g class="{node_classes(node)}" id="n{node.index}">',
+        # Shown when the pointer rests on the node: what the search did there, and the position.
+        f"<title>{escape(describe(node))}\n{escape(node.picture)}</title>",
+        shape,
+    ]
+    if node.value is not None:
+        parts.append(
+            f'<text class="value" x="{x:.1f}" y="{y + 4.5:.1f}" text-anchor="middle">'
+            f"{escape(format_score(node.value))}</text>"
+        )
+    if node.alpha is not None:
+        alpha, beta = escape(format_score(node.alpha)), escape(format_score(node.beta))
+        if across:  # one line above the node: the edges leave it to the right
+            parts.append(
+                f'<text class="window" x="{x - HALF:.1f}" y="{y - HALF - 4:.1f}">'
+                f"α={alpha} β={beta}</text>"
+            )
+        else:
+            parts.append(
+                f'<text class="window" x="{x + HALF + 5:.1f}" y="{y - 3:.1f}">α={alpha}</text>'
+                f'<text class="window" x="{x + HALF + 5:.1f}" y="{y + 10:.1f}">β={beta}</text>'
+            )
+    if node.truncated and node.status != PRUNED:
+        mx, my = (x + HALF + 10, y + 4) if across else (x, y + HALF + 13)
+        parts.append(f'<text class="more" x="{mx:.1f}" y="{my:.1f}" text-anchor="middle">⋯</text>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _edge(
+    node: SearchedNode,
+    parent: SearchedNode,
+    start: tuple[float, float],
+    end: tuple[float, float],
+    across: bool,
+) -> str:
+    (x1, y1), (x2, y2) = start, end
+    if across:
+        x1, x2 = x1 + HALF, x2 - (15 if node.leaf else HALF)
+    else:
+        y1, y2 = y1 + HALF, y2 - (12 if node.leaf else HALF)
+    classes = ["edge", node.status]
+    if node.principal:
+        classes.append("principal")
+    parts = [
+        f'<g class="{" ".join(classes)}" id="e{node.index}">',
+        f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>',
+    ]
+    if node.status == PRUNED and parent.status != PRUNED:
+        cx, cy = x1 + 0.6 * (x2 - x1), y1 + 0.6 * (y2 - y1)
+        for dx in (CROSS, -CROSS):
+            parts.append(
+                f'<line class="cross" x1="{cx - dx:.1f}" y1="{cy - CROSS:.1f}"'
+                f' x2="{cx + dx:.1f}" y2="{cy + CROSS:.1f}"/>'
+            )
+    if node.move_text:
+        if across:  # the move written just before the child, above its edge
+            mx, my, anchor = x2 - 8, y2 - 4, "end"
+        else:
+            mx, my, anchor = (x1 + x2) / 2 - 5, (y1 + y2) / 2, "end"
+        parts.append(
+            f'<text class="move" x="{mx:.1f}" y="{my:.1f}" text-anchor="{anchor}">'
+            f"{escape(node.move_text)}</text>"
+        )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+LEGEND_TEXT = (
+    "square: MAX to move · circle: MIN to move · box: leaf · α, β: the window a node was"
+    " entered with · grey, crossed out: pruned · red: principal variation · ⋯: searched further"
+)
+
+
+def _caption(lines: list[str], top: float) -> str:
+    texts = [
+        f'<text class="caption" x="{MARGIN}" y="{top + LINE * (row + 0.5):.1f}">'
+        f"{escape(line)}</text>"
+        for row, line in enumerate(lines)
+    ]
+    return f'<g class="caption" {_data("summary", lines[0])}>' + "".join(texts) + "</g>"
+
+
+def _data(name: str, value: str) -> str:
+    return f"data-{name}={quoteattr(value)}"

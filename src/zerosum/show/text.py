@@ -1,0 +1,61 @@
+"""A searched tree as indented text for the terminal.
+
+One line per node: the move that leads to it, MAX or MIN (or the leaf), the window alpha-beta
+entered it with, the score it returned, a `*` on the principal variation, and what a cut-off
+did. Pruned branches are marked `pruned`; a pruned leaf's payoff, which the search never read,
+is shown in brackets.
+"""
+
+from __future__ import annotations
+
+from zerosum.show.searched import PRUNED, TABLE_HIT, SearchedNode, SearchedTree, format_score
+
+
+def text(tree: SearchedTree) -> str:
+    """The tree drawn with box-drawing characters, a summary line first; scores are MAX's."""
+    lines = [tree.summary()]
+    _draw(tree, tree.root, "", "", lines)
+    return "\n".join(lines) + "\n"
+
+
+def _draw(tree: SearchedTree, node: SearchedNode, lead: str, rest: str, lines: list[str]) -> None:
+    lines.append(lead + describe(node))
+    for position, index in enumerate(node.children):
+        last = position == len(node.children) - 1
+        _draw(
+            tree,
+            tree.nodes[index],
+            rest + ("└── " if last else "├── "),
+            rest + ("    " if last else "│   "),
+            lines,
+        )
+
+
+def describe(node: SearchedNode) -> str:
+    """One node's line, without the tree's indentation."""
+    parts = [node.move_text] if node.move_text else []
+    if node.leaf:
+        parts.append("leaf")
+        if node.status != PRUNED:
+            parts.append(format_score(node.value))
+        elif node.value is not None:
+            parts.append(f"({format_score(node.value)})")
+    else:
+        parts.append("MAX" if node.maximizing else "MIN")
+        if node.alpha is not None:
+            parts.append(f"α={format_score(node.alpha)} β={format_score(node.beta)}")
+        if node.status != PRUNED:
+            parts.append(f"→ {format_score(node.value)}")
+    if node.principal:
+        parts.append("*")
+    if node.cutoff is not None:
+        score, bound = node.cutoff
+        relation = "≥ β" if node.maximizing else "≤ α"
+        parts.append(f"cut-off: {format_score(score)} {relation}={format_score(bound)}")
+    if node.status == PRUNED:
+        parts.append("pruned")
+    elif node.status == TABLE_HIT:
+        parts.append("table hit")
+    if node.truncated:
+        parts.append("(search went on below)" if node.status != PRUNED else "(not drawn below)")
+    return " ".join(parts)

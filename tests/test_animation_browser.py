@@ -1,0 +1,122 @@
+"""The HTML animation in a real browser: Debian's chromium driven by Playwright.
+
+Stepped through every frame with the keyboard; no script error; the last frame shows the
+seeds' value 3 and the two dark leaves. A screenshot of the last frame is kept in
+test-artifacts/. Skipped, with the reason, only when no browser can be found.
+"""
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from zerosum.games.tree import Tree
+from zerosum.show import searched_tree
+from zerosum.show.html import html
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+# As root in a closed network: no sandbox, no GPU, and none of Chromium's background traffic.
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def find_chromium() -> str | None:
+    for candidate in (
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+    ):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright import sync_api  # in the test extra: its absence is a failure, not a skip
+
+    executable = find_chromium()
+    if executable is None:
+        pytest.skip("no chromium found (apt-get install chromium): cannot run the browser test")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def seed_page(browser, tmp_path):
+    page_file = tmp_path / "seed.html"
+    page_file.write_text(html(searched_tree(Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]]), ())))
+    page = browser.new_page(viewport={"width": 1000, "height": 640})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.goto(page_file.as_uri())
+    steps = json.loads(
+        re.search(r'id="steps">(.*?)</script>', page_file.read_text(), re.DOTALL).group(1)
+    )
+    yield page, steps, errors
+    page.close()
+
+
+def test_animation_stepped_by_keyboard_ends_on_value_3_with_two_dark_leaves(seed_page):
+    page, steps, errors = seed_page
+    assert page.text_content("#counter") == f"step 0 of {len(steps)}"
+    assert page.locator(".node.dark").count() == 0
+    for frame in range(1, len(steps) + 1):
+        page.keyboard.press("ArrowRight")
+        assert page.text_content("#counter") == f"step {frame} of {len(steps)}"
+        assert page.text_content("#caption") == steps[frame - 1]["text"]
+    assert page.text_content("#value") == "3"
+    assert page.text_content("#secured") == "3"
+    assert page.locator(".node.leaf.dark").count() == 2
+    assert page.text_content("#n0 .value") == "3"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "animation-last-frame.png"))
+    assert errors == []
+
+
+def test_leaves_go_dark_at_the_cutoff_and_come_back_when_stepping_back(seed_page):
+    page, steps, errors = seed_page
+    cutoff = next(i for i, step in enumerate(steps) if step["dark"]) + 1
+    for _ in range(cutoff - 1):
+        page.keyboard.press("ArrowRight")
+    assert page.locator(".node.dark").count() == 0
+    assert page.text_content("#secured") == "3"
+    page.keyboard.press("ArrowRight")
+    assert page.locator(".node.leaf.dark").count() == 2
+    page.keyboard.press("ArrowLeft")
+    assert page.locator(".node.dark").count() == 0
+    page.keyboard.press("End")
+    assert page.text_content("#value") == "3"
+    page.keyboard.press("Home")
+    assert (page.text_content("#value"), page.text_content("#secured")) == ("?", "nothing yet")
+    assert errors == []
+
+
+def test_play_steps_on_by_itself_until_paused(seed_page):
+    page, _, errors = seed_page
+    page.click("#play")
+    assert page.text_content("#play") == "Pause"
+    page.wait_for_function("document.getElementById('counter').textContent.startsWith('step 2 ')")
+    page.keyboard.press(" ")
+    assert page.text_content("#play") == "Play"
+    paused_at = page.text_content("#counter")
+    page.wait_for_timeout(1000)
+    assert page.text_content("#counter") == paused_at
+    page.click("#next")
+    page.click("#previous")
+    assert page.text_content("#counter") == paused_at
+    assert errors == []

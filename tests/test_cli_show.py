@@ -1,0 +1,130 @@
+"""The commands that draw: `tree --show`, `explain`, `chart`."""
+
+import json
+import subprocess
+import sys
+from xml.etree import ElementTree
+
+import pytest
+
+from zerosum.cli import main
+
+SEED_TREE = "[[3,12,8],[2,4,6],[14,5,2]]"
+
+
+def test_tree_default_output_lists_7_of_9_leaves_examined(capsys):
+    assert main(["tree", SEED_TREE]) == 0
+    out = capsys.readouterr().out
+    assert "leaves examined: 7 of 9" in out
+    assert "  1.1                 4  pruned" in out
+
+
+def test_tree_show_text_prints_the_indented_tree(capsys):
+    assert main(["tree", SEED_TREE, "--show", "text"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[1] == "MAX α=-∞ β=∞ → 3 *"
+    assert "│   ├── 1 leaf (4) pruned" in out
+
+
+def test_tree_show_svg_to_file_reports_it_in_json(tmp_path, capsys):
+    target = tmp_path / "seed.svg"
+    assert main(["tree", SEED_TREE, "--show", "svg", "-o", str(target), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["output"] == str(target)
+    assert (report["value"], report["leaves"], len(report["pruned"])) == (3, 7, 2)
+    ElementTree.parse(target)
+    assert [p.name for p in tmp_path.iterdir()] == ["seed.svg"]  # no temporary file left
+
+
+def test_tree_show_html_replaces_an_existing_file(tmp_path):
+    target = tmp_path / "seed.html"
+    target.write_text("old")
+    assert main(["tree", SEED_TREE, "--show", "html", "-o", str(target)]) == 0
+    assert target.read_text().startswith("<!DOCTYPE html>")
+
+
+def test_tree_show_with_json_and_no_file_is_an_error(capsys):
+    assert main(["tree", SEED_TREE, "--show", "svg", "--json"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "zerosum: error: --json and --show both print to stdout: give the picture a file with -o\n"
+    )
+
+
+def test_tree_show_into_a_missing_folder_is_one_line_error(tmp_path, capsys):
+    target = tmp_path / "missing" / "seed.svg"
+    assert main(["tree", SEED_TREE, "--show", "svg", "-o", str(target)]) == 2
+    assert capsys.readouterr().err.startswith(f"zerosum: error: cannot write {target}:")
+
+
+def test_explain_tictactoe_depth_2_svg_notes_what_was_left_out(tmp_path, capsys):
+    target = tmp_path / "explain.svg"
+    argv = ["explain", "tictactoe", "--position", "XOX.O....", "--depth", "2"]
+    assert main([*argv, "--show", "svg", "-o", str(target), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["value"], report["best_move"], report["nodes"]) == (0, 7, 101)
+    assert report["left_out"] == report["nodes"] - report["nodes_drawn"] == 81
+    caption = "".join(ElementTree.parse(target).getroot().itertext())
+    assert "left out: 81 nodes searched below ply 2" in caption
+
+
+def test_explain_prints_text_by_default(capsys):
+    assert main(["explain", "tictactoe", "--position", "XOX.O....", "--depth", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "MAX α=-∞ β=∞ → 0 *"
+    assert lines[-1] == "└── 8 MIN α=0 β=∞ → 0 cut-off: 0 ≤ α=0 (search went on below)"
+
+
+def test_explain_negative_depth_is_an_error(capsys):
+    assert main(["explain", "tictactoe", "--depth", "-1"]) == 2
+    assert capsys.readouterr().err == "zerosum: error: --depth must be at least 0, got -1\n"
+
+
+def test_explain_bad_position_is_an_error(capsys):
+    assert main(["explain", "tictactoe", "--position", "XXXX....."]) == 2
+    assert "zerosum: error: bad position" in capsys.readouterr().err
+
+
+def test_chart_ordering_writes_a_png_and_prints_the_numbers(tmp_path, capsys):
+    pytest.importorskip("matplotlib", reason="charts need the optional matplotlib")
+    target = tmp_path / "ordering.png"
+    assert main(["chart", "ordering", "-o", str(target), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [run["leaves"] for run in report["runs"][:3]] == [7_330, 2_893, 17_002]
+    assert target.read_bytes().startswith(b"\x89PNG")
+
+
+def test_chart_growth_small_writes_a_png(tmp_path, capsys):
+    pytest.importorskip("matplotlib", reason="charts need the optional matplotlib")
+    target = tmp_path / "growth.png"
+    argv = ["chart", "growth", "-o", str(target), "--max-depth", "4", "--samples", "2", "--json"]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [p["minimal_tree"] for p in report["points"]] == [3, 5, 11, 17]
+    assert target.read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["chart", "ordering", "-o", "x.gif"], "cannot tell the chart's format from 'x.gif'"),
+        (["chart", "growth", "-o", "x.png", "--branching", "1"], "--branching must be at least 2"),
+        (["chart", "growth", "-o", "x.png", "--max-depth", "30"], "leaves: at most 200,000"),
+    ],
+)
+def test_chart_bad_options_are_one_line_errors(argv, message, capsys):
+    pytest.importorskip("matplotlib", reason="charts need the optional matplotlib")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("zerosum: error: ") and message in err and err.count("\n") == 1
+
+
+def test_tree_show_svg_through_a_subprocess_prints_the_svg():
+    completed = subprocess.run(
+        [sys.executable, "-m", "zerosum", "tree", SEED_TREE, "--show", "svg"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    root = ElementTree.fromstring(completed.stdout)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
