@@ -44,7 +44,6 @@ def run(args: argparse.Namespace) -> int:
     matrix = _read(args)
     pure = pure_values(matrix)
     solution = solve(matrix, exact=True if args.exact else None)
-    check = exploitability(matrix, solution.row_strategy, solution.column_strategy)
     if args.json:
         exact = None
         if solution.exact:
@@ -77,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"value: {_text(solution.value)} ({kind}, for the row player)")
     print(f"row strategy: {_mixture('R', solution.row_strategy)}")
     print(f"column strategy: {_mixture('C', solution.column_strategy)}")
+    check = exploitability(matrix, solution.row_strategy, solution.column_strategy)
     print(
         f"check: a best response gains the row player {_text(check.row_gap)}"
         f" and the column player {_text(check.column_gap)}"
