@@ -383,3 +383,28 @@ def test_bareiss_elimination_solves_every_consistent_system_even_when_singular(s
 
 def test_bareiss_elimination_reports_an_inconsistent_system():
     assert rational._solve_linear_system([[1, 1, 1], [2, 2, 3]]) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 8).flatmap(
+        lambda rows: st.integers(1, 8).flatmap(
+            lambda columns: st.lists(
+                st.lists(
+                    st.floats(-1, 1, allow_nan=False).map(lambda f: f + 0.1234),
+                    min_size=columns,
+                    max_size=columns,
+                ),
+                min_size=rows,
+                max_size=rows,
+            )
+        )
+    )
+)
+def test_random_float_games_have_exploitability_below_1e_9_and_value_between_bounds(game):
+    solution = solve(game)
+    pure = pure_values(game)
+    assert pure.lower_value - 1e-9 <= solution.value <= pure.upper_value + 1e-9
+    check = exploitability(game, solution.row_strategy, solution.column_strategy)
+    assert check.total < 1e-9
+    assert abs(check.payoff - solution.value) < 1e-9
