@@ -47,6 +47,8 @@ def solve(payoffs: np.ndarray) -> FloatSolution:
         b_eq=[1.0],
         bounds=[(0, None)] * rows + [(None, None)],
         method="highs",
+        # HiGHS's tightest tolerances: the default 1e-7 would show in the value on near-ties.
+        options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10},
     )
     if result.status != 0:  # a bounded feasible program: only a numerical failure lands here
         raise ArithmeticError(f"HiGHS failed on the matrix game: {result.message}")
