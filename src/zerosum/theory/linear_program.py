@@ -30,13 +30,10 @@ def solve(payoffs: np.ndarray) -> FloatSolution:
     has a solution): entries of wildly different magnitudes, for instance.
     """
     rows, columns = payoffs.shape
-    scale = (
-        float(np.abs(payoffs).max()) or 1.0
-    )  # HiGHS's tolerances are absolute: payoffs in [-1, 1]
-    payoffs = payoffs / scale
+    scale = float(np.abs(payoffs).max()) or 1.0  # HiGHS's tolerances are absolute: work in [-1, 1]
     objective = np.zeros(rows + 1)
     objective[-1] = -1.0  # maximise v: minimise -v
-    column_constraints = np.hstack((-payoffs.T, np.ones((columns, 1))))  # v - (x A)_j <= 0
+    column_constraints = np.hstack((-payoffs.T / scale, np.ones((columns, 1))))  # v - (x A)_j <= 0
     total = np.ones((1, rows + 1))
     total[0, -1] = 0.0
     result = linprog(
@@ -52,14 +49,14 @@ def solve(payoffs: np.ndarray) -> FloatSolution:
     )
     if result.status != 0:  # a bounded feasible program: only a numerical failure lands here
         raise ArithmeticError(f"HiGHS failed on the matrix game: {result.message}")
-    return FloatSolution(
-        value=float(-result.fun) * scale,
-        row_strategy=_distribution(result.x[:-1]),
-        column_strategy=_distribution(-result.ineqlin.marginals),
-    )
+    x = _distribution(result.x[:-1])
+    y = _distribution(-result.ineqlin.marginals)
+    # The value as the pair's payoff x A y: within the two strategies' guarantees, and closer to
+    # the true value than the program's objective, which carries HiGHS's tolerance.
+    return FloatSolution(float(x @ payoffs @ y), tuple(x.tolist()), tuple(y.tolist()))
 
 
-def _distribution(weights: np.ndarray) -> tuple[float, ...]:
+def _distribution(weights: np.ndarray) -> np.ndarray:
     """`weights` with rounding noise below 0 cut off, scaled to sum to 1."""
     weights = np.clip(weights, 0.0, None)
-    return tuple((weights / weights.sum()).tolist())
+    return weights / weights.sum()
