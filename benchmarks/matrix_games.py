@@ -26,7 +26,7 @@ from collections.abc import Callable
 import nashpy
 import numpy as np
 
-from zerosum.theory import solve
+from zerosum.theory.matrix import solve
 
 TOLERANCE = 1e-9
 

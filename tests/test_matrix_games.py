@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zerosum.theory import (
+from zerosum.theory import rational
+from zerosum.theory.matrix import (
     Elimination,
     closed_form,
     eliminate_dominated,
@@ -18,7 +19,6 @@ from zerosum.theory import (
     parse_matrix,
     payoff_matrix,
     pure_values,
-    rational,
     read_csv,
     solve,
 )

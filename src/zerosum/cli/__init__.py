@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from zerosum.cli import chart, explain, matrix, play, solve, tree
+from zerosum.cli import chart, explain, grundy, matrix, nim, play, pn, solve, tablebase, tree
 from zerosum.cli.common import Parser
 
-COMMANDS = (chart, explain, matrix, play, solve, tree)
+COMMANDS = (chart, explain, play, solve, tree, nim, grundy, pn, tablebase, matrix)
 
 
 def build_parser() -> Parser:

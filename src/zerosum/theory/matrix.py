@@ -15,7 +15,35 @@ from fractions import Fraction
 from typing import Literal
 
 from zerosum.theory import linear_program, rational
-from zerosum.theory.payoffs import MatrixLike, Number, PayoffMatrix, payoff_matrix
+from zerosum.theory.payoffs import (
+    MatrixLike,
+    Number,
+    PayoffMatrix,
+    parse_matrix,
+    payoff_matrix,
+    read_csv,
+)
+
+__all__ = [
+    "EXACT_LIMIT",
+    "ClosedForm",
+    "Elimination",
+    "Exploitability",
+    "MatrixLike",
+    "Number",
+    "PayoffMatrix",
+    "PureValues",
+    "Reduction",
+    "Solution",
+    "closed_form",
+    "eliminate_dominated",
+    "exploitability",
+    "parse_matrix",
+    "payoff_matrix",
+    "pure_values",
+    "read_csv",
+    "solve",
+]
 
 #: The largest number of rows or columns that `solve` answers exactly unless told otherwise
 #: (`zerosum matrix --help` quotes it).

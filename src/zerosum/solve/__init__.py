@@ -1,0 +1,12 @@
+"""Whole-game solving: retrograde analysis and the tables it builds.
+
+`solve(game)` enumerates every position reachable from the start and solves them all from the
+end backwards; the `Table` it returns gives any position's value for the side to move, its
+distance to the end under perfect play and its best moves, and saves to (and loads from) a
+verified file.
+"""
+
+from zerosum.solve.retrograde import Progress, solve
+from zerosum.solve.table import Counts, Probe, Table, read_header
+
+__all__ = ["Counts", "Probe", "Progress", "Table", "read_header", "solve"]
