@@ -9,7 +9,7 @@ of view explicitly: `utility(state, player)` is the payoff *for `player`*, and b
 is zero-sum, `utility(state, 0) == -utility(state, 1)`.
 
 Everything else is optional and discovered at run time with `isinstance` against the small
-protocols below (`Keyed`, `Evaluating`, `Bounded`, `Noisy`, `Chance`, `MoveText`,
+protocols below (`Keyed`, `Layered`, `Evaluating`, `Bounded`, `Noisy`, `Chance`, `MoveText`,
 `StateText`, `Rendering`), so that a game of ten lines works with every algorithm that needs
 no more than it gives, and a search that needs more says so with a `ValueError`.
 """
@@ -72,6 +72,17 @@ class Keyed(Protocol):
     """
 
     def key(self, state: Any) -> Hashable: ...
+
+
+@runtime_checkable
+class Layered(Protocol):
+    """A game whose positions fall into numbered layers, every move going to the next one.
+
+    `layer(state)` is a counter that each move raises by exactly one (stones on the board, moves
+    played), so the game has no cycles and retrograde analysis can hold two layers at a time.
+    """
+
+    def layer(self, state: Any) -> int: ...
 
 
 @runtime_checkable

@@ -11,10 +11,22 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from zerosum.cli import chart, explain, match, play, solve, tree
+from zerosum.cli import (
+    chart,
+    explain,
+    grundy,
+    match,
+    matrix,
+    nim,
+    play,
+    pn,
+    solve,
+    tablebase,
+    tree,
+)
 from zerosum.cli.common import Parser
 
-COMMANDS = (chart, explain, play, solve, tree, match)
+COMMANDS = (chart, explain, play, solve, tree, nim, grundy, pn, tablebase, matrix, match)
 
 
 def build_parser() -> Parser:

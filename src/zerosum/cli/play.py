@@ -16,9 +16,11 @@ from typing import Any
 
 from zerosum.game import Chance, Game, MoveText, Player, Rendering, require
 from zerosum.games.backgammon import Backgammon
+from zerosum.games.nim import Nim, parse_heaps
 from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.search import alphabeta, by_priority, expectiminimax
+from zerosum.solve import Table
 from zerosum.solve.pig import solve_pig
 
 Chooser = Callable[[Any], Any]
@@ -43,10 +45,22 @@ def perfect_player(game: Game, order: list[Any] | None = None) -> Chooser:
     return lambda state: alphabeta(game, state, order=move_order, distance=True).best_move
 
 
+def table_player(table: Table, search: Chooser) -> Chooser:
+    """A player that plays the table's best move where it holds the position, else searches."""
+    return lambda state: table.probe(state).best_moves[0] if state in table else search(state)
+
+
 PLAYABLE: dict[str, Playable] = {
     "tictactoe": Playable(
         make_game=lambda args: TicTacToe(),
         make_ai=lambda game, args: perfect_player(game, [4, 0, 2, 6, 8, 1, 3, 5, 7]),
+    ),
+    "nim": Playable(
+        make_game=lambda args: Nim(
+            parse_heaps(" ".join(args.params or ["3", "5", "8"])), args.misere
+        ),
+        make_ai=lambda game, args: game.perfect_move,  # Bouton's move, no search needed
+        marks=("first", "second"),
     ),
     # Pig (`zerosum play pig [TARGET]`): the solved optimal policy, or expectiminimax to --depth.
     "pig": Playable(
@@ -83,6 +97,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--depth", type=int, help="the program's search depth")
     parser.add_argument("--table", help="a table file the program plays from")
     parser.add_argument("--seed", type=int, help="seed for the dice of games with chance")
+    parser.add_argument(
+        "--misere", action="store_true", help="Nim: whoever takes the last object loses"
+    )
     parser.set_defaults(run=run)
 
 
@@ -96,6 +113,8 @@ def run(args: argparse.Namespace) -> int:
     require(game, Rendering, "play")
     human = human_side(args.first, args.mark, playable.marks)
     ai = playable.make_ai(game, args)
+    if args.table:
+        ai = table_player(Table.load(args.table, game), ai)
     state = playable.start(game, args) if playable.start else game.initial_state()
     marks = playable.marks
     print(f"You are {marks[human]}, the program is {marks[1 - human]}. Type q to leave.")

@@ -95,6 +95,10 @@ class ConnectFour:
     def key(self, state: State) -> int:
         return state[0] + state[1]
 
+    def layer(self, state: State) -> int:
+        """The number of stones on the board: every move adds one."""
+        return state[2]
+
     def can_play(self, state: State, column: int) -> bool:
         return 0 <= column < self.width and not state[1] & self.top[column]
 

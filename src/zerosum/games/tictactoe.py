@@ -75,6 +75,11 @@ class TicTacToe:
         x, o = state
         return x | o << 9
 
+    def layer(self, state: State) -> int:
+        """The number of marks on the board: every move adds one."""
+        x, o = state
+        return (x | o).bit_count()
+
     def winner(self, state: State) -> Player | None:
         """The player who has three in a row, if any."""
         x, o = state

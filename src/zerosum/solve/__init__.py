@@ -1,1 +1,13 @@
-"""Whole-game solving: every position's exact value, not one search from one position."""
+"""Whole-game solving: retrograde analysis and the tables it builds.
+
+`solve(game)` enumerates every position reachable from the start and solves them all from the
+end backwards; the `Table` it returns gives any position's value for the side to move, its
+distance to the end under perfect play and its best moves, and saves to (and loads from) a
+verified file. Games with dice and cycles: `value_iteration` (any small keyed game) and
+`pig.solve_pig` (Pig, level by level).
+"""
+
+from zerosum.solve.retrograde import Progress, solve
+from zerosum.solve.table import Counts, Probe, Table, read_header
+
+__all__ = ["Counts", "Probe", "Progress", "Table", "read_header", "solve"]

@@ -1,0 +1,148 @@
+"""Retrograde analysis: build speed and peak memory, one core against all, and OpenSpiel.
+
+Each measure runs in a fresh process, so that its peak resident memory (the building process
+and its worker processes, whichever is larger) is its own; in it the table is built `--repeat`
+times (once for the large boards) and the best time kept. For every game the table is built
+with one worker and with every core; the speed-up is the ratio of the two times. OpenSpiel's
+`value_iteration` solves tic-tac-toe in the same run, in turns with zerosum's one-worker build
+in one process (best of `--repeat` each), and the ratio compares zerosum's positions a second
+with its states a second on the same game.
+
+    python benchmarks/retrograde.py [--games tictactoe,c4-4x4,c4-5x4,c4-4x5] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+GAMES = {
+    "tictactoe": ("tictactoe", {}),
+    "c4-4x4": ("connect4", {"width": 4, "height": 4}),
+    "c4-5x4": ("connect4", {"width": 5, "height": 4}),
+    "c4-4x5": ("connect4", {"width": 4, "height": 5}),
+}
+
+
+def build_here(name: str, workers: int, repeat: int) -> dict:
+    """Build one table `repeat` times in this process; its size, best time and peak memory."""
+    from zerosum.games.connect4 import ConnectFour
+    from zerosum.games.tictactoe import TicTacToe
+    from zerosum.solve import solve
+
+    kind, parameters = GAMES[name]
+    game = TicTacToe() if kind == "tictactoe" else ConnectFour(**parameters)
+    seconds = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        table = solve(game, workers=workers)
+        seconds = min(seconds, time.perf_counter() - start)
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    initial = table.initial()
+    return {
+        "positions": table.counts.positions,
+        "seconds": seconds,
+        "peak_mb": max(own, children) / 1024,
+        "value": initial.value,
+        "distance": initial.distance,
+    }
+
+
+def build(name: str, workers: int, repeat: int) -> dict:
+    """The best of `repeat` builds, in a fresh process."""
+    output = subprocess.run(
+        [sys.executable, __file__, "--one", name, str(workers), str(repeat)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return json.loads(output)
+
+
+def against_openspiel(repeat: int) -> tuple[dict, dict] | None:
+    """zerosum's build (one worker) and OpenSpiel's value iteration on tic-tac-toe, run in
+    turns in this process so that both meet the same load: positions, best wall-clock and
+    best CPU times."""
+    try:
+        import pyspiel
+        from open_spiel.python.algorithms import value_iteration
+    except ImportError:
+        return None
+    from zerosum.games.tictactoe import TicTacToe
+    from zerosum.solve import solve
+
+    game, theirs_game = TicTacToe(), pyspiel.load_game("tic_tac_toe")
+
+    def ours_once() -> tuple[int, float]:
+        table = solve(game, workers=1)
+        return len(table), table.initial().value
+
+    def theirs_once() -> tuple[int, float]:
+        values = value_iteration.value_iteration(theirs_game, depth_limit=-1, threshold=0.01)
+        return len(values), values[theirs_game.new_initial_state().to_string()]
+
+    runs = ({"seconds": float("inf"), "cpu": float("inf")} for _ in range(2))
+    ours, theirs = runs
+    for _ in range(repeat):
+        for run, once in ((ours, ours_once), (theirs, theirs_once)):
+            wall, cpu = time.perf_counter(), time.process_time()
+            run["positions"], run["value"] = once()
+            run["seconds"] = min(run["seconds"], time.perf_counter() - wall)
+            run["cpu"] = min(run["cpu"], time.process_time() - cpu)
+    return ours, theirs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--repeat", type=int, default=3, help="builds per measure (best kept)")
+    parser.add_argument(
+        "--one", nargs=3, metavar=("GAME", "WORKERS", "REPEAT"), help=argparse.SUPPRESS
+    )
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(build_here(args.one[0], int(args.one[1]), int(args.one[2]))))
+        return
+    cores = len(os.sched_getaffinity(0))
+    print(
+        f"{'game':<11}{'workers':>8}{'positions':>12}{'seconds':>10}{'pos/s':>11}"
+        f"{'peak MB':>9}{'speed-up':>10}  value"
+    )
+    rates = {}
+    for name in args.games.split(","):
+        repeat = args.repeat if name in ("tictactoe", "c4-4x4") else 1
+        single = None
+        for workers in (1, cores):
+            run = build(name, workers, repeat)
+            rate = run["positions"] / run["seconds"]
+            rates[name, workers] = rate
+            single = single or run["seconds"]
+            print(
+                f"{name:<11}{workers:>8}{run['positions']:>12,}{run['seconds']:>10.2f}"
+                f"{rate:>11,.0f}{run['peak_mb']:>9,.0f}{single / run['seconds']:>9.2f}x"
+                f"  {run['value']} in {run['distance']}",
+                flush=True,
+            )
+    compared = against_openspiel(args.repeat)
+    if compared is not None:
+        print()
+        for name, run in zip(("zerosum solve", "OpenSpiel value_iteration"), compared, strict=True):
+            print(
+                f"tic-tac-toe, {name}: {run['positions']:,} positions in {run['seconds']:.3f} s"
+                f" ({run['cpu']:.3f} s CPU), {run['positions'] / run['seconds']:,.0f} a second,"
+                f" value {run['value']}"
+            )
+        ours, theirs = compared
+        for clock in ("seconds", "cpu"):
+            ratio = (ours["positions"] / ours[clock]) / (theirs["positions"] / theirs[clock])
+            print(f"zerosum / OpenSpiel, positions a second ({clock}): {ratio:.0f}x")
+
+
+if __name__ == "__main__":
+    main()

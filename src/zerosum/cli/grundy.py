@@ -1,0 +1,91 @@
+"""`zerosum grundy`: the Grundy sequence of a heap game, its P positions and its proved period."""
+
+from __future__ import annotations
+
+import argparse
+
+from zerosum.cli.common import parse_int_list, print_json
+from zerosum.theory.heaps import GrundySequence
+from zerosum.theory.octal import NAMED, GrundysGame, OctalGame
+from zerosum.theory.subtraction import SubtractionGame
+
+GAMES = ("grundy", *NAMED)
+LARGEST = 10**6  # the largest --upto: beyond it the list printed is no use to anyone
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "grundy",
+        help="Grundy numbers, P positions and period of a heap game",
+        description="The Grundy number of every heap up to a size, the P positions (Grundy "
+        "number 0) and the period, reported only when a theorem proves it.",
+    )
+    game = parser.add_mutually_exclusive_group(required=True)
+    game.add_argument("--subtract", metavar="S", help="subtraction game, e.g. 1,3,4")
+    game.add_argument("--octal", metavar="CODE", help="octal game, e.g. 0.77 (Kayles)")
+    game.add_argument(
+        "--game", choices=GAMES, help="grundy (split a heap unequally), kayles or dawson"
+    )
+    parser.add_argument("--upto", type=int, default=30, help="the largest heap (default 30)")
+    parser.add_argument(
+        "--search",
+        type=int,
+        default=1 << 14,
+        metavar="N",
+        help="look for a period among the first N values (default 16384)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.search < 1:
+        raise ValueError(f"--search must be at least 1, got {args.search}")
+    if args.upto > LARGEST:
+        raise ValueError(f"--upto is at most {LARGEST:,} here, got {args.upto:,}")
+    if args.subtract is not None:
+        game = SubtractionGame(parse_int_list(args.subtract, "subtraction set"))
+        name = "subtraction game {" + ", ".join(map(str, game.moves)) + "}"
+        result = game.sequence(args.upto, args.search)
+    elif args.game == "grundy":
+        name = "Grundy's game"
+        result = GrundysGame().sequence(args.upto)
+    else:
+        game = OctalGame(NAMED.get(args.game) or args.octal)
+        name = f"octal game {game.code}" + (f" ({args.game})" if args.game else "")
+        result = game.sequence(args.upto, args.search)
+    report = {
+        "game": name,
+        "values": list(result.values),
+        "p_positions": list(result.p_positions),
+        "preperiod": result.preperiod,
+        "period": result.period,
+        "checked": result.checked,
+    }
+    if args.json:
+        print_json(report)
+    else:
+        print(describe(name, result, args.game == "grundy"))
+    return 0
+
+
+def describe(name: str, result: GrundySequence, no_theorem: bool) -> str:
+    values = result.values
+    lines = [f"{name}: Grundy numbers of heaps 0 to {len(values) - 1}"]
+    for start in range(0, len(values), 20):
+        row = " ".join(f"{v:>2}" for v in values[start : start + 20])
+        lines.append(f"{start:>6}: {row}")
+    lines.append("P positions: " + ", ".join(map(str, result.p_positions)))
+    if result.period is not None:
+        lines.append(
+            f"period {result.period} from heap {result.preperiod}: g(n + {result.period}) = g(n)"
+            f" for every n >= {result.preperiod}, proved from heaps 0 to {result.checked - 1}"
+        )
+    elif no_theorem:
+        lines.append(
+            f"no period found up to heap {len(values) - 1}, and none can be proved:"
+            " no periodicity theorem covers this game"
+        )
+    else:
+        lines.append(f"no period proved from heaps 0 to {result.checked - 1}")
+    return "\n".join(lines)

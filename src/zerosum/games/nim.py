@@ -1,0 +1,111 @@
+"""Nim as a two-player game for the search and the play command.
+
+A state is `(heaps, player)`: the heap sizes and the player to move. A move `(heap, count)`
+takes `count` objects (at least one) from heap `heap` (0-based). In normal play whoever takes
+the last object wins; in misère play (`misere=True`) that player loses. Utilities are +1 and
+-1 for the player asked about.
+
+As text a move is the heap (1-based, as shown by `render`) and the count, "2 3" or "2:3":
+take 3 from heap 2. A position is the heap sizes, "3 5 8" or "3,5,8", with player 0 to move.
+"""
+
+from __future__ import annotations
+
+import re
+
+from zerosum.game import Player
+from zerosum.theory.nim import nim_heaps, winning_move
+
+State = tuple[tuple[int, ...], Player]
+Move = tuple[int, int]
+
+MOVE_TEXT = re.compile(r"\s*(\S+?)\s*[:\s]\s*(\S+)\s*")
+
+
+def parse_heaps(text: str) -> tuple[int, ...]:
+    """Heap sizes from "3 5 8" or "3,5,8"; ValueError when one is not a non-negative integer."""
+    words = text.replace(",", " ").split()
+    if not words:
+        raise ValueError("no heaps given: type the heap sizes, e.g. 3 5 8")
+    for word in words:
+        if not (word.isascii() and word.isdigit()):
+            raise ValueError(f"a heap size must be a non-negative integer, got {word!r}")
+    return tuple(int(word) for word in words)
+
+
+class Nim:
+    """Nim from the heaps `heaps`, in normal play or, with `misere`, misère play."""
+
+    def __init__(self, heaps: tuple[int, ...] = (3, 5, 8), misere: bool = False) -> None:
+        self.heaps = nim_heaps(heaps)
+        self.misere = misere
+
+    def initial_state(self) -> State:
+        return (self.heaps, 0)
+
+    def to_move(self, state: State) -> Player:
+        return state[1]
+
+    def legal_moves(self, state: State) -> list[Move]:
+        """Every (heap, count), heap by heap, larger counts first.
+
+        Larger counts first lets alpha-beta find wins sooner: on three heaps up to 7 it visits
+        about seven times fewer nodes than with smaller counts first.
+        """
+        heaps, _ = state
+        return [(i, count) for i, size in enumerate(heaps) for count in range(size, 0, -1)]
+
+    def result(self, state: State, move: Move) -> State:
+        heaps, player = state
+        i, count = move
+        return ((*heaps[:i], heaps[i] - count, *heaps[i + 1 :]), 1 - player)
+
+    def is_terminal(self, state: State) -> bool:
+        return not any(state[0])
+
+    def utility(self, state: State, player: Player) -> int:
+        """+1 for the winner: whoever took the last object (normal) or did not (misère)."""
+        mover_lost = not self.misere
+        return -1 if (player == state[1]) == mover_lost else 1
+
+    def perfect_move(self, state: State) -> Move:
+        """A move of a perfect player: to a P position (Bouton's move, or the misère rule's)
+        when there is one; otherwise one object from the largest heap, to make the game last."""
+        heaps, _ = state
+        move = winning_move(heaps, self.misere)
+        if move is not None:
+            return (move.heap, move.remove)
+        return (heaps.index(max(heaps)), 1)
+
+    def parse_state(self, text: str) -> State:
+        return (parse_heaps(text), 0)
+
+    def parse_move(self, state: State, text: str) -> Move:
+        heaps, _ = state
+        match = MOVE_TEXT.fullmatch(text)
+        if (
+            match is None
+            or not (match[1] + match[2]).isascii()
+            or not (match[1].isdigit() and match[2].isdigit())
+        ):
+            raise ValueError(f"{text.strip()!r} is not a move: type a heap and a count, e.g. 2 3")
+        heap, count = int(match[1]), int(match[2])
+        if not 1 <= heap <= len(heaps):
+            raise ValueError(f"there is no heap {heap}: choose a heap from 1 to {len(heaps)}")
+        if heaps[heap - 1] == 0:
+            raise ValueError(f"heap {heap} is empty")
+        if not 1 <= count <= heaps[heap - 1]:
+            raise ValueError(f"heap {heap} has {heaps[heap - 1]}: take from 1 to {heaps[heap - 1]}")
+        return (heap - 1, count)
+
+    def format_move(self, state: State, move: Move) -> str:
+        heap, count = move
+        return f"{heap + 1}:{count}"
+
+    def render(self, state: State) -> str:
+        """One line per heap: its number, its objects and its size."""
+        heaps, _ = state
+        width = len(str(len(heaps)))
+        return "\n".join(
+            f"heap {i:>{width}}: {'|' * size or '-'} ({size})" for i, size in enumerate(heaps, 1)
+        )

@@ -1,0 +1,95 @@
+"""Where the expansion of a layer runs: in this process, in a pool of processes, or on Dask.
+
+A *mapper* takes a function and a list of argument tuples and yields the results in the order
+of the tuples, whatever order the work finished in. The retrograde build hands it the chunks of
+a layer; the function and its arguments must be picklable (a game defined at module level is).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+Mapper = Callable[[Callable[..., Any], list[tuple]], Iterator[Any]]
+CONNECT_TIMEOUT = "10s"
+"""How long to wait for a Dask scheduler to answer."""
+
+
+def default_workers() -> int:
+    """Every core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+@contextmanager
+def mapper(workers: int | None = None, scheduler: str | None = None) -> Iterator[Mapper]:
+    """A mapper over `workers` processes (default: every core), or the Dask cluster whose
+    scheduler listens at `scheduler`; one worker, or a single task, maps in this process."""
+    if scheduler is not None:
+        with _dask(scheduler) as mapping:
+            yield mapping
+        return
+    workers = default_workers() if workers is None else workers
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if workers == 1:
+        yield _serial
+        return
+    pool = None
+
+    def mapping(function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
+        nonlocal pool
+        if len(tasks) < 2:  # not worth a process: small layers stay here
+            return _serial(function, tasks)
+        if pool is None:
+            pool = multiprocessing.get_context().Pool(workers)
+        return pool.imap(_Call(function), tasks)
+
+    try:
+        yield mapping
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+
+
+def _serial(function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
+    return (function(*task) for task in tasks)
+
+
+class _Call:
+    """`function(*task)`, picklable for a process pool."""
+
+    def __init__(self, function: Callable[..., Any]) -> None:
+        self.function = function
+
+    def __call__(self, task: tuple) -> Any:
+        return self.function(*task)
+
+
+@contextmanager
+def _dask(address: str) -> Iterator[Mapper]:
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise ValueError(
+            "a Dask scheduler needs dask: pip install 'zerosum[distributed]'"
+        ) from None
+    try:
+        client = Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError) as error:
+        raise ValueError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
+
+    def mapping(function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
+        futures = client.map(function, *zip(*tasks, strict=True), pure=False) if tasks else []
+        return (future.result() for future in futures)
+
+    try:
+        yield mapping
+    finally:
+        client.close()

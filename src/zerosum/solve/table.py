@@ -1,0 +1,318 @@
+"""The table a retrograde analysis produces: every position's value, distance and best moves.
+
+In memory a table is a list of *sections*, one per layer for a layered game (one in all for
+another game), each holding three parallel arrays sorted by the game's key: the keys (unsigned
+64-bit), the values for the side to move (signed 8-bit) and the distances to the end under
+perfect play (unsigned 16-bit, `NO_END` for a draw held by endless play). A probe finds a key by
+bisection: eleven bytes a position, nothing else, and the best moves are recomputed from the
+children's entries when asked for.
+
+On disk (format 1), all integers little-endian:
+
+    offset  size  field
+    0       8     magic b"ZSTABLE\\0"
+    8       2     format version (uint16)
+    10      4     header length H in bytes (uint32)
+    14      32    SHA-256 of everything from offset 46 to the end (header and body)
+    46      H     header: a UTF-8 JSON object: "format", "game" (module.Class), "parameters"
+                  (the game's constructor arguments), "layered", the counts ("positions",
+                  "terminal", "wins", "draws", "losses"), "initial" (value and distance of the
+                  initial position, or null) and "sections" (per section: "layer" and its counts)
+    46 + H  ...   body: for each section in header order, its n keys (uint64, ascending), then
+                  its n values (int8), then its n distances (uint16)
+
+A file is verified when loaded: magic, version, length, checksum, counts and the game it was
+built for; any mismatch is a `ValueError` that says which, never a wrong answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import os
+import struct
+import sys
+import tempfile
+from array import array
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import asdict, astuple, dataclass
+from pathlib import Path
+from typing import Any
+
+from zerosum.game import Game
+from zerosum.solve.outcome import NO_END
+
+MAGIC = b"ZSTABLE\0"
+FORMAT = 1
+_PREAMBLE = struct.Struct("<8sHI32s")
+BYTES_PER_POSITION = 8 + 1 + 2
+# Byte value of an int8 -> 0 draw, 1 win, 2 loss: counts by value with bytes.translate/count.
+_SIGN_CLASS = bytes(0 if b == 0 else 1 if b < 128 else 2 for b in range(256))
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A position's entry: `value` for the side to move, `distance` in plies to the end under
+    perfect play (None for a draw held by endless play), and every move that keeps both."""
+
+    value: int
+    distance: int | None
+    best_moves: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Counts:
+    """How many positions a table (or one layer) holds, by value for the side to move."""
+
+    positions: int
+    terminal: int
+    wins: int
+    draws: int
+    losses: int
+
+    @classmethod
+    def of(cls, values: array, distances: array) -> Counts:
+        classes = values.tobytes().translate(_SIGN_CLASS)
+        return cls(
+            len(values), distances.count(0), classes.count(1), classes.count(0), classes.count(2)
+        )
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
+
+
+@dataclass(frozen=True)
+class Section:
+    """The positions of one layer (`layer` is None in a table of an unlayered game)."""
+
+    layer: int | None
+    keys: array  # 'Q', ascending
+    values: array  # 'b'
+    distances: array  # 'H'
+
+
+def identity(game: Game) -> tuple[str, dict[str, Any]]:
+    """The game's class as `module.Class` and its constructor arguments read back from it."""
+    cls = type(game)
+    parameters = {}
+    for parameter in inspect.signature(cls).parameters.values():
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        if hasattr(game, parameter.name):
+            parameters[parameter.name] = getattr(game, parameter.name)
+    try:
+        parameters = json.loads(json.dumps(parameters))
+    except (TypeError, ValueError):
+        raise ValueError(f"the parameters of {cls.__name__} cannot be written as JSON") from None
+    return f"{cls.__module__}.{cls.__qualname__}", parameters
+
+
+class Table:
+    """A solved game: look up any position's value, distance and best moves."""
+
+    def __init__(self, game: Game, sections: Sequence[Section]) -> None:
+        self.game = game
+        self.sections = tuple(sections)
+        self.layered = bool(self.sections) and self.sections[0].layer is not None
+        self._by_layer = {section.layer: section for section in self.sections}
+        self.layers = {
+            section.layer: Counts.of(section.values, section.distances) for section in self.sections
+        }
+        self.counts = sum(self.layers.values(), Counts(0, 0, 0, 0, 0))  # all layers together
+
+    def __len__(self) -> int:
+        return self.counts.positions
+
+    def __contains__(self, state: Any) -> bool:
+        return self._entry(state) is not None
+
+    def _entry(self, state: Any) -> tuple[int, int] | None:
+        """(value, raw distance) of `state` if the table holds it."""
+        key = self.game.key(state)  # type: ignore[attr-defined]
+        if self.layered:
+            section = self._by_layer.get(self.game.layer(state))  # type: ignore[attr-defined]
+            sections = () if section is None else (section,)
+        else:
+            sections = self.sections
+        for section in sections:
+            keys = section.keys
+            index = bisect_left(keys, key)
+            if index < len(keys) and keys[index] == key:
+                return section.values[index], section.distances[index]
+        return None
+
+    def probe(self, state: Any) -> Probe:
+        """The entry of `state`: value for the side to move, distance, best moves.
+
+        ValueError when the table does not hold `state`.
+        """
+        entry = self._entry(state)
+        if entry is None:
+            raise ValueError("the position is not in the table")
+        value, distance = entry
+        if distance == 0:
+            return Probe(value, 0, ())
+        game = self.game
+        mover = game.to_move(state)
+        best = []
+        for move in game.legal_moves(state):
+            child = game.result(state, move)
+            child_entry = self._entry(child)
+            if child_entry is None:
+                raise ValueError(
+                    "the table lacks a successor of the position: was it built"
+                    " from other start positions?"
+                )
+            child_value, child_distance = child_entry
+            seen = child_value if game.to_move(child) == mover else -child_value
+            if seen == value and (
+                distance == NO_END or (child_distance != NO_END and child_distance + 1 == distance)
+            ):
+                best.append(move)
+        return Probe(value, None if distance == NO_END else distance, tuple(best))
+
+    def initial(self) -> Probe | None:
+        """The entry of the game's initial position, None when the table does not hold it."""
+        state = self.game.initial_state()
+        return self.probe(state) if state in self else None
+
+    def header(self) -> dict[str, Any]:
+        """The JSON header this table is saved with."""
+        name, parameters = identity(self.game)
+        start = self.initial()
+        return {
+            "format": FORMAT,
+            "game": name,
+            "parameters": parameters,
+            "layered": self.layered,
+            **asdict(self.counts),
+            "initial": None
+            if start is None
+            else {"value": start.value, "distance": start.distance},
+            "sections": [
+                {"layer": layer, **asdict(counts)} for layer, counts in self.layers.items()
+            ],
+        }
+
+    def save(self, path: str | os.PathLike) -> int:
+        """Write the table to `path` atomically (a temporary file renamed into place); its size."""
+        path = Path(path)
+        header = json.dumps(self.header(), separators=(",", ":")).encode()
+        digest = hashlib.sha256(header)
+        temporary = None
+        try:
+            with tempfile.NamedTemporaryFile(
+                dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
+            ) as handle:
+                temporary = handle.name
+                handle.write(_PREAMBLE.pack(MAGIC, FORMAT, len(header), bytes(32)))
+                handle.write(header)
+                for section in self.sections:
+                    for column in (section.keys, section.values, section.distances):
+                        data = _little_endian(column)
+                        digest.update(data)
+                        handle.write(data)
+                handle.seek(0)
+                handle.write(_PREAMBLE.pack(MAGIC, FORMAT, len(header), digest.digest()))
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temporary, 0o666 & ~_umask())  # a temporary file is private; a table not
+            os.replace(temporary, path)
+        except BaseException:
+            if temporary is not None and os.path.exists(temporary):
+                os.unlink(temporary)
+            raise
+        return path.stat().st_size
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, game: Game) -> Table:
+        """The table saved in `path`, verified whole and checked to be built for `game`."""
+        data = _read(path)
+        header = _parse_header(path, data)
+        expected = _PREAMBLE.size + header["_length"] + header["positions"] * BYTES_PER_POSITION
+        if len(data) < expected:
+            raise ValueError(f"{path}: truncated table ({len(data):,} of {expected:,} bytes)")
+        if len(data) > expected:
+            raise ValueError(f"{path}: {len(data) - expected:,} bytes too many after the table")
+        if hashlib.sha256(memoryview(data)[_PREAMBLE.size :]).digest() != header["_checksum"]:
+            raise ValueError(f"{path}: corrupted table (checksum mismatch)")
+        name, parameters = identity(game)
+        if (header["game"], header["parameters"]) != (name, parameters):
+            raise ValueError(
+                f"{path}: table built for {_describe(header['game'], header['parameters'])},"
+                f" not {_describe(name, parameters)}"
+            )
+        sections, offset = [], _PREAMBLE.size + header["_length"]
+        for entry in header["sections"]:
+            n = entry["positions"]
+            columns = []
+            for typecode, width in (("Q", 8), ("b", 1), ("H", 2)):
+                column = array(typecode)
+                column.frombytes(data[offset : offset + n * width])
+                if sys.byteorder == "big":
+                    column.byteswap()
+                columns.append(column)
+                offset += n * width
+            sections.append(Section(entry["layer"], *columns))
+        table = cls(game, sections)
+        stored = {key: header[key] for key in asdict(table.counts)}
+        if stored != asdict(table.counts):
+            raise ValueError(f"{path}: the header's counts do not match the table")
+        return table
+
+
+def read_header(path: str | os.PathLike) -> dict[str, Any]:
+    """The JSON header of the table file `path` (only checked to be well formed)."""
+    data = _read(path)
+    header = _parse_header(path, data)
+    return {key: value for key, value in header.items() if not key.startswith("_")}
+
+
+def _read(path: str | os.PathLike) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as error:
+        raise ValueError(f"cannot read table {str(path)!r}: {error.strerror}") from None
+
+
+def _parse_header(path: str | os.PathLike, data: bytes) -> dict[str, Any]:
+    if len(data) < _PREAMBLE.size:
+        if MAGIC.startswith(data[: len(MAGIC)]) and data:
+            raise ValueError(f"{path}: truncated table ({len(data)} bytes)")
+        raise ValueError(f"{path}: not a zerosum table")
+    magic, version, length, checksum = _PREAMBLE.unpack_from(data)
+    if magic != MAGIC:
+        raise ValueError(f"{path}: not a zerosum table")
+    if version != FORMAT:
+        raise ValueError(f"{path}: table format {version}, this zerosum reads format {FORMAT}")
+    if _PREAMBLE.size + length > len(data):
+        raise ValueError(f"{path}: truncated table (the header is cut short)")
+    try:
+        header = json.loads(data[_PREAMBLE.size : _PREAMBLE.size + length])
+        counted = sum(section["positions"] for section in header["sections"])
+        if not isinstance(header["game"], str) or counted != header["positions"]:
+            raise ValueError
+    except (ValueError, KeyError, TypeError):
+        raise ValueError(f"{path}: corrupted table (unreadable header)") from None
+    header["_length"], header["_checksum"] = length, checksum
+    return header
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _little_endian(column: array) -> bytes:
+    if sys.byteorder == "big":
+        column = array(column.typecode, column)
+        column.byteswap()
+    return column.tobytes()
+
+
+def _describe(name: str, parameters: dict[str, Any]) -> str:
+    arguments = ", ".join(f"{key}={value!r}" for key, value in parameters.items())
+    return f"{name.rsplit('.', 1)[-1]}({arguments})"

@@ -1,0 +1,424 @@
+"""Retrograde analysis: counts, values equal to exact search, impartial theory, cycles, scores."""
+
+import random
+from functools import reduce
+from operator import xor
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zerosum.games.connect4 import ConnectFour
+from zerosum.games.tictactoe import TicTacToe
+from zerosum.search import alphabeta
+from zerosum.solve import Progress, retrograde, solve
+
+TICTACTOE = TicTacToe()
+
+
+def reachable(game, start):
+    """Every position reachable from `start`, by key (an independent enumeration)."""
+    seen, stack = {}, [start]
+    while stack:
+        state = stack.pop()
+        key = game.key(state)
+        if key not in seen:
+            seen[key] = state
+            if not game.is_terminal(state):
+                stack.extend(game.result(state, move) for move in game.legal_moves(state))
+    return seen
+
+
+@pytest.fixture(scope="module")
+def tictactoe_table():
+    return solve(TICTACTOE, workers=1)
+
+
+@pytest.fixture(scope="module")
+def connect4_table():
+    return solve(ConnectFour(4, 4), workers=1)
+
+
+def test_tictactoe_has_5478_positions_958_terminal(tictactoe_table):
+    counts = tictactoe_table.counts
+    assert (counts.positions, counts.terminal) == (5478, 958)
+    assert counts.wins + counts.draws + counts.losses == 5478
+    assert (counts.wins, counts.draws, counts.losses) == (2836, 1068, 1574)
+
+
+def test_tictactoe_layers_count_stones_and_the_last_is_all_terminal(tictactoe_table):
+    layers = tictactoe_table.layers
+    assert [layers[n].positions for n in range(10)] == [
+        1,
+        9,
+        72,
+        252,
+        756,
+        1260,
+        1520,
+        1140,
+        390,
+        78,
+    ]
+    assert layers[9].terminal == 78 and layers[5].terminal == 120
+
+
+def test_tictactoe_empty_board_is_a_draw_in_9_plies_every_square_holding_it(tictactoe_table):
+    entry = tictactoe_table.probe(TICTACTOE.initial_state())
+    assert (entry.value, entry.distance) == (0, 9)
+    assert entry.best_moves == tuple(range(9))
+
+
+def test_tictactoe_every_position_equals_alphabeta_value_and_distance(tictactoe_table):
+    positions = reachable(TICTACTOE, TICTACTOE.initial_state())
+    assert len(positions) == len(tictactoe_table)
+    for state in positions.values():
+        exact = alphabeta(TICTACTOE, state, distance=True)
+        entry = tictactoe_table.probe(state)
+        assert entry.value == exact.value, TICTACTOE.format_state(state)
+        if exact.value != 0:
+            assert entry.distance == exact.plies, TICTACTOE.format_state(state)
+        if entry.best_moves:
+            assert exact.best_move in entry.best_moves or exact.value == 0
+
+
+def test_tictactoe_best_moves_keep_the_value_and_the_distance(tictactoe_table):
+    state = TICTACTOE.parse_state("XX.OO....")  # X to move wins at once on square 2
+    entry = tictactoe_table.probe(state)
+    assert (entry.value, entry.distance, entry.best_moves) == (1, 1, (2,))
+    state = TICTACTOE.parse_state("X...O...X")  # O must not take a corner
+    entry = tictactoe_table.probe(state)
+    assert entry.value == 0 and set(entry.best_moves) == {1, 3, 5, 7}
+
+
+def test_finished_game_is_a_loss_at_distance_0_without_moves(tictactoe_table):
+    entry = tictactoe_table.probe(TICTACTOE.parse_state("XXXOO...."))
+    assert (entry.value, entry.distance, entry.best_moves) == (-1, 0, ())
+
+
+def test_position_outside_the_table_is_a_value_error(tictactoe_table):
+    start = TICTACTOE.parse_state("XO.......")
+    small = solve(TICTACTOE, [start], workers=1)
+    assert start in small and TICTACTOE.initial_state() not in small
+    with pytest.raises(ValueError, match="not in the table"):
+        small.probe(TICTACTOE.initial_state())
+    assert small.probe(start).value == tictactoe_table.probe(start).value
+
+
+def test_connect4_4x4_has_161029_positions_and_the_empty_board_is_a_draw(connect4_table):
+    assert connect4_table.counts.positions == 161_029
+    assert connect4_table.probe(ConnectFour(4, 4).initial_state()).value == 0
+
+
+def test_connect4_4x4_random_positions_equal_alphabeta(connect4_table):
+    game, rng = ConnectFour(4, 4), random.Random(8)
+    for _ in range(60):
+        state = game.initial_state()
+        for _ in range(rng.randint(4, 12)):
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(game.legal_moves(state)))
+        exact = alphabeta(game, state, distance=True)
+        entry = connect4_table.probe(state)
+        assert entry.value == exact.value
+        if exact.value != 0:
+            assert entry.distance == exact.plies
+
+
+class Unlayered:
+    """A game seen without its layers, so that the counting propagation solves it."""
+
+    def __init__(self, game):
+        self.game = game
+
+    def __getattr__(self, name):
+        if name == "layer":
+            raise AttributeError(name)
+        return getattr(self.game, name)
+
+    def initial_state(self):
+        return self.game.initial_state()
+
+    def to_move(self, state):
+        return self.game.to_move(state)
+
+    def legal_moves(self, state):
+        return self.game.legal_moves(state)
+
+    def result(self, state, move):
+        return self.game.result(state, move)
+
+    def is_terminal(self, state):
+        return self.game.is_terminal(state)
+
+    def utility(self, state, player):
+        return self.game.utility(state, player)
+
+    def key(self, state):
+        return self.game.key(state)
+
+
+def test_counting_propagation_equals_layer_by_layer_on_tictactoe(tictactoe_table):
+    flat = solve(Unlayered(TICTACTOE))
+    assert not flat.layered and flat.counts == tictactoe_table.counts
+    for state in reachable(TICTACTOE, TICTACTOE.initial_state()).values():
+        assert flat.probe(state) == tictactoe_table.probe(state)
+
+
+def test_two_worker_processes_build_the_same_table(tictactoe_table, monkeypatch):
+    monkeypatch.setattr(retrograde, "MIN_CHUNK", 100)  # several tasks a layer: the pool runs
+    table = solve(TICTACTOE, workers=2)
+    for ours, theirs in zip(table.sections, tictactoe_table.sections, strict=True):
+        assert ours == theirs
+
+
+def test_progress_reports_both_phases_and_every_position():
+    reports = []
+    solve(TICTACTOE, workers=1, progress=reports.append)
+    assert all(isinstance(report, Progress) for report in reports)
+    for phase in ("enumerate", "propagate"):
+        done = [r.positions for r in reports if r.phase == phase]
+        assert done[-1] == 5478 and done == sorted(done)
+    assert reports[-1].memory > 0
+
+
+class Nim:
+    """Normal-play Nim: take any number from one heap; who cannot move loses."""
+
+    def __init__(self, heaps):
+        self.heaps = tuple(heaps)
+
+    def initial_state(self):
+        return (self.heaps, 0)
+
+    def to_move(self, state):
+        return state[1]
+
+    def legal_moves(self, state):
+        return [(i, n) for i, heap in enumerate(state[0]) for n in range(1, heap + 1)]
+
+    def result(self, state, move):
+        heaps, player = state
+        i, n = move
+        return (heaps[:i] + (heaps[i] - n,) + heaps[i + 1 :], 1 - player)
+
+    def is_terminal(self, state):
+        return not any(state[0])
+
+    def utility(self, state, player):
+        return -1 if player == state[1] else 1
+
+    def key(self, state):
+        heaps, player = state
+        return reduce(lambda acc, heap: acc * 16 + heap, heaps, 0) * 2 + player
+
+
+class Subtraction(Nim):
+    """Take 1 to `most` counters from one pile; who cannot move loses."""
+
+    def __init__(self, pile, most):
+        super().__init__([pile])
+        self.pile, self.most = pile, most
+
+    def legal_moves(self, state):
+        return [(0, n) for n in range(1, min(self.most, state[0][0]) + 1)]
+
+
+def test_nim_losses_for_the_mover_are_boutons_zero_xor_positions():
+    game = Nim([3, 5, 7])
+    table = solve(game)
+    positions = reachable(game, game.initial_state())
+    assert len(table) == len(positions) == 376
+    for heaps, player in positions.values():
+        entry = table.probe((heaps, player))
+        assert (entry.value < 0) == (reduce(xor, heaps) == 0), heaps
+
+
+def test_nim_358_winning_moves_are_the_ones_leaving_zero_xor():
+    game = Nim([3, 5, 8])
+    entry = solve(game).probe(game.initial_state())
+    assert entry.value == 1
+    winning = {
+        (i, n)
+        for i, n in game.legal_moves(game.initial_state())
+        if reduce(xor, game.result(game.initial_state(), (i, n))[0]) == 0
+    }
+    assert winning == {(2, 2)}
+    assert set(entry.best_moves) <= winning
+
+
+def test_subtraction_game_losses_are_the_multiples_of_most_plus_one():
+    game = Subtraction(30, 3)
+    table = solve(game, [((30,), 0), ((30,), 1)])
+    for pile in range(31):
+        entry = table.probe(((pile,), 0))
+        assert (entry.value < 0) == (pile % 4 == 0), pile
+        if entry.value < 0:
+            assert entry.distance == 2 * (pile // 4)
+
+
+class Token:
+    """A token on a directed graph: the mover slides it along an edge; who cannot move loses.
+
+    Cycles in the graph make endless play possible: those positions are draws.
+    """
+
+    def __init__(self, edges, start):
+        self.edges, self.start = edges, start
+
+    def initial_state(self):
+        return (self.start, 0)
+
+    def to_move(self, state):
+        return state[1]
+
+    def legal_moves(self, state):
+        return self.edges[state[0]]
+
+    def result(self, state, move):
+        return (move, 1 - state[1])
+
+    def is_terminal(self, state):
+        return not self.edges[state[0]]
+
+    def utility(self, state, player):
+        return -1 if player == state[1] else 1
+
+    def key(self, state):
+        return state[0] * 2 + state[1]
+
+
+def fixed_point_values(edges):
+    """Win (+1), loss (-1) or draw (0) of every vertex for the mover, by repeated sweeps."""
+    value = {}
+    changed = True
+    while changed:
+        changed = False
+        for vertex, targets in enumerate(edges):
+            if vertex in value:
+                continue
+            if any(value.get(t) == -1 for t in targets):
+                value[vertex], changed = 1, True
+            elif all(value.get(t) == 1 for t in targets):
+                value[vertex], changed = -1, True
+    return [value.get(vertex, 0) for vertex in range(len(edges))]
+
+
+def test_token_game_with_a_cycle_gives_wins_losses_and_endless_draws():
+    #  0 <-> 1 -> 2 (dead end);  3 <-> 4 (a cycle with no way out)
+    game = Token([[1], [0, 2], [], [4], [3]], 0)
+    table = solve(game, [(v, 0) for v in range(5)])
+    outcomes = [(e.value, e.distance) for e in (table.probe((v, 0)) for v in range(5))]
+    assert outcomes == [(-1, 2), (1, 1), (-1, 0), (0, None), (0, None)]
+    assert table.probe((3, 0)).best_moves == (4,)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(2, 9).flatmap(
+        lambda n: st.lists(st.lists(st.integers(0, n - 1), max_size=3), min_size=n, max_size=n)
+    )
+)
+def test_token_game_values_equal_the_fixed_point_on_random_graphs(edges):
+    game = Token(edges, 0)
+    table = solve(game, [(v, 0) for v in range(len(edges))])
+    expected = fixed_point_values(edges)
+    assert [table.probe((v, 0)).value for v in range(len(edges))] == expected
+
+
+class Scored:
+    """Leaves of a complete binary tree of depth 4 carry scores for player 0 (from -3 to 3)."""
+
+    def __init__(self, scores):
+        self.scores = scores
+
+    def initial_state(self):
+        return 1
+
+    def to_move(self, state):
+        return state.bit_length() % 2 ^ 1
+
+    def legal_moves(self, state):
+        return (0, 1)
+
+    def result(self, state, move):
+        return state * 2 + move
+
+    def is_terminal(self, state):
+        return state >= 16
+
+    def utility(self, state, player):
+        score = self.scores[state - 16]
+        return score if player == 0 else -score
+
+    def key(self, state):
+        return state
+
+
+class LayeredScored(Scored):
+    """The same tree, solved layer by layer (a layer is a depth)."""
+
+    def layer(self, state):
+        return state.bit_length() - 1
+
+
+class TwiceInARow(LayeredScored):
+    """The same layered tree where the side to move follows the node's number, not its depth,
+    so that a player may move twice in a row and both sides move within one layer."""
+
+    def to_move(self, state):
+        return state % 3 % 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(-3, 3), min_size=16, max_size=16),
+    st.sampled_from([Scored, LayeredScored, TwiceInARow]),
+)
+def test_scored_game_values_and_distances_equal_alphabeta(scores, kind):
+    game = kind(scores)
+    table = solve(game, workers=1)
+    for state in range(1, 32):
+        exact = alphabeta(game, state, distance=True)
+        entry = table.probe(state)
+        assert entry.value == exact.value
+        if exact.value != 0:
+            assert entry.distance == exact.plies
+
+
+class ScoredToken(Token):
+    """The token game where a win is worth 2."""
+
+    def utility(self, state, player):
+        return 2 * super().utility(state, player)
+
+
+def test_game_with_cycles_and_scores_is_refused():
+    game = ScoredToken([[1], [0], [1, 3], []], 2)  # 0 <-> 1 is a cycle, 3 a dead end
+    with pytest.raises(ValueError, match="cycles and scores"):
+        solve(game)
+
+
+def test_unkeyed_game_is_refused():
+    class Bare:
+        def initial_state(self):
+            return 0
+
+    with pytest.raises(ValueError, match="Keyed"):
+        solve(Bare())
+
+
+def test_keys_must_be_unsigned_64_bit_integers():
+    game = Token([[1], []], 0)
+    game.key = lambda state: (state[0], state[1])
+    with pytest.raises(ValueError, match="integer keys"):
+        solve(game)
+
+
+def test_a_move_that_skips_a_layer_is_refused():
+    class Skipping(ConnectFour):
+        def layer(self, state):
+            return state[2] * 2
+
+    with pytest.raises(ValueError, match="exactly one"):
+        solve(Skipping(3, 2), workers=1)
