@@ -9,10 +9,10 @@ of view explicitly: `utility(state, player)` is the payoff *for `player`*, and b
 is zero-sum, `utility(state, 0) == -utility(state, 1)`.
 
 Everything else is optional and discovered at run time with `isinstance` against the small
-protocols below (`Keyed`, `Layered`, `Evaluating`, `Noisy`, `Capturing`, `HistoryDependent`,
-`Chance`, `MoveText`, `StateText`, `Rendering`), so that a game of ten lines works with every
-algorithm that needs no more than it gives, and a search that needs more says so with a
-`ValueError`.
+protocols below (`Keyed`, `Layered`, `Evaluating`, `Bounded`, `Noisy`, `Capturing`,
+`HistoryDependent`, `Chance`, `MoveText`, `StateText`, `Rendering`), so that a game of ten
+lines works with every algorithm that needs no more than it gives, and a search that needs
+more says so with a `ValueError`.
 """
 
 from __future__ import annotations
@@ -95,6 +95,19 @@ class Evaluating(Protocol):
     """
 
     def evaluate(self, state: Any, player: Player) -> float: ...
+
+
+@runtime_checkable
+class Bounded(Protocol):
+    """A game that declares the range of its utilities and evaluations.
+
+    `value_bounds()` returns `(low, high)` with `low <= utility(state, 0) <= high` for every
+    terminal state and `low <= evaluate(state, 0) <= high` for every state (player 1's values
+    lie in `[-high, -low]`). Expectiminimax needs these bounds to prune at chance nodes
+    (Ballard's Star1 and Star2).
+    """
+
+    def value_bounds(self) -> tuple[float, float]: ...
 
 
 @runtime_checkable

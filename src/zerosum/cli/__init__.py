@@ -11,10 +11,23 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from zerosum.cli import analyze, chart, explain, grundy, nim, play, pn, solve, tablebase, tree
+from zerosum.cli import (
+    analyze,
+    chart,
+    explain,
+    grundy,
+    match,
+    matrix,
+    nim,
+    play,
+    pn,
+    solve,
+    tablebase,
+    tree,
+)
 from zerosum.cli.common import Parser
 
-COMMANDS = (analyze, chart, explain, play, solve, tree, nim, grundy, pn, tablebase)
+COMMANDS = (analyze, chart, explain, play, solve, tree, nim, grundy, pn, tablebase, matrix, match)
 
 
 def build_parser() -> Parser:

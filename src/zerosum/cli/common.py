@@ -9,7 +9,9 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from zerosum.game import Game
+from zerosum.games.backgammon import Backgammon
 from zerosum.games.connect4 import ConnectFour
+from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import Tree
 
@@ -24,6 +26,8 @@ class Parser(argparse.ArgumentParser):
 GAMES: dict[str, Callable[[], Game]] = {
     "tictactoe": TicTacToe,
     "connect4": ConnectFour,
+    "pig": Pig,
+    "backgammon": Backgammon,
 }
 
 

@@ -15,12 +15,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from zerosum.game import Chance, Game, MoveText, Player, Rendering, require
+from zerosum.games.backgammon import Backgammon
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.nim import Nim, parse_heaps
+from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
-from zerosum.search import alphabeta, by_priority
+from zerosum.search import alphabeta, by_priority, expectiminimax
 from zerosum.search.engine import Engine
 from zerosum.solve import Table
+from zerosum.solve.pig import solve_pig
 
 Chooser = Callable[[Any], Any]
 """The program's player: given a state where it is to move, the move it plays."""
@@ -72,6 +75,24 @@ PLAYABLE: dict[str, Playable] = {
         ),
         make_ai=lambda game, args: game.perfect_move,  # Bouton's move, no search needed
         marks=("first", "second"),
+    ),
+    # Pig (`zerosum play pig [TARGET]`): the solved optimal policy, or expectiminimax to --depth.
+    "pig": Playable(
+        make_game=lambda args: Pig.from_params(args.params),
+        make_ai=lambda game, args: (
+            solve_pig(game.target).best_move
+            if args.depth is None
+            else lambda state: expectiminimax(game, state, depth=args.depth).best_move
+        ),
+        marks=("P0", "P1"),
+    ),
+    # Backgammon without the cube: expectiminimax to --depth plies (default 1) with Star2.
+    "backgammon": Playable(
+        make_game=lambda args: Backgammon(),
+        make_ai=lambda game, args: (
+            lambda state: expectiminimax(game, state, depth=args.depth or 1).best_move
+        ),
+        marks=("X", "O"),
     ),
 }
 

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+from zerosum.cli import solve_pig
 from zerosum.cli.common import (
     game_and_position,
     make_game,
@@ -32,7 +33,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="solve a position exactly",
         description="Search a position to the end of the game and report its exact value.",
     )
-    parser.add_argument("game", help="tictactoe, connect4 or tree")
+    parser.add_argument("game", help="tictactoe, connect4, pig or tree")
     parser.add_argument(
         "moves",
         nargs="?",
@@ -54,11 +55,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--file", help="connect4: solve every line (MOVES [SCORE]) of a test-set file"
     )
+    parser.add_argument(
+        "--target",
+        type=int,
+        help="pig: the score that wins (default 100); solved over every position",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game == "pig":
+        return solve_pig.run(args)
+    if args.target is not None:
+        raise ValueError("--target is an option of pig only")
     if args.game == "connect4":
         return run_file(args) if args.file else run_connect4(args)
     if args.weak or args.file:

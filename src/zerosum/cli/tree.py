@@ -8,6 +8,7 @@ from zerosum.cli.common import number, print_json
 from zerosum.cli.output import add_show_options, show
 from zerosum.cli.solve import ALGORITHMS
 from zerosum.games.tree import Tree
+from zerosum.search.expectiminimax import expectiminimax
 from zerosum.show.searched import EXAMINED, searched_tree
 
 
@@ -18,6 +19,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Search a game tree written as nested lists (a list is a node, a number a leaf: the"
             " payoff for the first player) and show which leaves were examined and which pruned."
+            ' A chance node is written {"chance": [[p, subtree], ...]}; a tree with chance'
+            " nodes is searched by expectiminimax with Star2 pruning."
         ),
     )
     parser.add_argument("tree", help='the tree, e.g. "[[3,12,8],[2,4,6],[14,5,2]]"')
@@ -29,14 +32,22 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     tree = Tree.from_text(args.tree)
-    searched = searched_tree(
-        tree, tree.initial_state(), algorithm=args.algorithm, max_nodes=len(tree.nodes)
-    )
-    result = searched.result
-    examined = {n.state for n in searched.nodes if n.leaf and n.status == EXAMINED}
+    if tree.has_chance:
+        if args.show:
+            raise ValueError("--show draws exact searches: this tree has chance nodes")
+        tree = _LeafRecording(tree.nested)
+        result = expectiminimax(tree, tree.initial_state())
+        algorithm, examined = "expectiminimax", tree.examined
+    else:
+        searched = searched_tree(
+            tree, tree.initial_state(), algorithm=args.algorithm, max_nodes=len(tree.nodes)
+        )
+        result = searched.result
+        algorithm = args.algorithm
+        examined = {n.state for n in searched.nodes if n.leaf and n.status == EXAMINED}
     leaves = tree.leaves()
     report = {
-        "algorithm": args.algorithm,
+        "algorithm": algorithm,
         "value": number(result.value),
         "best_move": result.best_move,
         "pv": list(result.pv),
@@ -60,3 +71,15 @@ def run(args: argparse.Namespace) -> int:
         mark = "examined" if path in examined else "pruned"
         print(f"  {'.'.join(map(str, path)):<12} {number(tree.nodes[path])!s:>8}  {mark}")
     return 0
+
+
+class _LeafRecording(Tree):
+    """A tree that remembers which leaves a search read (expectiminimax keeps no trace)."""
+
+    def __init__(self, nested) -> None:
+        super().__init__(nested)
+        self.examined: set = set()
+
+    def utility(self, state, player):
+        self.examined.add(state)
+        return super().utility(state, player)

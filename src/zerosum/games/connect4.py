@@ -123,6 +123,10 @@ class ConnectFour:
         winner = (state[2] - 1) & 1
         return 1 if player == winner else -1
 
+    def value_bounds(self) -> tuple[int, int]:
+        """Utilities lie between -1 (a loss) and +1 (a win): lets searches prove a win early."""
+        return (-1, 1)
+
     def key(self, state: State) -> int:
         return state[0] + state[1]
 

@@ -1,11 +1,16 @@
 """Search algorithms over the Game protocol."""
 
 from zerosum.search.exact import alphabeta, minimax, negamax
+from zerosum.search.expectiminimax import expectiminimax
+from zerosum.search.mcts import MCTS, MCTSResult, MoveStats, mcts
 from zerosum.search.ordering import Order, by_priority
 from zerosum.search.result import SearchResult, SearchStats
 from zerosum.search.trace import Event, Trace
 
 __all__ = [
+    "MCTS",
+    "MCTSResult",
+    "MoveStats",
     "Event",
     "Order",
     "SearchResult",
@@ -13,6 +18,8 @@ __all__ = [
     "Trace",
     "alphabeta",
     "by_priority",
+    "expectiminimax",
+    "mcts",
     "minimax",
     "negamax",
 ]

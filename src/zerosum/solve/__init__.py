@@ -3,7 +3,8 @@
 `solve(game)` enumerates every position reachable from the start and solves them all from the
 end backwards; the `Table` it returns gives any position's value for the side to move, its
 distance to the end under perfect play and its best moves, and saves to (and loads from) a
-verified file.
+verified file. Games with dice and cycles: `value_iteration` (any small keyed game) and
+`pig.solve_pig` (Pig, level by level).
 """
 
 from zerosum.solve.retrograde import Progress, solve

@@ -1,0 +1,333 @@
+"""Chance and sampling against OpenSpiel's Python algorithms, side by side in one run.
+
+    python benchmarks/chance_and_sampling.py [--quick]
+
+1. MCTS speed: simulations per second from the start of tic-tac-toe and Connect Four,
+   zerosum's `MCTS` (UCT + solver, random playouts) against OpenSpiel's `mcts.MCTSBot`
+   (UCT + solver, `RandomRolloutEvaluator` with one playout), same number of simulations.
+2. MCTS strength at equal time: Connect Four games, each side `T` seconds a move (OpenSpiel's
+   bot has no clock: it gets the simulations it manages in `T`, measured just before),
+   alternating who starts.
+3. Expectiminimax, the same tree for both: OpenSpiel's `minimax.expectiminimax` against
+   zerosum's `expectiminimax` without pruning and with Star1 and Star2, nodes and time at equal
+   depth (chance levels not counted by either): on OpenSpiel's own Pig with the same
+   evaluation, and on random MAX/chance/MIN/chance trees (payoffs uniform in [-1, 1], the
+   bounds declared), where Ballard's pruning has room to work. The transposition table is off
+   so that both count the same tree.
+
+Needs the `bench` extra (`pip install -e '.[bench]'`, which brings `open_spiel`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import time
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts as spiel_mcts
+from open_spiel.python.algorithms import minimax as spiel_minimax
+
+from zerosum.games.connect4 import ConnectFour
+from zerosum.games.tictactoe import TicTacToe
+from zerosum.games.tree import Tree
+from zerosum.match import MatchResult
+from zerosum.search.expectiminimax import expectiminimax
+from zerosum.search.mcts import MCTS
+
+REPEATS = 3  # timings are the best of this many runs: the machine is shared and noisy
+
+
+def best_of(run) -> tuple:
+    """`run()`'s result and its shortest time over REPEATS runs."""
+    times = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        result = run()
+        times.append(time.perf_counter() - start)
+    return result, min(times)
+
+
+def spiel_bot(game, simulations: int, seed: int) -> spiel_mcts.MCTSBot:
+    rng = np.random.RandomState(seed)
+    evaluator = spiel_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    return spiel_mcts.MCTSBot(
+        game,
+        uct_c=2**0.5,
+        max_simulations=simulations,
+        evaluator=evaluator,
+        solve=True,
+        random_state=rng,
+    )
+
+
+def simulations_per_second(ours_game, spiel_name: str, simulations: int, runs: int) -> tuple:
+    spiel_game = pyspiel.load_game(spiel_name)
+    spiel_times, our_times = [], []
+    for run in range(runs):
+        bot = spiel_bot(spiel_game, simulations, run)
+        start = time.perf_counter()
+        bot.step(spiel_game.new_initial_state())
+        spiel_times.append(time.perf_counter() - start)
+        player = MCTS(ours_game, iterations=simulations, seed=run, reuse=False)
+        start = time.perf_counter()
+        player.search(ours_game.initial_state())
+        our_times.append(time.perf_counter() - start)
+    return simulations / min(our_times), simulations / min(spiel_times)
+
+
+def strength(seconds: float, games: int, spiel_rate: float) -> MatchResult:
+    """Connect Four games, zerosum's MCTS at `seconds` a move against OpenSpiel's at as many
+    simulations as it runs in `seconds`; the result from zerosum's side."""
+    ours_game = ConnectFour()
+    spiel_game = pyspiel.load_game("connect_four")
+    wins = draws = losses = 0
+    for index in range(games):
+        ours_side = index % 2
+        player = MCTS(ours_game, time=seconds, seed=index)
+        bot = spiel_bot(spiel_game, max(1, int(spiel_rate * seconds)), index)
+        state, spiel_state = ours_game.initial_state(), spiel_game.new_initial_state()
+        while not ours_game.is_terminal(state):
+            if ours_game.to_move(state) == ours_side:
+                move = player.choose(state)
+            else:
+                move = bot.step(spiel_state)
+            state = ours_game.result(state, move)
+            spiel_state.apply_action(move)  # both number columns 0-6 from the left
+        outcome = ours_game.utility(state, ours_side)
+        wins += outcome > 0
+        draws += outcome == 0
+        losses += outcome < 0
+    return MatchResult(wins, draws, losses)
+
+
+class SpielPig:
+    """OpenSpiel's Pig seen through zerosum's Game protocol (the very same tree)."""
+
+    SCORES = re.compile(r"Scores: (\d+) (\d+), Turn total: (\d+)")
+
+    def __init__(self, target: int) -> None:
+        self.game = pyspiel.load_game("pig", {"winscore": target})
+        self.target = target
+
+    def initial_state(self):
+        return self.game.new_initial_state()
+
+    def to_move(self, state):
+        return state.current_player()
+
+    def legal_moves(self, state):
+        return state.legal_actions()
+
+    def result(self, state, move):
+        return state.child(move)
+
+    def is_terminal(self, state):
+        return state.is_terminal()
+
+    def utility(self, state, player):
+        return state.player_return(player)
+
+    def is_chance(self, state):
+        return state.is_chance_node()
+
+    def chance_outcomes(self, state):
+        return state.chance_outcomes()
+
+    def value_bounds(self):
+        return (-1, 1)
+
+    def evaluate(self, state, player):
+        return lead(self, state, player)
+
+
+def lead(pig: SpielPig, state, player: int) -> float:
+    """The lead in points over the target, the turn total counted for the player on turn."""
+    mine, theirs, turn = map(int, SpielPig.SCORES.search(str(state)).groups())
+    scores = [mine, theirs]
+    mover = state.current_player()
+    if mover in (0, 1):
+        scores[mover] += turn
+    value = (scores[0] - scores[1]) / pig.target
+    return value if player == 0 else -value
+
+
+def expectiminimax_rows(depths, target: int) -> list[tuple]:
+    pig = SpielPig(target)
+    state = pig.initial_state()
+    for action in (0, 3, 0, 5, 1, 0, 4, 0, 2):  # a few rolls and a hold: a position mid-turn
+        state = state.child(action)
+    player = state.current_player()
+    rows = []
+    for depth in depths:
+        spiel_value, spiel_nodes, spiel_seconds = counted_spiel_expectiminimax(
+            state, depth, lambda s: lead(pig, s, player), player
+        )
+        ours = {}
+        for pruning in ("none", "star1", "star2"):
+            ours[pruning] = best_of(
+                lambda pruning=pruning, depth=depth: expectiminimax(
+                    pig, state, depth=depth, pruning=pruning, transposition=False
+                )
+            )
+            value = ours[pruning][0].value
+            assert abs(value - spiel_value) < 1e-9, (pruning, value, spiel_value)
+        rows.append((depth, spiel_nodes, spiel_seconds, ours))
+    return rows
+
+
+class TreeState:
+    """A node of a zerosum `Tree` with the few pyspiel.State methods OpenSpiel's Python
+    expectiminimax calls, so that both searches walk the very same random tree."""
+
+    def __init__(self, tree: Tree, path: tuple = ()) -> None:
+        self.tree, self.path = tree, path
+
+    def is_terminal(self):
+        return self.tree.is_terminal(self.path)
+
+    def player_return(self, player):
+        return self.tree.utility(self.path, player)
+
+    def is_chance_node(self):
+        return self.tree.is_chance(self.path)
+
+    def chance_outcomes(self):
+        return self.tree.chance_outcomes(self.path)
+
+    def current_player(self):
+        return self.tree.to_move(self.path)
+
+    def legal_actions(self):
+        return list(self.tree.legal_moves(self.path))
+
+    def clone(self):
+        return TreeState(self.tree, self.path)
+
+    def apply_action(self, action):
+        self.path = (*self.path, action)
+
+
+def random_chance_tree(plies: int, moves: int, outcomes: int, rng: random.Random):
+    if plies == 0:
+        return rng.uniform(-1, 1)
+    return [
+        {
+            "chance": [
+                [1 / outcomes, random_chance_tree(plies - 1, moves, outcomes, rng)]
+                for _ in range(outcomes)
+            ]
+        }
+        for _ in range(moves)
+    ]
+
+
+def counted_spiel_expectiminimax(state, depth, value_function, player) -> tuple:
+    """OpenSpiel's expectiminimax: its value, the nodes it enters (counted in one run with its
+    recursion patched) and its best time unpatched."""
+    counted = {"nodes": 0}
+    original = spiel_minimax.expectiminimax
+
+    def counting(*args):
+        counted["nodes"] += 1
+        return original(*args)
+
+    spiel_minimax.expectiminimax = counting
+    try:
+        value, _ = counting(state, depth, value_function, player)
+    finally:
+        spiel_minimax.expectiminimax = original
+    _, seconds = best_of(lambda: original(state, depth, value_function, player))
+    return value, counted["nodes"], seconds
+
+
+def tree_rows(plies_list, moves: int, outcomes: int) -> list[tuple]:
+    rows = []
+    for plies in plies_list:
+        tree = Tree(random_chance_tree(plies, moves, outcomes, random.Random(plies)))
+        spiel_value, spiel_nodes, spiel_seconds = counted_spiel_expectiminimax(
+            TreeState(tree),
+            plies + 1,
+            None,
+            0,  # + 1: its last chance level sits at depth 0
+        )
+        ours = {}
+        for pruning in ("none", "star1", "star2"):
+            ours[pruning] = best_of(
+                lambda pruning=pruning, tree=tree: expectiminimax(
+                    tree, (), pruning=pruning, transposition=False
+                )
+            )
+            value = ours[pruning][0].value
+            assert abs(value - spiel_value) < 1e-9, (pruning, value, spiel_value)
+        rows.append((plies, spiel_nodes, spiel_seconds, ours))
+    return rows
+
+
+def print_expectiminimax(title: str, label: str, rows: list[tuple]) -> None:
+    print(f"\n## {title}")
+    print(
+        f"| {label} | OpenSpiel nodes | s | zerosum none nodes | s | Star1 nodes"
+        " | Star2 nodes | s |"
+        " node saving (OpenSpiel / Star2) | time ratio |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for depth, spiel_nodes, spiel_seconds, ours in rows:
+        (plain, plain_s), (star1, _), (star, star_s) = ours["none"], ours["star1"], ours["star2"]
+        print(
+            f"| {depth} | {spiel_nodes:,} | {spiel_seconds:.3f} | {plain.stats.nodes:,} |"
+            f" {plain_s:.3f} | {star1.stats.nodes:,} | {star.stats.nodes:,} | {star_s:.3f} |"
+            f" {spiel_nodes / star.stats.nodes:.1f}x | {spiel_seconds / star_s:.1f}x |"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller budgets, for a smoke run")
+    args = parser.parse_args()
+    random.seed(0)
+    runs = 1 if args.quick else 3
+    print("## MCTS simulations per second from the start (best of", runs, "runs)")
+    print("| game | simulations | zerosum sims/s | OpenSpiel sims/s | ratio |")
+    print("|---|---:|---:|---:|---:|")
+    rates = {}
+    for game, name, sims in (
+        (TicTacToe(), "tic_tac_toe", 2000),
+        (ConnectFour(), "connect_four", 1000),
+    ):
+        sims = sims // 4 if args.quick else sims
+        ours, theirs = simulations_per_second(game, name, sims, runs)
+        rates[name] = theirs
+        print(f"| {name} | {sims} | {ours:,.0f} | {theirs:,.0f} | {ours / theirs:.1f}x |")
+    seconds, games = (0.05, 4) if args.quick else (0.1, 20)
+    result = strength(seconds, games, rates["connect_four"])
+    low, high = result.score_interval
+    print(
+        f"\n## Connect Four at {seconds} s a move, {games} games,"
+        " zerosum's MCTS against OpenSpiel's"
+    )
+    print("| wins | draws | losses | score (95% interval) | Elo |")
+    print("|---:|---:|---:|---|---|")
+    elo = "unbounded" if result.elo is None else f"{result.elo:+.0f} ± {result.elo_error:.0f}"
+    print(
+        f"| {result.wins} | {result.draws} | {result.losses} |"
+        f" {result.score:.3f} ({low:.3f}-{high:.3f}) | {elo} |"
+    )
+    depths = (2, 3) if args.quick else (2, 3, 4, 5)
+    print_expectiminimax(
+        "Expectiminimax on OpenSpiel's Pig (target 100), same tree, same evaluation",
+        "depth",
+        expectiminimax_rows(depths, 100),
+    )
+    plies = (2, 3) if args.quick else (3, 4, 5)
+    print_expectiminimax(
+        "Expectiminimax on random trees, 3 moves x 3 equally likely outcomes a ply",
+        "plies",
+        tree_rows(plies, 3, 3),
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+"""`zerosum match GAME --a SPEC --b SPEC --games N`: two players, N games, what the score means."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from zerosum.cli.common import make_game, number, print_json
+from zerosum.game import MoveText, Rendering, StateText, require
+from zerosum.match import PLAYERS, MatchResult, PlayerKind, parse_player, play_match
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    kinds = "; ".join(f"{name}: {kind.summary}" for name, kind in _kinds().items())
+    parser = subparsers.add_parser(
+        "match",
+        help="play a match between two players",
+        description=(
+            "Play N games between players A and B, alternating who moves first, and report A's"
+            f" wins, draws and losses, score and Elo difference. Players: {kinds}."
+        ),
+    )
+    parser.add_argument("game", help="tictactoe, connect4, pig or backgammon")
+    parser.add_argument(
+        "--a", required=True, metavar="SPEC", help="player A, e.g. mcts:iterations=800"
+    )
+    parser.add_argument("--b", required=True, metavar="SPEC", help="player B, e.g. random")
+    parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    parser.add_argument(
+        "--openings",
+        metavar="FILE",
+        help="positions to start from, one per line (each played twice)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed for dice and random choices")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def _kinds() -> dict[str, PlayerKind]:
+    """The library's players and a human at this terminal."""
+    return {**PLAYERS, "human": PlayerKind({}, _human, "you, typing moves at the terminal")}
+
+
+def _human(game, options, seed):
+    require(game, MoveText, "a human player")
+    require(game, Rendering, "a human player")
+
+    def choose(state):
+        print(game.render(state))
+        while True:
+            text = input(f"your move (player {game.to_move(state)}): ")
+            try:
+                return game.parse_move(state, text)
+            except ValueError as error:
+                print(error)
+
+    return choose
+
+
+def run(args: argparse.Namespace) -> int:
+    game = make_game(args.game)
+    kinds = _kinds()
+    a, b = parse_player(args.a, kinds), parse_player(args.b, kinds)
+    openings = _read_openings(game, args.openings) if args.openings else None
+    human = "human" in (a.kind, b.kind)
+    show = sys.stderr.isatty() and not human and not args.json
+    progress = (lambda result: _draw_bar(result, args.games)) if show else None
+    result = play_match(
+        game, a, b, args.games, openings=openings, seed=args.seed, kinds=kinds, progress=progress
+    )
+    if show:
+        sys.stderr.write("\n")
+    report = match_report(args.game, a.text, b.text, result)
+    if args.json:
+        print_json(report)
+        return 0
+    print(describe(report))
+    return 0
+
+
+def _read_openings(game, path: str) -> list:
+    require(game, StateText, "--openings")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError as error:
+        raise ValueError(f"cannot read openings {path!r}: {error.strerror}") from None
+    openings = []
+    for number_, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            openings.append(game.parse_state(text))
+        except ValueError as error:
+            raise ValueError(f"{path}, line {number_}: {error}") from None
+    if not openings:
+        raise ValueError(f"no openings in {path!r}")
+    return openings
+
+
+def _draw_bar(result: MatchResult, total: int, width: int = 30) -> None:
+    done = result.games
+    filled = width * done // total
+    sys.stderr.write(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
+        f"  +{result.wins} ={result.draws} -{result.losses}"
+    )
+    sys.stderr.flush()
+
+
+def match_report(game: str, a: str, b: str, result: MatchResult) -> dict:
+    """The JSON object of a match, from player A's side."""
+    low, high = result.score_interval
+    return {
+        "game": game,
+        "a": a,
+        "b": b,
+        "games": result.games,
+        "wins": result.wins,
+        "draws": result.draws,
+        "losses": result.losses,
+        "score": result.score,
+        "score_interval": [low, high],
+        "elo": None if result.elo is None else round(result.elo, 1),
+        "elo_error": None if result.elo_error is None else round(result.elo_error, 1),
+    }
+
+
+def describe(report: dict) -> str:
+    low, high = report["score_interval"]
+    if report["elo"] is None:
+        elo = "Elo difference unbounded (A scored " + (
+            "everything)" if report["score"] else "nothing)"
+        )
+    else:
+        elo = f"Elo difference {report['elo']:+.1f} ± {report['elo_error']:.1f} (95%)"
+    return "\n".join(
+        [
+            f"{report['a']} (A) against {report['b']} (B) at {report['game']},"
+            f" {report['games']} games",
+            f"A: {report['wins']} wins, {report['draws']} draws, {report['losses']} losses",
+            f"score {number(round(report['score'], 4))} (95% interval {low:.3f} to {high:.3f})",
+            elo,
+        ]
+    )

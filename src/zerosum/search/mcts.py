@@ -1,0 +1,401 @@
+"""Monte Carlo tree search: UCT, MCTS-Solver and PUCT, with chance nodes.
+
+Each iteration walks down the tree choosing moves by a bandit rule, adds the first position it
+has not seen, scores that position (a random playout to the end of the game, or the value a
+user's evaluator gives), and adds the score to every node on the way back up (Coulom 2006).
+
+- **UCT** (Kocsis and Szepesvari 2006): a child is chosen by UCB1, its mean score for the player
+  choosing plus `c * sqrt(ln N / n)`, `N` the parent's visits and `n` the child's; every child
+  is tried once before any is tried twice. `c` trades exploration for exploitation.
+- **PUCT** (the AlphaZero rule, Silver et al. 2017): with an `evaluator(state) -> (priors,
+  value)` (priors a mapping from moves to probabilities, value for the player to move, in the
+  utilities' range), a position is scored by the evaluator instead of a playout, and a child by
+  its mean plus `c * prior * sqrt(N) / (1 + n)`. This is where a policy and value network
+  plugs in.
+- **MCTS-Solver** (Winands, Bjornsson and Saito 2008), in its score-bounded form (Cazenave and
+  Saffidine 2010): every node keeps a proven lower and upper bound on its exact value; a
+  terminal position is proven, a player's node is proven once its best child is proven at
+  least as good as every other child can be, a chance node once all its outcomes are. A
+  proven node is never sampled again, and when the root is proven the search stops.
+- **Chance nodes**: the outcome is sampled with the game's probabilities (among the outcomes
+  not yet proven, once some are).
+
+All scores are kept from player 0's point of view internally; what the result reports is from
+the point of view of the player to move at the root. The game's `value_bounds` (`Bounded`),
+when declared, let the solver prove a win without trying every alternative; otherwise
+unexplored moves are unbounded.
+
+`MCTS` keeps its tree between calls: searching a position that lies a few moves below the last
+root reuses that subtree and its statistics. A `seed` makes an iteration budget reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time as clock
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from zerosum.game import Bounded, Chance, Game, Keyed
+
+__all__ = ["MCTS", "MCTSResult", "MoveStats", "Evaluator", "mcts"]
+
+Evaluator = Callable[[Any], tuple[Mapping[Any, float], float]]
+"""`evaluator(state) -> (priors, value)`: move probabilities; the value for the player to move."""
+
+CHANCE, TERMINAL = 2, 3
+REUSE_DEPTH = 4  # how many levels below the old root to look for the new root
+
+
+@dataclass(frozen=True)
+class MoveStats:
+    """What the search learned about one move at the root.
+
+    `value` is the mean score of the move for the player to move at the root (0 when never
+    visited); `prior` the prior probability it was given (uniform for UCT); `proven` the move's
+    exact value when the solver proved it, else None.
+    """
+
+    move: Any
+    visits: int
+    value: float
+    prior: float
+    proven: float | None
+
+
+@dataclass(frozen=True)
+class MCTSResult:
+    """The outcome of one search, from the point of view of the player to move at the root.
+
+    `best_move` is the proven best move when the solver found one, else the most visited move
+    not proven worse than another. `value` is the root's proven value if `proven`, else its mean
+    score. `moves` holds each root move's statistics, most visited first; `iterations` the
+    iterations this search ran and `nodes` the size of the tree after it.
+    """
+
+    best_move: Any
+    value: float
+    proven: bool
+    moves: tuple[MoveStats, ...]
+    iterations: int
+    nodes: int
+    seconds: float
+
+
+class _Node:
+    """A position in the search tree; `total` and the bounds are from player 0's point of view."""
+
+    __slots__ = (
+        "move",
+        "probability",
+        "prior",
+        "state",
+        "kind",
+        "children",
+        "visits",
+        "total",
+        "lower",
+        "upper",
+    )
+
+    def __init__(self, move: Any, probability: float, prior: float, low: float, high: float):
+        self.move = move
+        self.probability = probability
+        self.prior = prior
+        self.state: Any = None
+        self.kind = -1  # 0 or 1 (the player to move), CHANCE or TERMINAL, once the state is known
+        self.children: list[_Node] | None = None
+        self.visits = 0
+        self.total = 0.0
+        self.lower = low
+        self.upper = high
+
+    @property
+    def solved(self) -> bool:
+        return self.lower == self.upper
+
+
+class MCTS:
+    """A Monte Carlo tree search player that keeps its tree from one move to the next.
+
+    `iterations` and `time` (seconds) are budgets: the search stops at the first one reached
+    (at least one is needed). `c` is the exploration constant of UCB1, or of PUCT when an
+    `evaluator` is given. `solver` turns MCTS-Solver on, `reuse` the reuse of subtrees.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        iterations: int | None = None,
+        time: float | None = None,
+        c: float | None = None,
+        evaluator: Evaluator | None = None,
+        solver: bool = True,
+        reuse: bool = True,
+        seed: int | None = None,
+    ) -> None:
+        if iterations is None and time is None:
+            raise ValueError("MCTS needs a budget: iterations, time, or both")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, got {iterations}")
+        if time is not None and not time > 0:
+            raise ValueError(f"time must be a positive number of seconds, got {time}")
+        if c is not None and not c >= 0:
+            raise ValueError(f"the exploration constant c must be at least 0, got {c}")
+        self.game = game
+        self.iterations = iterations
+        self.time = time
+        self.c = (1.5 if evaluator is not None else math.sqrt(2)) if c is None else c
+        self.evaluator = evaluator
+        self.solver = solver
+        self.reuse = reuse
+        self.rng = random.Random(seed)
+        self.chance = isinstance(game, Chance)
+        self.low, self.high = (
+            game.value_bounds() if isinstance(game, Bounded) else (-math.inf, math.inf)
+        )
+        self.key: Callable[[Any], Hashable] = game.key if isinstance(game, Keyed) else _identity
+        self.root: _Node | None = None
+        self.size = 0
+
+    def search(self, state: Any) -> MCTSResult:
+        """Search `state` within the budget and report the root's statistics."""
+        if self.game.is_terminal(state):
+            raise ValueError("the game is over in this position: there is no move to search")
+        self.size = 0
+        root = self.reused_root(state) if self.reuse else None
+        if root is None:
+            root = self.new_node(None, 1.0, 1.0)
+            self.visit(root, state)
+        self.root = root
+        if self.chance and root.kind == CHANCE:
+            raise ValueError("the position is a chance node: roll the dice before searching")
+        start = clock.perf_counter()
+        deadline = None if self.time is None else start + self.time
+        done = 0
+        while not (self.solver and root.solved):
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done and clock.perf_counter() >= deadline:
+                break
+            self.iterate(root)
+            done += 1
+        return self.report(root, done, clock.perf_counter() - start)
+
+    def choose(self, state: Any) -> Any:
+        """The move the search prefers in `state`."""
+        return self.search(state).best_move
+
+    # The four steps of an iteration.
+
+    def iterate(self, root: _Node) -> None:
+        node, path = root, [root]
+        while True:
+            if node.kind == TERMINAL:
+                value = node.lower
+                break
+            if node.visits == 0:
+                value = self.leaf_value(node)
+                break
+            if node.children is None:
+                self.expand(node)
+            node = self.select(node)
+            if node.state is None:
+                parent = path[-1]
+                self.visit(node, self.game.result(parent.state, node.move))
+            path.append(node)
+        for visited in path:
+            visited.visits += 1
+            visited.total += value
+        if self.solver:
+            self.prove(path)
+
+    def select(self, node: _Node) -> _Node:
+        """The child to descend into: a sampled outcome, or the best by UCB1 or PUCT."""
+        children = node.children
+        if node.kind == CHANCE:
+            return self.sample_outcome(children)
+        sign = 1.0 if node.kind == 0 else -1.0
+        if self.solver:  # children proven no better than the node's guaranteed value are done
+            if sign > 0:
+                open_children = [ch for ch in children if ch.upper > node.lower]
+            else:
+                open_children = [ch for ch in children if ch.lower < node.upper]
+            children = open_children or children
+        if self.evaluator is None:
+            for child in children:
+                if child.visits == 0:
+                    return child
+            log_n = math.log(node.visits)
+            c = self.c
+            return max(
+                children,
+                key=lambda ch: sign * ch.total / ch.visits + c * math.sqrt(log_n / ch.visits),
+            )
+        scale = self.c * math.sqrt(node.visits)
+        return max(
+            children,
+            key=lambda ch: (
+                (sign * ch.total / ch.visits if ch.visits else 0.0)
+                + scale * ch.prior / (1 + ch.visits)
+            ),
+        )
+
+    def sample_outcome(self, children: list[_Node]) -> _Node:
+        if self.solver:
+            children = [ch for ch in children if not ch.solved] or children
+        total = sum(ch.probability for ch in children)
+        return _sample([(ch, ch.probability) for ch in children], self.rng.random() * total)
+
+    def expand(self, node: _Node) -> None:
+        """Create the node's children (states are computed when first visited)."""
+        game = self.game
+        if node.kind == CHANCE:
+            outcomes = game.chance_outcomes(node.state)  # type: ignore[attr-defined]
+            node.children = [self.new_node(o, p, p) for o, p in outcomes]
+            return
+        moves = list(game.legal_moves(node.state))
+        if not moves:
+            raise ValueError(f"state {node.state!r} is not terminal but has no legal moves")
+        if self.evaluator is None:
+            self.rng.shuffle(moves)  # unvisited moves are tried in random order
+            node.children = [self.new_node(move, 1.0, 1 / len(moves)) for move in moves]
+            return
+        priors, _ = self.evaluator(node.state)
+        weights = [max(0.0, float(priors.get(move, 0.0))) for move in moves]
+        total = sum(weights)
+        node.children = [
+            self.new_node(move, 1.0, w / total if total > 0 else 1 / len(moves))
+            for move, w in zip(moves, weights, strict=True)
+        ]
+
+    def leaf_value(self, node: _Node) -> float:
+        """A new position's score for player 0: the evaluator's value or a random playout's."""
+        if self.evaluator is not None:
+            _, value = self.evaluator(node.state)
+            return value if node.kind != 1 else -value
+        return self.playout(node.state)
+
+    def playout(self, state: Any) -> float:
+        """The result for player 0 of a game played out at random from `state`."""
+        game, rng, chance = self.game, self.rng, self.chance
+        while not game.is_terminal(state):
+            if chance and game.is_chance(state):  # type: ignore[attr-defined]
+                outcomes = game.chance_outcomes(state)  # type: ignore[attr-defined]
+                state = game.result(state, _sample(outcomes, rng.random()))
+            else:
+                state = game.result(state, rng.choice(game.legal_moves(state)))
+        return game.utility(state, 0)
+
+    def prove(self, path: list[_Node]) -> None:
+        """Tighten the proven bounds from the end of `path` up, while they change."""
+        for node in reversed(path):
+            children = node.children
+            if node.kind == TERMINAL or children is None:
+                continue
+            if node.kind == CHANCE:
+                lower = sum(ch.probability * ch.lower for ch in children)
+                upper = sum(ch.probability * ch.upper for ch in children)
+                if all(ch.solved for ch in children):
+                    lower = upper = math.fsum(ch.probability * ch.lower for ch in children)
+            elif node.kind == 0:
+                lower = max(ch.lower for ch in children)
+                upper = max(ch.upper for ch in children)
+            else:
+                lower = min(ch.lower for ch in children)
+                upper = min(ch.upper for ch in children)
+            if lower == node.lower and upper == node.upper:
+                return
+            node.lower, node.upper = lower, upper
+
+    # Bookkeeping.
+
+    def new_node(self, move: Any, probability: float, prior: float) -> _Node:
+        self.size += 1
+        return _Node(move, probability, prior, self.low, self.high)
+
+    def visit(self, node: _Node, state: Any) -> None:
+        """Give a node its state and kind; a terminal position is proven at once."""
+        game = self.game
+        node.state = state
+        if game.is_terminal(state):
+            node.kind = TERMINAL
+            node.lower = node.upper = game.utility(state, 0)
+        elif self.chance and game.is_chance(state):  # type: ignore[attr-defined]
+            node.kind = CHANCE
+        else:
+            node.kind = game.to_move(state)
+
+    def reused_root(self, state: Any) -> _Node | None:
+        """The node for `state` among the last tree's first levels, or None."""
+        if self.root is None:
+            return None
+        key = self.key(state)
+        level = [self.root]
+        for _ in range(REUSE_DEPTH + 1):
+            following = []
+            for node in level:
+                if node.state is not None and self.key(node.state) == key:
+                    return node
+                following.extend(node.children or ())
+            level = following
+        return None
+
+    def report(self, root: _Node, iterations: int, seconds: float) -> MCTSResult:
+        sign = 1.0 if root.kind == 0 else -1.0
+        children = sorted(root.children or (), key=lambda ch: -ch.visits)
+        stats = [
+            MoveStats(
+                child.move,
+                child.visits,
+                sign * child.total / child.visits if child.visits else 0.0,
+                child.prior,
+                sign * child.lower + 0.0 if child.solved else None,  # + 0.0: no -0.0
+            )
+            for child in children
+        ]
+        if root.solved:
+            value, proven = sign * root.lower + 0.0, True
+            best = max(stats, key=lambda m: (m.proven == value, m.visits)).move
+        else:
+            value, proven = sign * root.total / root.visits, False
+            # Moves proven worse than what the root is already sure of are not candidates; of
+            # the others, the one with the best proven value or cautious mean (the mean less
+            # one standard error's worth, 1/sqrt(visits)) is played.
+            guaranteed = root.lower if sign > 0 else -root.upper
+            candidates = [
+                m
+                for m, ch in zip(stats, children, strict=True)
+                if (ch.upper if sign > 0 else -ch.lower) >= guaranteed
+            ] or stats
+            best = max(candidates, key=_secure).move
+        return MCTSResult(best, value, proven, tuple(stats), iterations, self.size, seconds)
+
+
+def mcts(game: Game, state: Any, **options: Any) -> MCTSResult:
+    """One Monte Carlo tree search of `state` (options as for `MCTS`), for the player to move."""
+    return MCTS(game, **options).search(state)
+
+
+def _sample(outcomes: Any, point: float) -> Any:
+    """The outcome whose share of the line of probabilities holds `point` (the last one if
+    rounding leaves it)."""
+    for outcome, p in outcomes:
+        point -= p
+        if point < 0:
+            return outcome
+    return outcomes[-1][0]
+
+
+def _secure(move: MoveStats) -> float:
+    """A move's worth for the final choice: its proven value, or its mean less 1/sqrt(visits)."""
+    if move.proven is not None:
+        return move.proven
+    return move.value - 1 / math.sqrt(move.visits) if move.visits else -math.inf
+
+
+def _identity(state: Any) -> Any:
+    return state

@@ -1,0 +1,150 @@
+"""Pig solved exactly: the optimal win probability of every position (Neller and Presser).
+
+Pig's state graph has cycles (a 1 hands the turn back and forth with the banked scores
+unchanged), so backward induction alone cannot order it. Banked scores never decrease,
+though: a position with banked scores `(mine, theirs)` depends only on positions with a larger
+sum of banked scores and on the pair's mirror `(theirs, mine)`. So the solver takes the pairs
+in decreasing order of that sum and, for each pair and its mirror, solves the one remaining
+cycle exactly: the two start-of-turn values are each a monotone, piecewise-linear function of
+the other, and Newton's method (kept inside a shrinking bracket) finds the fixed point to
+machine precision in a few steps. This is value iteration done level by level, with the
+inner iteration replaced by its limit.
+
+`W(mine, theirs, turn)` is the probability that the player to move, with `mine` banked and a
+turn total of `turn`, wins against an opponent with `theirs`, both playing optimally.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+TOLERANCE = 1e-15
+MAX_STEPS = 200
+
+
+@dataclass(frozen=True)
+class PigSolution:
+    """The optimal win probabilities of every Pig position to `target`.
+
+    `table[(mine, theirs)][turn]` is `W(mine, theirs, turn)` for the player to move.
+    """
+
+    target: int
+    table: dict[tuple[int, int], list[float]]
+
+    def win_probability(self, mine: int = 0, theirs: int = 0, turn: int = 0) -> float:
+        """The probability that the player to move wins under optimal play by both."""
+        if (
+            max(mine, theirs) >= self.target
+            or mine + turn >= self.target
+            or min(mine, theirs, turn) < 0
+        ):
+            raise ValueError(
+                f"no position with scores {mine}, {theirs} and turn total {turn} before the"
+                f" target {self.target}"
+            )
+        return self.table[(mine, theirs)][turn]
+
+    def should_roll(self, mine: int, theirs: int, turn: int) -> bool:
+        """True when rolling is optimal for the player to move (holding needs a turn total)."""
+        if turn == 0:
+            return True
+        return self.roll_value(mine, theirs, turn) >= 1 - self.table[(theirs, mine + turn)][0]
+
+    def best_move(self, state: tuple) -> str:
+        """The optimal move, "roll" or "hold", in a `zerosum.games.pig.Pig` state to `target`."""
+        player, score0, score1, turn, _ = state
+        mine, theirs = (score0, score1) if player == 0 else (score1, score0)
+        return "roll" if self.should_roll(mine, theirs, turn) else "hold"
+
+    def roll_value(self, mine: int, theirs: int, turn: int) -> float:
+        """The win probability of rolling once more and then playing optimally."""
+        column = self.table[(mine, theirs)]
+        value = (1 - self.table[(theirs, mine)][0]) / 6
+        for face in range(2, 7):
+            value += (column[turn + face] if turn + face < len(column) else 1.0) / 6
+        return value
+
+
+def solve_pig(target: int = 100) -> PigSolution:
+    """Every Pig position's optimal win probability for the player to move, for `target`."""
+    if target < 1:
+        raise ValueError(f"the target must be at least 1 point, got {target}")
+    table: dict[tuple[int, int], list[float]] = {}
+    for level in range(2 * target - 2, -1, -1):
+        for mine in range(max(0, level - target + 1), level // 2 + 1):
+            theirs = level - mine
+            _solve_pair(target, table, mine, theirs)
+    return PigSolution(target, table)
+
+
+def _solve_pair(target: int, table: dict, mine: int, theirs: int) -> None:
+    """Fill `table` for the pair `(mine, theirs)` and its mirror, given every higher level."""
+
+    def round_trip(x: float) -> tuple[float, float]:
+        # x = W(theirs, mine, 0); its image after one turn each way, and the derivative.
+        y, dy = _column(target, table, mine, theirs, x)[1:]
+        if mine == theirs:
+            return y, dy
+        z, dz = _column(target, table, theirs, mine, y)[1:]
+        return z, dz * dy
+
+    low, high, x = 0.0, 1.0, 0.5
+    for _ in range(MAX_STEPS):
+        image, slope = round_trip(x)
+        gap = image - x  # decreasing in x: the round trip's slope is below 1
+        if abs(gap) <= TOLERANCE or high - low <= TOLERANCE:
+            break
+        if gap > 0:
+            low = x
+        else:
+            high = x
+        step = x - gap / (slope - 1)
+        x = step if low < step < high else (low + high) / 2
+    column, y, _ = _column(target, table, mine, theirs, x)
+    table[(mine, theirs)] = column
+    if mine != theirs:
+        table[(theirs, mine)] = _column(target, table, theirs, mine, y)[0]
+
+
+def _column(
+    target: int, table: dict, mine: int, theirs: int, after_one: float
+) -> tuple[list[float], float, float]:
+    """`W(mine, theirs, turn)` for every turn total, given `W(theirs, mine, 0) = after_one`.
+
+    Returns the column, its start-of-turn value `W(mine, theirs, 0)` and that value's
+    derivative with respect to `after_one` (the policy held fixed: piecewise linear).
+    """
+    size = target - mine
+    values = [0.0] * (size + 6)
+    slopes = [0.0] * (size + 6)
+    for turn in range(size, size + 6):
+        values[turn] = 1.0  # reaching the target wins at once
+    lose = (1 - after_one) / 6
+    for turn in range(size - 1, -1, -1):
+        roll = (
+            lose
+            + (
+                values[turn + 2]
+                + values[turn + 3]
+                + values[turn + 4]
+                + values[turn + 5]
+                + values[turn + 6]
+            )
+            / 6
+        )
+        if turn and 1 - table[(theirs, mine + turn)][0] > roll:
+            values[turn] = 1 - table[(theirs, mine + turn)][0]
+            slopes[turn] = 0.0
+        else:
+            values[turn] = roll
+            slopes[turn] = (
+                slopes[turn + 2]
+                + slopes[turn + 3]
+                + slopes[turn + 4]
+                + slopes[turn + 5]
+                + slopes[turn + 6]
+                - 1
+            ) / 6
+    del values[size:]
+    return values, values[0], slopes[0]

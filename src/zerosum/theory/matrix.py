@@ -1,0 +1,328 @@
+"""Two-person zero-sum matrix games: lower and upper value, saddle points, the value in mixed
+strategies (von Neumann), dominance and the check of any pair of strategies.
+
+Every value is the row player's payoff: the row player maximises it, the column player
+minimises it. Strategy indices are 0-based. With integer or rational entries the answers are
+exact (`int` and `Fraction`); otherwise they are floats.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from zerosum.theory import linear_program, rational
+from zerosum.theory.payoffs import (
+    MatrixLike,
+    Number,
+    PayoffMatrix,
+    parse_matrix,
+    payoff_matrix,
+    read_csv,
+)
+
+__all__ = [
+    "EXACT_LIMIT",
+    "ClosedForm",
+    "Elimination",
+    "Exploitability",
+    "MatrixLike",
+    "Number",
+    "PayoffMatrix",
+    "PureValues",
+    "Reduction",
+    "Solution",
+    "closed_form",
+    "eliminate_dominated",
+    "exploitability",
+    "parse_matrix",
+    "payoff_matrix",
+    "pure_values",
+    "read_csv",
+    "solve",
+]
+
+#: The largest number of rows or columns that `solve` answers exactly unless told otherwise
+#: (`zerosum matrix --help` quotes it).
+EXACT_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class PureValues:
+    """What pure strategies guarantee, for the row player's payoffs.
+
+    `lower_value` (maxmin) is the most the row player can be sure to win with one row, reached
+    by the rows in `maxmin_rows`; `upper_value` (minmax) the least the column player can be sure
+    to concede with one column, reached by `minmax_columns`. A saddle point (row, column) is an
+    entry that is the minimum of its row and the maximum of its column; there is one exactly
+    when the two values are equal, and then `value` is that common value (else None).
+    """
+
+    row_minima: tuple[Number, ...]
+    column_maxima: tuple[Number, ...]
+    lower_value: Number
+    upper_value: Number
+    maxmin_rows: tuple[int, ...]
+    minmax_columns: tuple[int, ...]
+    saddle_points: tuple[tuple[int, int], ...]
+
+    @property
+    def value(self) -> Number | None:
+        return self.lower_value if self.saddle_points else None
+
+
+@dataclass(frozen=True)
+class ClosedForm:
+    """The mixed solution of a 2x2 game without a saddle point, for the row player's payoffs.
+
+    The row player plays row 0 with probability `p` (row 1 with 1 - p), the column player
+    column 0 with probability `q`; `value` is the row player's expected payoff.
+    """
+
+    p: Number
+    q: Number
+    value: Number
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The value of a matrix game for the row player and an optimal mixed strategy of each side.
+
+    `row_strategy[i]` is the probability of row i, `column_strategy[j]` that of column j. When
+    `exact` is True every number is an int or a Fraction, proved optimal in exact arithmetic.
+    """
+
+    value: Number
+    row_strategy: tuple[Number, ...]
+    column_strategy: tuple[Number, ...]
+    exact: bool
+
+
+@dataclass(frozen=True)
+class Exploitability:
+    """How far a pair of mixed strategies is from optimal, in the row player's payoffs.
+
+    `payoff` is the row player's expected win when both play their strategies; `row_gap` what
+    the row player would gain by switching to a best response, `column_gap` what the column
+    player would save by switching to its best response. Both are >= 0, and both are 0 exactly
+    when the pair is optimal (an equilibrium).
+    """
+
+    payoff: Number
+    row_gap: Number
+    column_gap: Number
+
+    @property
+    def total(self) -> Number:
+        """The sum of the two gaps: the best row response minus the best column response."""
+        return self.row_gap + self.column_gap
+
+
+@dataclass(frozen=True)
+class Elimination:
+    """One dominated strategy removed: `player`'s `strategy`, dominated by its `dominated_by`."""
+
+    player: Literal["row", "column"]
+    strategy: int
+    dominated_by: int
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """A matrix after iterated elimination of dominated strategies.
+
+    `rows` and `columns` are the original indices of the strategies that survive, `matrix` the
+    payoffs between them, `eliminations` the removals in the order they were made.
+    """
+
+    rows: tuple[int, ...]
+    columns: tuple[int, ...]
+    matrix: tuple[tuple[Number, ...], ...]
+    eliminations: tuple[Elimination, ...]
+
+
+def pure_values(data: MatrixLike) -> PureValues:
+    """The lower and upper value, the pure strategies reaching them and every saddle point."""
+    matrix = payoff_matrix(data)
+    row_minima = tuple(map(min, matrix.rows))
+    column_maxima = tuple(map(max, matrix.columns))
+    lower, upper = max(row_minima), min(column_maxima)
+    return PureValues(
+        row_minima=row_minima,
+        column_maxima=column_maxima,
+        lower_value=lower,
+        upper_value=upper,
+        maxmin_rows=tuple(i for i, low in enumerate(row_minima) if low == lower),
+        minmax_columns=tuple(j for j, high in enumerate(column_maxima) if high == upper),
+        saddle_points=tuple(
+            (i, j)
+            for i, row in enumerate(matrix.rows)
+            for j, entry in enumerate(row)
+            if entry == row_minima[i] == column_maxima[j]
+        ),
+    )
+
+
+def closed_form(data: MatrixLike) -> ClosedForm:
+    """The 2x2 formulas p, q, v for a game [[a, b], [c, d]] without a saddle point.
+
+    Each player mixes so that the opponent's two choices pay the same: p = (d - c) / D,
+    q = (d - b) / D and v = (a d - b c) / D with D = a + d - b - c. ValueError when the game is
+    not 2x2 or has a saddle point (then the pure strategies are optimal and D may be 0).
+    """
+    matrix = payoff_matrix(data)
+    if matrix.shape != (2, 2):
+        raise ValueError(f"the closed form is for 2x2 games, this one is {_size(matrix)}")
+    saddles = pure_values(matrix).saddle_points
+    if saddles:
+        raise ValueError(
+            f"the game has a saddle point at row {saddles[0][0]}, column {saddles[0][1]}"
+        )
+    (a, b), (c, d) = matrix.rows
+    denominator = a + d - b - c  # not 0: without a saddle point the diagonals alternate
+    if matrix.exact:
+        denominator = Fraction(denominator)
+    return ClosedForm(
+        p=_plain((d - c) / denominator),
+        q=_plain((d - b) / denominator),
+        value=_plain((a * d - b * c) / denominator),
+    )
+
+
+def solve(data: MatrixLike, *, exact: bool | None = None) -> Solution:
+    """The value for the row player and optimal mixed strategies of both players.
+
+    The linear program of the minimax theorem is solved once with SciPy's HiGHS, whose dual
+    gives the column player's strategy. With `exact` (the default for integer or rational
+    entries when neither side exceeds EXACT_LIMIT strategies) the answer is then made exact in
+    fractions and proved optimal; `exact=True` on float entries is a ValueError, and so is a
+    float game HiGHS cannot solve (only numerical trouble can cause that).
+    """
+    matrix = payoff_matrix(data)
+    if exact is None:
+        exact = matrix.exact and max(matrix.shape) <= EXACT_LIMIT
+    elif exact and not matrix.exact:
+        raise ValueError("an exact solution needs integer or rational entries, not floats")
+    try:
+        guess = linear_program.solve(matrix.array)
+    except ArithmeticError as error:
+        if not exact:
+            raise ValueError(
+                f"{error}; entries of very different magnitudes may cause this"
+            ) from None
+        guess = None
+    if not exact:
+        return Solution(guess.value, guess.row_strategy, guess.column_strategy, exact=False)
+    value, row_strategy, column_strategy = rational.solve(matrix.rows, guess)
+    return Solution(_plain(value), _plain_all(row_strategy), _plain_all(column_strategy), True)
+
+
+def exploitability(
+    data: MatrixLike, row_strategy: Sequence[Number], column_strategy: Sequence[Number]
+) -> Exploitability:
+    """Each player's gain from a best response to the other's mixed strategy (row player's units).
+
+    Exact when the matrix and both strategies are; ValueError when a strategy has the wrong
+    length, a negative or non-finite probability, or probabilities not summing to 1.
+    """
+    matrix = payoff_matrix(data)
+    rows, columns = matrix.shape
+    x = _strategy(row_strategy, rows, "row")
+    y = _strategy(column_strategy, columns, "column")
+    row_payoffs = [sum(entry * q for entry, q in zip(row, y, strict=True)) for row in matrix.rows]
+    column_payoffs = [
+        sum(entry * p for entry, p in zip(column, x, strict=True)) for column in matrix.columns
+    ]
+    payoff = sum(p * payoff for p, payoff in zip(x, row_payoffs, strict=True))
+    return Exploitability(
+        payoff=_plain(payoff),
+        row_gap=_plain(max(max(row_payoffs) - payoff, 0)),
+        column_gap=_plain(max(payoff - min(column_payoffs), 0)),
+    )
+
+
+def eliminate_dominated(data: MatrixLike, *, weak: bool = False) -> Reduction:
+    """The strategies left by iterated elimination of dominated pure strategies, and the order.
+
+    A row is dominated by another row that pays the row player more against every remaining
+    column (strictly); a column by another column that concedes less against every remaining
+    row. With `weak`, "at least as much everywhere and more somewhere" suffices: the value is
+    kept, though some optimal strategies may be lost. At each step the lowest-numbered dominated
+    row goes first, then columns; the process repeats until nothing is dominated.
+    """
+    matrix = payoff_matrix(data)
+    rows = list(range(matrix.shape[0]))
+    columns = list(range(matrix.shape[1]))
+    eliminations: list[Elimination] = []
+    while True:
+        removal = _dominated(matrix.rows, rows, columns, "row", weak) or _dominated(
+            matrix.columns, columns, rows, "column", weak
+        )
+        if removal is None:
+            break
+        eliminations.append(removal)
+        (rows if removal.player == "row" else columns).remove(removal.strategy)
+    return Reduction(
+        rows=tuple(rows),
+        columns=tuple(columns),
+        matrix=tuple(tuple(matrix.rows[i][j] for j in columns) for i in rows),
+        eliminations=tuple(eliminations),
+    )
+
+
+def _dominated(
+    lines: tuple[tuple[Number, ...], ...],
+    alive: list[int],
+    against: list[int],
+    player: Literal["row", "column"],
+    weak: bool,
+) -> Elimination | None:
+    """The first of `alive` lines dominated by another; rows want more, columns want less."""
+    if len(alive) < 2:
+        return None
+    sign = 1 if player == "row" else -1
+    for strategy in alive:
+        mine = [sign * lines[strategy][k] for k in against]
+        for other in alive:
+            if other == strategy:
+                continue
+            theirs = [sign * lines[other][k] for k in against]
+            if weak:
+                beaten = all(t >= m for t, m in zip(theirs, mine, strict=True)) and theirs != mine
+            else:
+                beaten = all(t > m for t, m in zip(theirs, mine, strict=True))
+            if beaten:
+                return Elimination(player, strategy, other)
+    return None
+
+
+def _strategy(probabilities: Sequence[Number], size: int, player: str) -> list[Number]:
+    """A mixed strategy checked against the matrix: `size` probabilities summing to 1."""
+    values = list(payoff_matrix([probabilities]).rows[0]) if len(probabilities) else []
+    if len(values) != size:
+        raise ValueError(f"the {player} strategy has {len(values)} probabilities, the game {size}")
+    if any(p < 0 for p in values):
+        raise ValueError(f"the {player} strategy has a negative probability")
+    total = sum(values)
+    exact_sum = all(not isinstance(p, float) for p in values)
+    if (total != 1) if exact_sum else not math.isclose(total, 1, abs_tol=1e-9):
+        raise ValueError(f"the {player} strategy's probabilities sum to {total}, not 1")
+    return values
+
+
+def _plain(value: Number) -> Number:
+    """A Fraction with denominator 1 as an int; other numbers unchanged."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return value.numerator
+    return value
+
+
+def _plain_all(values: Sequence[Number]) -> tuple[Number, ...]:
+    return tuple(map(_plain, values))
+
+
+def _size(matrix: PayoffMatrix) -> str:
+    return "x".join(map(str, matrix.shape))

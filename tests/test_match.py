@@ -1,0 +1,232 @@
+"""Matches: player descriptions, the statistics of a score, and `zerosum match`."""
+
+import json
+import math
+import random
+import subprocess
+import sys
+
+import pytest
+
+from zerosum.cli import main
+from zerosum.games.connect4 import ConnectFour
+from zerosum.games.pig import Pig
+from zerosum.games.tictactoe import TicTacToe
+from zerosum.match import MatchResult, PlayerSpec, parse_player, play_game, play_match
+
+
+def test_mcts_description_parses_to_typed_options():
+    spec = parse_player("mcts:iterations=800,c=1.4")
+    assert spec == PlayerSpec("mcts", {"iterations": 800, "c": 1.4}, "mcts:iterations=800,c=1.4")
+
+
+def test_player_without_options_parses():
+    assert parse_player("random").options == {}
+    assert parse_player("alphabeta:depth=3").options == {"depth": 3}
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("engine:depth=3", "unknown player 'engine': choose one of"),
+        ("mcts:depth=3", "player 'mcts' has no option 'depth' (options: iterations, time, c)"),
+        (
+            "mcts:iterations=many",
+            "bad value 'many' for mcts option 'iterations': expected an integer",
+        ),
+        ("mcts:time=", "player option 'time' needs a value"),
+        ("random:seed=1", "player 'random' has no option 'seed' (options: none)"),
+    ],
+)
+def test_bad_player_description_says_what_is_wrong(text, reason):
+    with pytest.raises(ValueError) as error:
+        parse_player(text)
+    assert reason in str(error.value)
+
+
+def test_three_wins_one_loss_is_plus_191_elo():
+    result = MatchResult(3, 0, 1)
+    assert result.score == 0.75
+    assert result.elo == pytest.approx(400 * math.log10(3))
+    se = math.sqrt((3 * 0.25**2 + 0.75**2) / 4 / 4)
+    assert result.standard_error == pytest.approx(se)
+    assert result.elo_error == pytest.approx(1.959963984540054 * se * 400 / (math.log(10) * 0.1875))
+
+
+def test_even_score_is_zero_elo_and_a_symmetric_interval():
+    result = MatchResult(4, 2, 4)
+    assert result.elo == 0
+    low, high = result.score_interval
+    assert low + high == pytest.approx(1)
+
+
+def test_a_clean_sweep_has_no_finite_elo():
+    result = MatchResult(5, 0, 0)
+    assert result.elo is None and result.elo_error is None
+    assert result.score_interval == (1.0, 1.0)
+
+
+def test_players_alternate_who_moves_first():
+    game = TicTacToe()
+    first_movers = []
+
+    def recorder(name):
+        def make(game_, options, seed):
+            def choose(state):
+                if state == game.initial_state():
+                    first_movers.append(name)
+                return game.legal_moves(state)[0]
+
+            return choose
+
+        return make
+
+    from zerosum.match import PlayerKind
+
+    kinds = {"a": PlayerKind({}, recorder("a"), ""), "b": PlayerKind({}, recorder("b"), "")}
+    play_match(game, PlayerSpec("a"), PlayerSpec("b"), 4, kinds=kinds)
+    assert first_movers == ["a", "b", "a", "b"]
+
+
+def test_first_legal_move_players_split_a_match_evenly():
+    # Both always play the lowest empty square: whoever starts wins (squares 0, 3, 6 by X).
+    from zerosum.match import PlayerKind
+
+    first = PlayerKind({}, lambda game, options, seed: lambda s: game.legal_moves(s)[0], "")
+    result = play_match(TicTacToe(), PlayerSpec("f"), PlayerSpec("f"), 6, kinds={"f": first})
+    assert (result.wins, result.draws, result.losses) == (3, 0, 3)
+
+
+def test_match_is_reproducible_with_a_seed():
+    game = Pig(20)
+    a, b = parse_player("mcts:iterations=30"), parse_player("random")
+    first = play_match(game, a, b, 6, seed=3)
+    second = play_match(game, a, b, 6, seed=3)
+    assert first == second
+
+
+def test_mcts_beats_random_at_tictactoe():
+    result = play_match(
+        TicTacToe(), parse_player("mcts:iterations=300"), parse_player("random"), 10, seed=1
+    )
+    assert result.losses == 0 and result.wins >= 6
+
+
+def test_dice_are_rolled_by_the_match():
+    game = Pig(10)
+    final = play_game(
+        game, [lambda s: "roll", lambda s: "roll"], game.initial_state(), random.Random(1)
+    )
+    assert game.is_terminal(final)
+
+
+def test_alphabeta_refuses_a_dice_game():
+    with pytest.raises(ValueError, match="use expectiminimax"):
+        play_match(Pig(10), parse_player("alphabeta:depth=2"), parse_player("random"), 1)
+
+
+def test_openings_start_each_pair_of_games(tmp_path, capsys):
+    openings = tmp_path / "openings.txt"
+    openings.write_text("# two Connect Four openings\n44\n\n4453  # a second one\n")
+    code = main(
+        [
+            "match",
+            "connect4",
+            "--a",
+            "mcts:iterations=50",
+            "--b",
+            "random",
+            "--games",
+            "4",
+            "--openings",
+            str(openings),
+            "--json",
+        ]
+    )
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 4
+    assert report["wins"] + report["draws"] + report["losses"] == 4
+
+
+def test_bad_opening_names_its_line(tmp_path, capsys):
+    openings = tmp_path / "openings.txt"
+    openings.write_text("44\n48\n")
+    assert (
+        main(["match", "connect4", "--a", "random", "--b", "random", "--openings", str(openings)])
+        == 2
+    )
+    assert f"{openings}, line 2:" in capsys.readouterr().err
+
+
+def test_match_json_reports_wins_draws_losses_and_elo(capsys):
+    args = ["match", "tictactoe", "--a", "mcts:iterations=200", "--b", "random", "--games", "8"]
+    assert main([*args, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert set(report) >= {"wins", "draws", "losses", "elo", "elo_error", "score_interval"}
+    assert report["wins"] + report["draws"] + report["losses"] == 8
+
+
+def test_match_text_output_through_a_subprocess():
+    process = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "zerosum",
+            "match",
+            "connect4",
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--games",
+            "4",
+            "--seed",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert process.returncode == 0
+    assert "random (A) against random (B) at connect4, 4 games" in process.stdout
+    assert "score" in process.stdout
+
+
+def test_unknown_player_is_one_line_exit_2(capsys):
+    assert main(["match", "connect4", "--a", "engine:depth=3", "--b", "random"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("zerosum: error: unknown player 'engine'") and err.count("\n") == 1
+
+
+def test_connect4_game_state_after_opening_is_used():
+    game = ConnectFour()
+    result = play_match(
+        game,
+        parse_player("random"),
+        parse_player("random"),
+        2,
+        openings=[game.parse_state("4444")],
+    )
+    assert result.games == 2
+
+
+def test_human_player_is_asked_again_after_an_illegal_move(monkeypatch, capsys):
+    answers = iter(["nine", *[str(square) for square in range(9)] * 9])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    code = main(["match", "tictactoe", "--a", "human", "--b", "random", "--games", "1", "--json"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "'nine' is not a square" in out
+    assert json.loads(out[out.index("{") :])["games"] == 1
+
+
+def test_a_match_needs_a_game(capsys):
+    assert main(["match", "tictactoe", "--a", "random", "--b", "random", "--games", "0"]) == 2
+    assert "a match needs at least 1 game, got 0" in capsys.readouterr().err
+
+
+def test_the_solved_pig_player_beats_random_and_refuses_other_games():
+    result = play_match(Pig(20), parse_player("solved"), parse_player("random"), 30, seed=2)
+    assert result.wins > 2 * result.losses
+    with pytest.raises(ValueError, match="plays Pig only"):
+        play_match(TicTacToe(), parse_player("solved"), parse_player("random"), 1)

@@ -1,0 +1,155 @@
+"""`zerosum matrix`: the table, the values, the exact strategies, JSON, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from zerosum.cli import main
+from zerosum.theory.matrix import EXACT_LIMIT
+
+
+def run_json(capsys, *argv: str) -> dict:
+    assert main(["matrix", *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_matrix_3_minus1_minus2_4_shows_minima_maxima_values_and_exact_strategies(capsys):
+    assert main(["matrix", "3 -1; -2 4"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[1].split() == ["C1", "C2", "|", "row", "min"]
+    assert lines[2].split() == ["R1", "3", "-1", "|", "-1"]
+    assert lines[3].split() == ["R2", "-2", "4", "|", "-2"]
+    assert lines[4].split() == ["col", "max", "3", "4"]
+    assert "lower value (maxmin): -1, row R1" in out
+    assert "upper value (minmax): 3, column C1" in out
+    assert "saddle points: none" in out
+    assert "value: 1 (exact, for the row player)" in out
+    assert "row strategy: R1 3/5, R2 2/5" in out
+    assert "column strategy: C1 1/2, C2 1/2" in out
+    assert "gains the row player 0 and the column player 0" in out
+
+
+def test_matrix_json_of_rock_paper_scissors_has_exact_thirds(capsys):
+    data = run_json(capsys, "0 -1 1; 1 0 -1; -1 1 0")
+    assert list(data) == [
+        "lower_value",
+        "upper_value",
+        "saddle_points",
+        "value",
+        "row_strategy",
+        "column_strategy",
+        "exact",
+    ]
+    assert (data["lower_value"], data["upper_value"], data["saddle_points"]) == (-1, 1, [])
+    assert data["value"] == 0.0
+    assert data["row_strategy"] == pytest.approx([1 / 3] * 3)
+    assert data["exact"] == {
+        "value": "0",
+        "row_strategy": ["1/3", "1/3", "1/3"],
+        "column_strategy": ["1/3", "1/3", "1/3"],
+    }
+
+
+def test_matrix_json_lists_saddle_points_0_based(capsys):
+    data = run_json(capsys, "4,5,7; 3,2,1; 8,6,9")
+    assert data["saddle_points"] == [[2, 1]]
+    assert (data["lower_value"], data["upper_value"], data["value"]) == (6, 6, 6.0)
+    assert data["exact"]["row_strategy"] == ["0", "0", "1"]
+
+
+def test_matrix_fraction_and_decimal_cells_give_value_2_9(capsys):
+    data = run_json(capsys, "0.5 -1/3; -1/6 1")
+    assert data["exact"]["value"] == "2/9"
+    assert data["lower_value"] == pytest.approx(-1 / 6)
+    assert data["value"] == pytest.approx(2 / 9)
+
+
+def test_matrix_from_csv_file(tmp_path, capsys):
+    path = tmp_path / "payoff.csv"
+    path.write_text("-2,3\n3,-4\n")
+    data = run_json(capsys, "--csv", str(path))
+    assert data["exact"] == {
+        "value": "1/12",
+        "row_strategy": ["7/12", "5/12"],
+        "column_strategy": ["7/12", "5/12"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["1 2; 3"], "ragged matrix: row 2 has 1 cell, row 1 has 2 cells"),
+        (["  ;  "], "the payoff matrix is empty"),
+        (["1 two; 3 4"], "cell 'two' at row 1, column 2 is not a number"),
+        (["1 nan; 3 4"], "cell 'nan' at row 1, column 2 is not a finite number"),
+        (["1 2; -inf 4"], "cell '-inf' at row 2, column 1 is not a finite number"),
+        (["--csv", "/nonexistent/payoff.csv"], "cannot read '/nonexistent/payoff.csv'"),
+        ([], "give the matrix either as text"),
+        (["1 2", "--csv", "x.csv"], "give the matrix either as text"),
+    ],
+)
+def test_matrix_bad_input_is_one_line_and_exit_2(argv, message, capsys):
+    assert main(["matrix", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1
+    assert captured.err.startswith("zerosum: error: ") and message in captured.err
+
+
+def test_matrix_csv_with_a_non_numeric_cell_is_one_line_and_exit_2(tmp_path, capsys):
+    path = tmp_path / "payoff.csv"
+    path.write_text("row,col\n1,2\n")
+    assert main(["matrix", "--csv", str(path)]) == 2
+    assert (
+        capsys.readouterr().err == "zerosum: error: cell 'row' at row 1, column 1 is not a number\n"
+    )
+
+
+def test_matrix_command_runs_as_a_module():
+    completed = subprocess.run(
+        [sys.executable, "-m", "zerosum", "matrix", "1 -1; -1 1", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0
+    assert json.loads(completed.stdout)["exact"]["row_strategy"] == ["1/2", "1/2"]
+
+
+def test_matrix_ragged_input_through_a_subprocess_exits_2_with_one_line():
+    completed = subprocess.run(
+        [sys.executable, "-m", "zerosum", "matrix", "1 2 3; 4 5"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert (
+        completed.stderr == "zerosum: error: ragged matrix: row 2 has 2 cells, row 1 has 3 cells\n"
+    )
+
+
+def test_matrix_larger_than_the_exact_limit_is_floats_unless_exact_is_asked(tmp_path, capsys):
+    size = EXACT_LIMIT + 1
+    path = tmp_path / "big.csv"
+    # The identity matrix: each player spreads evenly, value 1/size.
+    path.write_text("\n".join(",".join(str(int(i == j)) for j in range(size)) for i in range(size)))
+    floats = run_json(capsys, "--csv", str(path))
+    assert floats["exact"] is None
+    assert floats["value"] == pytest.approx(1 / size)
+    exact = run_json(capsys, "--csv", str(path), "--exact")
+    assert exact["exact"]["value"] == f"1/{size}"
+    assert exact["exact"]["row_strategy"] == [f"1/{size}"] * size
+
+
+def test_other_commands_do_not_wait_for_scipy_to_import():
+    check = "import sys, zerosum.cli; print('scipy' in sys.modules)"
+    completed = subprocess.run(
+        [sys.executable, "-c", check], capture_output=True, text=True, check=True
+    )
+    assert completed.stdout.strip() == "False"

@@ -1,0 +1,40 @@
+"""Playing the dice games: Pig against the solved policy, backgammon against expectiminimax."""
+
+import itertools
+
+from zerosum.cli import main
+
+
+def test_pig_game_to_10_runs_to_the_end_with_dice_and_an_explained_hold(monkeypatch, capsys):
+    answers = itertools.chain(["h", "walk"], itertools.cycle(["r", "r", "h"]))
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["play", "pig", "10", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "You are P0, the program is P1." in out
+    assert "you cannot hold before rolling at least once this turn. Try again." in out
+    assert "'walk' is not a move: type roll (r) or hold (h). Try again." in out
+    assert "Chance: rolled " in out
+    assert "wins: you win!" in out or "wins: the program wins." in out
+
+
+def test_pig_program_at_a_depth_plays_by_expectiminimax(monkeypatch, capsys):
+    answers = itertools.cycle(["r", "h"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["play", "pig", "8", "--depth", "2", "--first", "ai", "--seed", "1"]) == 0
+    assert "The program (P0) plays roll." in capsys.readouterr().out
+
+
+def test_pig_target_must_be_a_number(capsys):
+    assert main(["play", "pig", "many"]) == 2
+    assert "pig takes one parameter, the target score" in capsys.readouterr().err
+
+
+def test_backgammon_shows_the_dice_and_explains_an_illegal_move(monkeypatch, capsys):
+    answers = iter(["24/18", "24/13", "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["play", "backgammon", "--seed", "2"]) == 0  # X opens with 6-5 on this seed
+    out = capsys.readouterr().out
+    assert "X rolled 6-5" in out
+    assert "you must play 2 dice here, not 1. Try again." in out
+    assert "The program (O) plays" in out
+    assert "Game left unfinished." in out
