@@ -14,7 +14,9 @@ The enhancements, each a constructor flag so that its effect can be measured:
   is exact (no line ended on an estimate), or until the node or time budget runs out; each
   finished iteration is reported (`on_iteration`, `iterations`) and the deepest finished one is
   the answer. The first iteration always finishes; Ctrl-C or the budget during a later one
-  returns the last finished one. An iteration is not started once half the time budget is
+  returns the last finished one. `stop()`, from any thread, ends the search at once, even in
+  the first iteration: the answer is then the last finished iteration, or, when none finished,
+  the best root move found so far (with no score). An iteration is not started once half the time budget is
   gone: it would not finish.
 - `table`: a transposition table (`zerosum.search.table`) keyed by the game's `key`. Stored
   scores cut nodes off only where their depth suffices and their bound decides; results of
@@ -35,6 +37,7 @@ negated only when the turn passes. Utilities must be integers.
 
 from __future__ import annotations
 
+import threading
 import time as clock
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -105,7 +108,9 @@ class EngineResult(SearchResult):
     `score` is the integer score behind `value`; `depth` the deepest finished iteration;
     `exact` whether the value is proven; `iterations` every finished iteration; `table` the
     transposition table's counts (None without a table); `seconds` the whole search's time;
-    `stopped` why the search ended early: "time", "nodes", "interrupt", or None.
+    `stopped` why the search ended early: "time", "nodes", "interrupt", "stop", or None.
+    After a `stop` before any iteration finished, `depth` is 0 and `best_move` the best root
+    move found so far, without a score (`score` 0, `value` 0.0, not `exact`).
     """
 
     score: int = 0
@@ -165,6 +170,12 @@ class Engine:
         self.deadline: float | None = None
         self.node_limit: int | None = None
         self.stopped: str | None = None
+        self.stop_requested = threading.Event()
+        self.budgeted = False  # False during the first iteration: only `stop` ends it
+
+    def stop(self) -> None:
+        """Ask the running search (from any thread) to return as soon as it can."""
+        self.stop_requested.set()
 
     def clear(self) -> None:
         """Forget the table, the history heuristic and the killer moves."""
@@ -198,6 +209,12 @@ class Engine:
                 on_iteration(iteration)
         seconds = clock.perf_counter() - start
         table = self.table.stats() if self.table is not None else None
+        if not finished and self.stopped == "stop":  # stopped in the first iteration
+            stats = SearchStats(self.nodes, self.terminals, self.evaluations, self.cutoffs)
+            move = self._best_root_move(state)
+            return EngineResult(
+                0.0, move, (move,), stats, None, 0, 0, False, (), table, seconds, "stop"
+            )
         if not finished:  # the root is over: its utility, proven
             utility = self.game.utility(state, self.game.to_move(state))
             stats = SearchStats(self.nodes, self.terminals, 0, 0)
@@ -228,6 +245,7 @@ class Engine:
             raise ValueError(f"node budget must be at least 1, got {nodes}")
         game = self.game
         self.nodes = self.terminals = self.evaluations = self.cutoffs = 0
+        self.stop_requested.clear()
         if game.is_terminal(state):
             return
         if depth is not None:
@@ -243,7 +261,8 @@ class Engine:
         start = clock.perf_counter()
         self.deadline = start + time if time is not None else None
         self.node_limit = nodes
-        self.next_check = UNLIMITED  # the first iteration always finishes
+        self.budgeted = False  # the first iteration always finishes, unless stopped
+        self.next_check = CHECK_EVERY
         target = depth if depth is not None else UNLIMITED
         if not self.evaluating or not self.iterative:
             schedule: range = range(target, target + 1)
@@ -265,6 +284,7 @@ class Engine:
             yield iteration
             if iteration.exact:
                 return
+            self.budgeted = True
             self.next_check = self.nodes + 1
 
     def _iterate(self, state: Any, depth: int) -> Iteration:
@@ -287,7 +307,14 @@ class Engine:
         )  # fmt: skip
 
     def _check_budget(self) -> None:
-        """Raise `_Stop` when the time or node budget is spent; else set the next check."""
+        """Raise `_Stop` when asked to stop or the time or node budget is spent (the budget
+        only after the first iteration); else set the next check."""
+        if self.stop_requested.is_set():
+            self.stopped = "stop"
+            raise _Stop
+        if not self.budgeted:
+            self.next_check = self.nodes + CHECK_EVERY
+            return
         if self.node_limit is not None and self.nodes >= self.node_limit:
             self.stopped = "nodes"
             raise _Stop
@@ -296,6 +323,12 @@ class Engine:
             raise _Stop
         step = self.nodes + CHECK_EVERY
         self.next_check = step if self.node_limit is None else min(step, self.node_limit)
+
+    def _best_root_move(self, state: Any) -> Any:
+        """The best root move of an unfinished first iteration: its principal variation's
+        first move once one root move is searched, else the first legal move."""
+        pv = self.pv.get(0, ())
+        return pv[0] if pv else self.game.legal_moves(state)[0]
 
     # -- the search -------------------------------------------------------------------------
 
