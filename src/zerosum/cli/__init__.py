@@ -24,10 +24,12 @@ from zerosum.cli import (
     solve,
     tablebase,
     tree,
+    uci,
 )
 from zerosum.cli.common import Parser
 
-COMMANDS = (analyze, chart, explain, play, solve, tree, nim, grundy, pn, tablebase, matrix, match)
+COMMANDS = (analyze, chart, explain, play, solve, tree, nim, grundy, pn, tablebase, matrix, match,
+            uci)  # fmt: skip
 
 
 def build_parser() -> Parser:

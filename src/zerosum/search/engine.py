@@ -70,8 +70,8 @@ INFINITY = 1 << 40
 UNLIMITED = 1 << 30
 """The depth of a search to the end of the game, and of a table entry valid at any depth."""
 
-CHECK_EVERY = 1024
-"""Nodes between two looks at the clock."""
+CHECK_EVERY = 256
+"""Nodes between two looks at the clock and the stop request (a chess node costs ~0.2 ms)."""
 
 
 @dataclass(frozen=True)
