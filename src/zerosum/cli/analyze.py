@@ -6,7 +6,8 @@ import argparse
 from typing import Any
 
 from zerosum.cli.common import game_and_position, line_text, move_number, print_json
-from zerosum.game import Evaluating
+from zerosum.game import Evaluating, Game
+from zerosum.games.chess import Chess
 from zerosum.search.engine import Engine, EngineResult, Iteration
 from zerosum.search.table import DEFAULT_MEGABYTES
 
@@ -24,13 +25,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             " an evaluation (tictactoe, tree) are searched to the end."
         ),
     )
-    parser.add_argument("game", help="connect4, tictactoe or tree")
+    parser.add_argument("game", help="chess, connect4, tictactoe or tree")
     parser.add_argument(
         "position",
         nargs="?",
         default="",
-        help='connect4: columns played, e.g. "4453"; tictactoe: "XO..X...."; tree: the tree',
+        help='connect4: columns played, e.g. "4453"; tictactoe: "XO..X...."; tree: the tree;'
+        " chess: a FEN (or --fen)",
     )
+    parser.add_argument("--fen", help="chess: the position as FEN (default the start)")
     parser.add_argument("--time", type=float, help=f"seconds to think (default {DEFAULT_TIME})")
     parser.add_argument("--depth", type=int, help="plies to search at most")
     parser.add_argument("--nodes", type=int, help="nodes to search at most")
@@ -42,7 +45,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    game, state = game_and_position(args.game, args.position)
+    game, state = analysed_position(args.game, args.position, args.fen)
     engine = Engine(game, table_mb=args.table_mb)
     budget = args.time
     if budget is None and args.depth is None and args.nodes is None:
@@ -66,6 +69,21 @@ def run(args: argparse.Namespace) -> int:
         if result.stopped:
             print(f"stopped by {result.stopped} after depth {result.depth}")
     return 0
+
+
+def analysed_position(name: str, position: str, fen: str | None) -> tuple[Game, Any]:
+    """The game `name` and the unfinished position to analyse; chess reads a FEN."""
+    if name != "chess":
+        if fen is not None:
+            raise ValueError("--fen is for chess")
+        return game_and_position(name, position)
+    if fen is not None and position:
+        raise ValueError("give the chess position once: as FEN or with --fen")
+    game = Chess()
+    state = game.parse_state(fen or position or "startpos")
+    if game.is_terminal(state):
+        raise ValueError(f"the game is already over in {state.board.fen()!r}: nothing to search")
+    return game, state
 
 
 def describe_score(result: EngineResult | Iteration) -> str:

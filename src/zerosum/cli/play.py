@@ -16,6 +16,7 @@ from typing import Any
 
 from zerosum.game import Chance, Game, MoveText, Player, Rendering, require
 from zerosum.games.backgammon import Backgammon
+from zerosum.games.chess import Chess
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.nim import Nim, parse_heaps
 from zerosum.games.pig import Pig
@@ -94,6 +95,12 @@ PLAYABLE: dict[str, Playable] = {
         ),
         marks=("X", "O"),
     ),
+    # Chess from the start or --fen: the engine with --time seconds a move (default 5).
+    "chess": Playable(
+        make_game=lambda args: Chess(args.fen or "startpos"),
+        make_ai=lambda game, args: engine_player(game, args, seconds=5.0),
+        marks=("White", "Black"),
+    ),
 }
 
 
@@ -111,6 +118,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--depth", type=int, help="the program's search depth")
     parser.add_argument("--table", help="a table file the program plays from")
     parser.add_argument("--seed", type=int, help="seed for the dice of games with chance")
+    parser.add_argument("--fen", help="chess: the starting position as FEN")
     parser.add_argument(
         "--misere", action="store_true", help="Nim: whoever takes the last object loses"
     )

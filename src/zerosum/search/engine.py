@@ -16,8 +16,8 @@ The enhancements, each a constructor flag so that its effect can be measured:
   the answer. The first iteration always finishes; Ctrl-C or the budget during a later one
   returns the last finished one. `stop()`, from any thread, ends the search at once, even in
   the first iteration: the answer is then the last finished iteration, or, when none finished,
-  the best root move found so far (with no score). An iteration is not started once half the time budget is
-  gone: it would not finish.
+  the best root move found so far (with no score). An iteration is not started once half the
+  time budget is gone: it would not finish.
 - `table`: a transposition table (`zerosum.search.table`) keyed by the game's `key`. Stored
   scores cut nodes off only where their depth suffices and their bound decides; results of
   subtrees that met no estimate are stored as final, valid at any depth. A game that declares
