@@ -233,14 +233,30 @@ def test_the_solved_pig_player_beats_random_and_refuses_other_games():
 
 
 def test_the_engine_never_loses_tic_tac_toe_to_random_play():
-    result = play_match(TicTacToe(), parse_player("engine:nodes=100000"), parse_player("random"), 10)
+    result = play_match(
+        TicTacToe(), parse_player("engine:nodes=100000"), parse_player("random"), 10
+    )
     assert result.losses == 0
     assert result.wins + result.draws == 10
 
 
 def test_the_engine_at_depth_4_beats_random_connect_four_play(capsys):
-    assert main(["match", "connect4", "--a", "engine:depth=4", "--b", "random", "--games", "4",
-                 "--json"]) == 0
+    assert (
+        main(
+            [
+                "match",
+                "connect4",
+                "--a",
+                "engine:depth=4",
+                "--b",
+                "random",
+                "--games",
+                "4",
+                "--json",
+            ]
+        )
+        == 0
+    )
     report = json.loads(capsys.readouterr().out)
     assert report["wins"] == 4
 
@@ -249,7 +265,10 @@ def test_the_engine_at_depth_4_beats_random_connect_four_play(capsys):
     ("argv", "reason"),
     [
         (["match", "connect4", "--a", "engine", "--b", "random"], "engine needs a budget"),
-        (["match", "pig", "--a", "engine:depth=2", "--b", "random"], "cannot play a game with dice"),
+        (
+            ["match", "pig", "--a", "engine:depth=2", "--b", "random"],
+            "cannot play a game with dice",
+        ),
         (["match", "connect4", "--a", "engine:depth=x", "--b", "random"], "expected an integer"),
     ],
 )

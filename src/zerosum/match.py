@@ -23,9 +23,9 @@ from typing import Any
 
 from zerosum.game import Chance, Evaluating, Game, require
 from zerosum.games.pig import Pig
+from zerosum.search.engine import Engine
 from zerosum.search.exact import alphabeta
 from zerosum.search.expectiminimax import expectiminimax
-from zerosum.search.engine import Engine
 from zerosum.search.mcts import MCTS
 from zerosum.solve.pig import solve_pig
 
