@@ -20,28 +20,11 @@ import resource
 import time
 from pathlib import Path
 
+from zerosum.experiments.ablation import POSITIONS, configurations
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.connect4_solver import ConnectFourSolver
 from zerosum.search import alphabeta
 from zerosum.search.engine import Engine
-
-NOTHING = dict(table=False, iterative=False, hash_move=False, killers=False, history=False,
-               null_window=False, quiescence=False)  # fmt: skip
-STEPS = [
-    ("plain alpha-beta (centre-first order)", {}),
-    ("+ ordering (killers, history)", dict(killers=True, history=True)),
-    ("+ table (hash move, bounds)", dict(table=True, hash_move=True)),
-    ("+ iterative deepening", dict(iterative=True)),
-    ("+ null window (PVS)", dict(null_window=True)),
-]
-POSITIONS = ["", "4453", "44444326", "3435261"]
-
-
-def configurations():
-    flags = dict(NOTHING)
-    for name, change in STEPS:
-        flags.update(change)
-        yield name, dict(flags)
 
 
 def oracle(name: str) -> Path:

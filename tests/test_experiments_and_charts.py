@@ -77,3 +77,47 @@ def test_chart_in_an_unknown_format_is_a_value_error(growth_points):
 
     with pytest.raises(ValueError, match="choose one of png, svg, pdf"):
         image(growth_figure(growth_points, 3), "gif")
+
+
+@pytest.fixture(scope="module")
+def ablation_points():
+    from zerosum.experiments.ablation import ablation_experiment
+
+    return ablation_experiment(range(1, 4), ("", "4453"))
+
+
+def test_ablation_every_configuration_finds_the_same_scores_at_each_depth(ablation_points):
+    for depth in (1, 2, 3):
+        scores = {p.scores for p in ablation_points if p.depth == depth}
+        assert len(scores) == 1
+
+
+def test_ablation_plain_alphabeta_at_depth_1_enters_the_root_and_its_seven_replies(ablation_points):
+    plain = [p for p in ablation_points if p.configuration.startswith("plain")]
+    assert [p.depth for p in plain] == [1, 2, 3]
+    assert plain[0].nodes == 2 * (1 + 7)
+    assert plain[0].branching_factor == 8.0
+
+
+def test_ablation_adds_the_enhancements_one_after_another(ablation_points):
+    from zerosum.experiments.ablation import STEPS
+
+    names = list(dict.fromkeys(p.configuration for p in ablation_points))
+    assert names == [name for name, _ in STEPS]
+
+
+def test_ablation_chart_lines_are_the_experiments_numbers(ablation_points):
+    pytest.importorskip("matplotlib", reason="charts need the optional matplotlib")
+    from zerosum.show.charts import ablation_figure, image
+
+    figure = ablation_figure(ablation_points)
+    nodes_axes, ebf_axes = figure.axes
+    for line in nodes_axes.lines:
+        expected = [p.nodes for p in ablation_points if p.configuration == line.get_label()]
+        assert list(line.get_ydata()) == expected
+    for line in ebf_axes.lines:
+        expected = [
+            p.branching_factor for p in ablation_points if p.configuration == line.get_label()
+        ]
+        assert list(line.get_ydata()) == expected
+    assert image(figure, "png").startswith(b"\x89PNG")

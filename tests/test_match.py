@@ -28,7 +28,7 @@ def test_player_without_options_parses():
 @pytest.mark.parametrize(
     "text, reason",
     [
-        ("engine:depth=3", "unknown player 'engine': choose one of"),
+        ("oracle:depth=3", "unknown player 'oracle': choose one of"),
         ("mcts:depth=3", "player 'mcts' has no option 'depth' (options: iterations, time, c)"),
         (
             "mcts:iterations=many",
@@ -193,9 +193,9 @@ def test_match_text_output_through_a_subprocess():
 
 
 def test_unknown_player_is_one_line_exit_2(capsys):
-    assert main(["match", "connect4", "--a", "engine:depth=3", "--b", "random"]) == 2
+    assert main(["match", "connect4", "--a", "oracle:depth=3", "--b", "random"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("zerosum: error: unknown player 'engine'") and err.count("\n") == 1
+    assert err.startswith("zerosum: error: unknown player 'oracle'") and err.count("\n") == 1
 
 
 def test_connect4_game_state_after_opening_is_used():
@@ -230,3 +230,49 @@ def test_the_solved_pig_player_beats_random_and_refuses_other_games():
     assert result.wins > 2 * result.losses
     with pytest.raises(ValueError, match="plays Pig only"):
         play_match(TicTacToe(), parse_player("solved"), parse_player("random"), 1)
+
+
+def test_the_engine_never_loses_tic_tac_toe_to_random_play():
+    result = play_match(
+        TicTacToe(), parse_player("engine:nodes=100000"), parse_player("random"), 10
+    )
+    assert result.losses == 0
+    assert result.wins + result.draws == 10
+
+
+def test_the_engine_at_depth_4_beats_random_connect_four_play(capsys):
+    assert (
+        main(
+            [
+                "match",
+                "connect4",
+                "--a",
+                "engine:depth=4",
+                "--b",
+                "random",
+                "--games",
+                "4",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    report = json.loads(capsys.readouterr().out)
+    assert report["wins"] == 4
+
+
+@pytest.mark.parametrize(
+    ("argv", "reason"),
+    [
+        (["match", "connect4", "--a", "engine", "--b", "random"], "engine needs a budget"),
+        (
+            ["match", "pig", "--a", "engine:depth=2", "--b", "random"],
+            "cannot play a game with dice",
+        ),
+        (["match", "connect4", "--a", "engine:depth=x", "--b", "random"], "expected an integer"),
+    ],
+)
+def test_bad_engine_players_are_one_line_exit_2(capsys, argv, reason):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert reason in err and err.count("\n") == 1

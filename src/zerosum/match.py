@@ -1,7 +1,7 @@
 """Matches between players: N games, alternating who starts, and what the results mean.
 
 A player is described by a short text, `KIND` or `KIND:NAME=VALUE,NAME=VALUE` (for example
-`random`, `mcts:iterations=800,c=1.4`, `mcts:time=0.5`, `alphabeta:depth=4`,
+`random`, `mcts:iterations=800,c=1.4`, `mcts:time=0.5`, `alphabeta:depth=4`, `engine:time=0.5`,
 `expectiminimax:depth=2`), parsed by `parse_player` against `PLAYERS`, the table of the kinds
 of player and the options each takes. A new kind of player is one more entry in that table.
 
@@ -23,6 +23,7 @@ from typing import Any
 
 from zerosum.game import Chance, Evaluating, Game, require
 from zerosum.games.pig import Pig
+from zerosum.search.engine import Engine
 from zerosum.search.exact import alphabeta
 from zerosum.search.expectiminimax import expectiminimax
 from zerosum.search.mcts import MCTS
@@ -80,6 +81,17 @@ def _expectiminimax_player(game: Game, options: dict[str, Any], seed: int) -> Ch
     return lambda state: expectiminimax(game, state, depth=depth).best_move
 
 
+def _engine_player(game: Game, options: dict[str, Any], seed: int) -> Chooser:
+    if isinstance(game, Chance):
+        raise ValueError("the engine cannot play a game with dice: use expectiminimax:depth=N")
+    if not options:
+        raise ValueError("engine needs a budget: engine:depth=N, engine:time=SECONDS or nodes=N")
+    if "depth" in options:
+        require(game, Evaluating, "engine:depth=N (an evaluation at the depth limit)")
+    engine = Engine(game)  # one per game: its table and history carry from move to move
+    return lambda state: engine.search(state, **options).best_move
+
+
 def _solved_pig_player(game: Game, options: dict[str, Any], seed: int) -> Chooser:
     if not isinstance(game, Pig):
         raise ValueError("the solved player plays Pig only (its solution is computed exactly)")
@@ -100,6 +112,12 @@ PLAYERS: dict[str, PlayerKind] = {
         {"depth": int},
         _alphabeta_player,
         "exact alpha-beta to the end, or to depth=N with the game's evaluation",
+    ),
+    "engine": PlayerKind(
+        {"depth": int, "time": float, "nodes": int},
+        _engine_player,
+        "the engine (iterative deepening, table, ordering, PVS, quiescence): depth=N,"
+        " time=SECONDS and/or nodes=N",
     ),
     "expectiminimax": PlayerKind(
         {"depth": int},

@@ -1,4 +1,4 @@
-"""`zerosum chart ordering|growth -o FILE.png`: the seeds' experiments as charts."""
+"""`zerosum chart ordering|growth|ablation -o FILE.png`: the seeds' experiments as charts."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 from zerosum.cli.common import print_json
 from zerosum.cli.output import write_atomically
+from zerosum.experiments.ablation import ablation_experiment
 from zerosum.experiments.growth import growth_experiment, minimal_tree_leaves
 from zerosum.experiments.ordering import ordering_experiment
 
@@ -23,13 +24,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "ordering: finished games alpha-beta reaches on tic-tac-toe for the seeds' move"
             " orders and 20 random ones. growth: leaves reached against depth on uniform trees"
             " by minimax and alpha-beta in random and best-first order, with b^m, b^(3m/4) and"
-            " Knuth and Moore's minimal tree. The file's suffix (.png, .svg, .pdf) sets its format."
+            " Knuth and Moore's minimal tree. ablation: the engine's nodes per depth and effective"
+            " branching factor on Connect Four with each enhancement switched on in turn. The"
+            " file's suffix (.png, .svg, .pdf) sets its format."
         ),
     )
-    parser.add_argument("chart", choices=("ordering", "growth"))
+    parser.add_argument("chart", choices=("ordering", "growth", "ablation"))
     parser.add_argument("-o", "--output", metavar="FILE", required=True, help="the chart's file")
     parser.add_argument("--branching", type=int, default=3, help="growth: moves per node (3)")
-    parser.add_argument("--max-depth", type=int, default=8, help="growth: deepest tree (8)")
+    parser.add_argument(
+        "--max-depth", type=int, help="growth: deepest tree (8); ablation: deepest search (6)"
+    )
     parser.add_argument("--samples", type=int, default=5, help="growth: trees per depth (5)")
     parser.add_argument("--seed", type=int, default=0, help="growth: random seed (0)")
     parser.add_argument("--json", action="store_true", help="print the numbers as one JSON object")
@@ -49,7 +54,20 @@ def run(args: argparse.Namespace) -> int:
         runs = ordering_experiment()
         figure = charts.ordering_figure(runs)
         report = {"chart": "ordering", "runs": [asdict(run) for run in runs]}
+    elif args.chart == "ablation":
+        depth = 6 if args.max_depth is None else args.max_depth
+        if not 1 <= depth <= 8:
+            raise ValueError(f"--max-depth for ablation must be from 1 to 8, got {depth}")
+        points = ablation_experiment(range(1, depth + 1))
+        figure = charts.ablation_figure(points)
+        report = {
+            "chart": "ablation",
+            "points": [
+                {**asdict(point), "branching_factor": point.branching_factor} for point in points
+            ],
+        }
     else:
+        args.max_depth = 8 if args.max_depth is None else args.max_depth
         _check_growth(args)
         points = growth_experiment(
             args.branching, range(1, args.max_depth + 1), args.samples, args.seed

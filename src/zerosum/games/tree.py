@@ -139,9 +139,7 @@ class Tree:
 def _chance_subtrees(node: dict, where: str) -> list[tuple[float, Any]]:
     """The `(probability, subtree)` pairs of a chance node, checked; ValueError otherwise."""
     if set(node) != {"chance"} or not isinstance(node["chance"], list) or not node["chance"]:
-        raise ValueError(
-            f"{where} is {node!r}: a chance node is {{\"chance\": [[p, subtree], ...]}}"
-        )
+        raise ValueError(f'{where} is {node!r}: a chance node is {{"chance": [[p, subtree], ...]}}')
     subtrees = []
     for index, entry in enumerate(node["chance"]):
         if not isinstance(entry, list) or len(entry) != 2:

@@ -30,6 +30,8 @@ The enhancements, each a constructor flag so that its effect can be measured:
   window and searched again only when it might be better;
 - `quiescence`: at the depth limit, the game's `noisy_moves` (`zerosum.game.Noisy`) are played
   out before evaluating, so that the horizon does not fall in the middle of an exchange.
+- `tablebase`: a solved table (`zerosum.solve.Table`, or anything with `lookup(state)` giving
+  `(value, distance)` or None): a position it holds is scored from it and never searched.
 
 Games where a player may move twice in a row are searched correctly: a child's score is
 negated only when the turn passes. Utilities must be integers.
@@ -144,6 +146,7 @@ class Engine:
         null_window: bool = True,
         quiescence: bool = True,
         quiescence_depth: int = 16,
+        tablebase: Any = None,
     ) -> None:
         if quiescence_depth < 0:
             raise ValueError(f"quiescence depth must be at least 0, got {quiescence_depth}")
@@ -160,6 +163,8 @@ class Engine:
         self.quiescence = quiescence and isinstance(game, Noisy)
         self.quiescence_depth = quiescence_depth
         self.evaluating = isinstance(game, Evaluating)
+        self.tablebase = tablebase
+        self.tablebase_hits = 0
         self.history_scores: tuple[dict, dict] = ({}, {})
         self.killer_moves: dict[int, list] = {}
         self.pv: dict[int, tuple] = {}
@@ -342,6 +347,12 @@ class Engine:
         if game.is_terminal(state):
             self.terminals += 1
             return distance_score(game.utility(state, game.to_move(state)), ply)
+        if self.tablebase is not None and ply:  # looked up, never searched (the root: its move)
+            entry = self.tablebase.lookup(state)
+            if entry is not None:
+                self.tablebase_hits += 1
+                value, distance = entry
+                return 0 if distance is None else distance_score(value, ply + distance)
         if depth <= 0:
             if self.quiescence:
                 return self._quiesce(state, ply, alpha, beta, 0)

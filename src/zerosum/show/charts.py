@@ -1,7 +1,8 @@
 """The seeds' experiments as charts, drawn with matplotlib (the optional extra `charts`).
 
-`ordering_figure` and `growth_figure` draw the numbers that `zerosum.experiments` returns,
-the same numbers the tests assert; `image` turns a figure into the bytes of a PNG, SVG or PDF.
+`ordering_figure`, `growth_figure` and `ablation_figure` draw the numbers that
+`zerosum.experiments` returns, the same numbers the tests assert; `image` turns a figure into
+the bytes of a PNG, SVG or PDF.
 Nothing here touches pyplot's global state, so charts can be drawn from any thread or program.
 """
 
@@ -11,6 +12,7 @@ import io
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from zerosum.experiments.ablation import AblationPoint
 from zerosum.experiments.growth import GrowthPoint, minimal_tree_leaves
 from zerosum.experiments.ordering import OrderingRun
 
@@ -45,6 +47,27 @@ def ordering_figure(runs: Sequence[OrderingRun]) -> Figure:
         "Alpha-beta on tic-tac-toe: the same value (a draw), a different cost per move order"
     )
     axes.margins(y=0.15)
+    return figure
+
+
+def ablation_figure(points: Sequence[AblationPoint]) -> Figure:
+    """Nodes per depth (log scale) and effective branching factor, a line per configuration."""
+    figure = _new_figure(12, 5)
+    nodes_axes, ebf_axes = figure.subplots(1, 2)
+    names = list(dict.fromkeys(point.configuration for point in points))
+    for name in names:
+        line = [point for point in points if point.configuration == name]
+        depths = [point.depth for point in line]
+        nodes_axes.plot(depths, [point.nodes for point in line], "o-", label=name)
+        ebf_axes.plot(depths, [point.branching_factor for point in line], "o-", label=name)
+    nodes_axes.set_yscale("log")
+    nodes_axes.set_xlabel("depth (plies)")
+    nodes_axes.set_ylabel(f"nodes, summed over {points[0].positions} positions")
+    nodes_axes.set_title("The engine on Connect Four: nodes per depth")
+    ebf_axes.set_xlabel("depth (plies)")
+    ebf_axes.set_ylabel("effective branching factor")
+    ebf_axes.set_title("Effective branching factor, enhancements added in turn")
+    ebf_axes.legend(fontsize=8)
     return figure
 
 

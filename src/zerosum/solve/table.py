@@ -143,6 +143,17 @@ class Table:
                 return section.values[index], section.distances[index]
         return None
 
+    def lookup(self, state: Any) -> tuple[int, int | None] | None:
+        """(value for the side to move, distance or None in a cycle) of `state`, None if absent.
+
+        The cheap part of `probe`, without the best moves: what a search needs at every node.
+        """
+        entry = self._entry(state)
+        if entry is None:
+            return None
+        value, distance = entry
+        return value, (None if distance == NO_END else distance)
+
     def probe(self, state: Any) -> Probe:
         """The entry of `state`: value for the side to move, distance, best moves.
 
