@@ -130,7 +130,9 @@ def test_solve_file_weak_compares_signs(capsys, tmp_path):
         (["analyze", "tictactoe", "--depth", "2"], "does not provide Evaluating"),
         (["solve", "connect4", "--file", "/nonexistent/set.txt"], "cannot read"),
         (["solve", "tictactoe", "--weak"], "--weak and --file are for connect4"),
-        (["analyze", "chess"], "unknown game 'chess'"),
+        (["analyze", "shogi"], "unknown game 'shogi'"),
+        (["analyze", "chess", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"], "bad FEN"),
+        (["analyze", "chess", "--fen", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"], "already over"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_2(capsys, argv, message):
