@@ -126,11 +126,24 @@ def test_mate_in_one_is_found_by_a_two_ply_search():
 
 
 @pytest.mark.parametrize(
-    ("text", "reason"), [("Ke2", "not a move"), ("e2e5", "not legal"), ("zz", "not a move")]
+    ("text", "reason"),
+    [
+        ("Ke2", "Ke2 is not legal here"),
+        ("e5", "e5 is not legal here"),
+        ("e2e5", "e2e5 is not legal here"),
+        ("zz", "'zz' is not a move"),
+    ],
 )
 def test_bad_moves_are_explained(text, reason):
     with pytest.raises(ValueError, match=reason):
         GAME.parse_move(GAME.initial_state(), text)
+
+
+def test_an_ambiguous_move_asks_for_the_piece():
+    state = GAME.parse_state("4k3/8/8/8/8/8/8/1N1K1N2 w - - 0 1")  # Nb1 and Nf1 both reach d2
+    with pytest.raises(ValueError, match="ambiguous"):
+        GAME.parse_move(state, "Nd2")
+    assert GAME.parse_move(state, "Nbd2").uci() == "b1d2"
 
 
 def test_bad_fen_is_refused_with_the_reason():

@@ -19,12 +19,16 @@ written in SAN. Positions are read from FEN (or `startpos`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import chess
 import chess.polyglot
 
 from zerosum.game import Player
+
+_UCI_SHAPE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
+"""What a move in UCI notation looks like (SAN parsing may take it for an illegal SAN move)."""
 
 WIN = 1000
 """The utility of a won game, in pawns: larger than any evaluation."""
@@ -366,8 +370,13 @@ class Chess:
         text = text.strip()
         try:
             return board.parse_san(text)
+        except chess.AmbiguousMoveError:
+            raise ValueError(f"{text} is ambiguous: add the piece's file or rank (Nbd2)") from None
+        except chess.IllegalMoveError:
+            if not _UCI_SHAPE.fullmatch(text):  # a well-formed SAN move, not possible here
+                raise ValueError(f"{text} is not legal here") from None
         except ValueError:
-            pass
+            pass  # not SAN: perhaps UCI
         try:
             move = chess.Move.from_uci(text)
         except ValueError:
