@@ -14,26 +14,26 @@ Every search gets the same positions, the same depth in plies and the same leaf 
   benchmark adds the missing hooks (`ttentry` = the board's bytes, `unmake_move`) and plugs the
   same evaluation in through a conversion of the board to bitboards, whose cost is included;
 - aima-python's `alpha_beta_cutoff_search`: its games module is not on PyPI (the package there
-  is Python 2), so `aima_alpha_beta_cutoff_search` below re-implements that function as the
-  repository writes it (nested max/min closures, `cutoff_test` as `depth > d`, moves in the
-  game's order) over the same adapter. Its depth is off by one (`d` = 0 already searches one
-  ply), so it is called with `d = plies - 1`; its own Connect Four (6 columns x 7 rows by
-  default) is not used;
+  is Python 2), so it is imported from a checkout of its repository named with `--aima DIR`
+  (without it, aima is left out), over an adapter to zerosum's rules. Its depth is off by one
+  (`d` = 0 already searches one ply), so it is called with `d = plies - 1`; its own Connect
+  Four (6 columns x 7 rows by default) is not used;
 - OpenSpiel's Python `alpha_beta_search` on its own `connect_four` (C++ rules, columns left to
   right); its `value_function` replays the state's history into zerosum's game to evaluate it,
   a cost measured apart and shown.
 
 Times are one run each (this machine is shared); the ratio is the peer's time over zerosum's.
 
-    python benchmarks/engine_peers.py [--depth 6] [--deeper 2]
+    python benchmarks/engine_peers.py [--depth 6] [--deeper 2] [--aima PATH/TO/aima-python]
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import resource
+import sys
 import time
+from pathlib import Path
 
 from zerosum.games.connect4 import ConnectFour
 from zerosum.search.engine import Engine
@@ -138,43 +138,6 @@ def easyai_own_game_search(state_moves, depth):
 # -- aima-python ---------------------------------------------------------------------------------
 
 
-def aima_alpha_beta_cutoff_search(state, game, d=4, cutoff_test=None, eval_fn=None):
-    """aima-python's `alpha_beta_cutoff_search`, re-implemented from its repository's games.py
-    (same structure and the same `depth > d` cut-off)."""
-    player = game.to_move(state)
-
-    def max_value(state, alpha, beta, depth):
-        if cutoff_test(state, depth):
-            return eval_fn(state)
-        v = -math.inf
-        for a in game.actions(state):
-            v = max(v, min_value(game.result(state, a), alpha, beta, depth + 1))
-            if v >= beta:
-                return v
-            alpha = max(alpha, v)
-        return v
-
-    def min_value(state, alpha, beta, depth):
-        if cutoff_test(state, depth):
-            return eval_fn(state)
-        v = math.inf
-        for a in game.actions(state):
-            v = min(v, max_value(game.result(state, a), alpha, beta, depth + 1))
-            if v <= alpha:
-                return v
-            beta = min(beta, v)
-        return v
-
-    cutoff_test = cutoff_test or (lambda state, depth: depth > d or game.terminal_test(state))
-    eval_fn = eval_fn or (lambda state: game.utility(state, player))
-    best_score, beta, best_action = -math.inf, math.inf, None
-    for a in game.actions(state):
-        v = min_value(game.result(state, a), best_score, beta, 1)
-        if v > best_score:
-            best_score, best_action = v, a
-    return best_action
-
-
 class AimaAdapter:
     """aima's game interface (actions, result, terminal_test, utility, to_move) over zerosum's."""
 
@@ -198,10 +161,25 @@ class AimaAdapter:
         return GAME.to_move(state)
 
 
+AIMA_GAMES = []
+"""aima-python's games module, once loaded from the checkout given with --aima."""
+
+
+def load_aima(checkout: str) -> None:
+    """Import `games` from a checkout of aima-python (its code is used, never copied here)."""
+    folder = Path(checkout).expanduser().resolve()
+    if not (folder / "games.py").exists():
+        raise SystemExit(f"--aima {checkout}: no games.py there (a checkout of aima-python?)")
+    sys.path.insert(0, str(folder))
+    import games  # aima-python's module, found through the path just added
+
+    AIMA_GAMES.append(games)
+
+
 def aima_search(state, depth):
     game = AimaAdapter()
     player = GAME.to_move(state)
-    move = aima_alpha_beta_cutoff_search(
+    move = AIMA_GAMES[0].alpha_beta_cutoff_search(
         state, game, d=depth - 1, eval_fn=lambda s: evaluation(s, player)
     )
     return move, game.nodes + 1
@@ -250,14 +228,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=6)
     parser.add_argument("--deeper", type=int, default=2, help="extra plies for zerosum alone")
+    parser.add_argument("--aima", metavar="DIR", help="a checkout of aima-python, to include it")
     args = parser.parse_args()
     depth = args.depth
     peers = [
         ("easyAI Negamax + TT (zerosum's bitboard rules)", easyai_search, False),
         ("easyAI Negamax + TT (its own ConnectFour, hooks added)", easyai_own_game_search, True),
-        ("aima alpha_beta_cutoff_search (re-implemented)", aima_search, False),
         ("OpenSpiel alpha_beta_search", openspiel_search, True),
     ]
+    if args.aima:
+        load_aima(args.aima)
+        peers.insert(2, ("aima alpha_beta_cutoff_search", aima_search, False))
     totals = {"zerosum Engine": [0.0, 0]}
     for name, _, _ in peers:
         totals[name] = [0.0, 0]
