@@ -152,7 +152,7 @@ def run_connect4(args: argparse.Namespace) -> int:
         print_json(report)
         return 0
     print(game.render(state))
-    print(f"player {report['to_move']} to move: score {solution.score}"
+    print(f"{game.player_names[report['to_move']]} to move: score {solution.score}"
           f" ({describe_connect4(solution.score, args.weak, game.cells)})")  # fmt: skip
     print(f"best move: {report['best_move']}")
     print(f"principal variation: {' '.join(map(str, report['pv']))}")
