@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from terminal import play_typed
+
 from zerosum.cli import main
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
@@ -11,11 +13,7 @@ FOOLS_MATE_SETUP = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 
 
 
 def play(monkeypatch, capsys, moves, *options):
-    answers = iter(moves)
-    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
-    code = main(["play", "chess", *options])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return play_typed(monkeypatch, capsys, "chess", moves, *options)
 
 
 def test_the_program_mates_in_one_when_it_can(monkeypatch, capsys):

@@ -3,16 +3,11 @@
 import re
 
 import pytest
-
-from zerosum.cli import main
+from terminal import play_typed
 
 
 def play(monkeypatch, capsys, moves, *options):
-    answers = iter(moves)
-    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
-    code = main(["play", "connect4", *options])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return play_typed(monkeypatch, capsys, "connect4", moves, *options)
 
 
 def test_engine_blocks_three_in_a_column(monkeypatch, capsys):

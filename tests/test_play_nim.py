@@ -1,18 +1,13 @@
 """Playing Nim in a real pseudo-terminal against Bouton's perfect player."""
 
-import sys
-
 import pexpect
+from terminal import spawn_play
 
 from zerosum.games.nim import Nim
 
 
 def spawn(*args):
-    child = pexpect.spawn(
-        sys.executable, ["-m", "zerosum", "play", "nim", *args], encoding="utf-8", timeout=90
-    )
-    child.expect("Type q to leave.")
-    return child
+    return spawn_play("nim", *args)
 
 
 def test_the_program_opens_358_with_bouton_s_move_and_wins():

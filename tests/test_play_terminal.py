@@ -1,19 +1,14 @@
 """Playing tic-tac-toe in a real pseudo-terminal: moves, a bad move, end of input, Ctrl-C."""
 
-import sys
-
 import pexpect
 import pytest
+from terminal import spawn_play
 
 from zerosum.cli.play import human_side
 
 
 def spawn(*args):
-    child = pexpect.spawn(
-        sys.executable, ["-m", "zerosum", "play", "tictactoe", *args], encoding="utf-8", timeout=90
-    )
-    child.expect("Type q to leave.")
-    return child
+    return spawn_play("tictactoe", *args)
 
 
 def test_a_full_game_against_the_program_ends_in_its_win_after_a_blunder():

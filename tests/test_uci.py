@@ -10,8 +10,8 @@ import chess.engine
 import chess.polyglot
 import chess.syzygy
 import pytest
+from oracles import oracle_path
 
-from tests.oracles import oracle_path
 from zerosum.uci import UciSession, think_time
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"  # Ra8#
