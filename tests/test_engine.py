@@ -300,39 +300,3 @@ def test_table_of_zero_megabytes_is_refused():
 def test_depth_limit_needs_an_evaluation():
     with pytest.raises(ValueError, match="does not provide Evaluating"):
         Engine(TicTacToe()).search(TicTacToe().initial_state(), depth=2)
-
-
-def test_a_position_in_the_tablebase_is_looked_up_never_searched():
-    from zerosum.solve import solve
-
-    game = TicTacToe()
-    table = solve(game, workers=1)
-    engine = Engine(game, tablebase=table)
-    result = engine.search(game.initial_state())
-    assert (result.value, result.exact) == (0, True)
-    assert engine.tablebase_hits == 9  # the nine replies, each read from the table
-    assert result.stats.nodes == 10
-    lost = game.parse_state("XO..X....")  # O to move loses, slowest in four plies by blocking 8
-    found = Engine(game, tablebase=table).search(lost)
-    assert (found.value, found.plies, found.best_move) == (-1, 4, 8)
-
-
-def test_the_engine_with_a_tablebase_agrees_with_plain_alphabeta_on_connect_four_4x4():
-    import random
-
-    from zerosum.solve import solve
-
-    game = ConnectFour(4, 4)
-    table = solve(game, workers=1)
-    rng = random.Random(7)
-    for _ in range(15):
-        state = game.initial_state()
-        for _ in range(rng.randrange(4, 10)):
-            if game.is_terminal(state):
-                break
-            state = game.result(state, rng.choice(game.legal_moves(state)))
-        if game.is_terminal(state):
-            continue
-        looked_up = Engine(game, tablebase=table).search(state)
-        searched = alphabeta(game, state, distance=True)
-        assert (looked_up.value, looked_up.plies) == (searched.value, searched.plies)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.search import alphabeta
+from zerosum.search.engine import Engine
 from zerosum.solve import Progress, retrograde, solve
 
 TICTACTOE = TicTacToe()
@@ -27,6 +28,16 @@ def reachable(game, start):
             if not game.is_terminal(state):
                 stack.extend(game.result(state, move) for move in game.legal_moves(state))
     return seen
+
+
+def random_position(game, rng, low, high):
+    """The position after `low` to `high` random moves from the start (fewer if the game ends)."""
+    state = game.initial_state()
+    for _ in range(rng.randint(low, high)):
+        if game.is_terminal(state):
+            break
+        state = game.result(state, rng.choice(game.legal_moves(state)))
+    return state
 
 
 @pytest.fixture(scope="module")
@@ -113,11 +124,7 @@ def test_connect4_4x4_has_161029_positions_and_the_empty_board_is_a_draw(connect
 def test_connect4_4x4_random_positions_equal_alphabeta(connect4_table):
     game, rng = ConnectFour(4, 4), random.Random(8)
     for _ in range(60):
-        state = game.initial_state()
-        for _ in range(rng.randint(4, 12)):
-            if game.is_terminal(state):
-                break
-            state = game.result(state, rng.choice(game.legal_moves(state)))
+        state = random_position(game, rng, 4, 12)
         exact = alphabeta(game, state, distance=True)
         entry = connect4_table.probe(state)
         assert entry.value == exact.value
@@ -422,3 +429,25 @@ def test_a_move_that_skips_a_layer_is_refused():
 
     with pytest.raises(ValueError, match="exactly one"):
         solve(Skipping(3, 2), workers=1)
+
+
+def test_a_position_in_the_tablebase_is_looked_up_never_searched(tictactoe_table):
+    engine = Engine(TICTACTOE, tablebase=tictactoe_table)
+    result = engine.search(TICTACTOE.initial_state())
+    assert (result.value, result.exact) == (0, True)
+    assert engine.tablebase_hits == 9  # the nine replies, each read from the table
+    assert result.stats.nodes == 10
+    lost = TICTACTOE.parse_state("XO..X....")  # O to move loses, slowest in four plies by 8
+    found = Engine(TICTACTOE, tablebase=tictactoe_table).search(lost)
+    assert (found.value, found.plies, found.best_move) == (-1, 4, 8)
+
+
+def test_the_engine_with_a_tablebase_agrees_with_alphabeta_on_connect_four_4x4(connect4_table):
+    game, rng = ConnectFour(4, 4), random.Random(7)
+    for _ in range(15):
+        state = random_position(game, rng, 4, 9)
+        if game.is_terminal(state):
+            continue
+        looked_up = Engine(game, tablebase=connect4_table).search(state)
+        searched = alphabeta(game, state, distance=True)
+        assert (looked_up.value, looked_up.plies) == (searched.value, searched.plies)
