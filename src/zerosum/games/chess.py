@@ -19,7 +19,9 @@ written in SAN. Positions are read from FEN (or `startpos`).
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import chess
@@ -52,32 +54,80 @@ def _piece_key(piece_type: int, color: bool, square: int) -> int:
     return _ZOBRIST[64 * ((piece_type - 1) * 2 + int(color)) + square]
 
 
+_ROOK_HOMES = ((chess.BB_H1, 768), (chess.BB_A1, 769), (chess.BB_H8, 770), (chess.BB_A8, 771))
+"""Each castling right, as its rook's home square, with its Polyglot random number's index."""
+
+
+def _castling_key(rights: int) -> int:
+    """The castling part of the Polyglot key for clean castling rights (a bitboard of rooks)."""
+    key = 0
+    for square, index in _ROOK_HOMES:
+        if rights & square:
+            key ^= _ZOBRIST[index]
+    return key
+
+
+_CORNERS = chess.BB_H1 | chess.BB_A1 | chess.BB_H8 | chess.BB_A8
+_CASTLING_KEYS = {
+    sum(rooks): _castling_key(sum(rooks))
+    for rooks in itertools.product(*((0, square) for square, _ in _ROOK_HOMES))
+}
+
+_LAST_RANK = {chess.WHITE: chess.BB_RANK_8, chess.BLACK: chess.BB_RANK_1}
+
+
 def _state_keys(board: chess.Board) -> int:
-    """The castling and en passant part of the Polyglot key (both O(1))."""
-    return _HASHER.hash_castling(board) ^ _HASHER.hash_ep_square(board)
+    """The castling and en passant part of the Polyglot key (castling rights kept clean)."""
+    key = _CASTLING_KEYS[board.castling_rights & _CORNERS]
+    return key ^ _HASHER.hash_ep_square(board) if board.ep_square else key
 
 
 class Position:
     """A chess position that search can share: the board is never changed after creation."""
 
-    __slots__ = ("board", "key", "history", "_moves")
+    __slots__ = ("board", "key", "history", "_moves", "_movable")
 
     def __init__(self, board: chess.Board, key: int, history: tuple[int, ...] = ()) -> None:
         self.board = board
         self.key = key
         self.history = history
         self._moves: list[chess.Move] | None = None
+        self._movable: bool | None = None
 
     @classmethod
     def from_board(cls, board: chess.Board) -> Position:
         """A position from a python-chess board (copied, without its move stack)."""
-        return cls(board.copy(stack=False), chess.polyglot.zobrist_hash(board))
+        board = board.copy(stack=False)
+        board.castling_rights = board.clean_castling_rights()  # as `play` keeps them
+        return cls(board, chess.polyglot.zobrist_hash(board))
 
     def legal_moves(self) -> list[chess.Move]:
         """The legal moves, generated once and kept."""
         if self._moves is None:
             self._moves = list(self.board.legal_moves)
         return self._moves
+
+    def has_legal_moves(self) -> bool:
+        """Whether the side to move can move: the first legal move found is enough."""
+        if self._movable is None:
+            if self._moves is not None:
+                self._movable = bool(self._moves)
+            else:
+                self._movable = next(self.board.generate_legal_moves(), None) is not None
+        return self._movable
+
+    def captures_and_promotions(self) -> list[chess.Move]:
+        """The legal captures and promotions, in the order of `legal_moves`, generated alone
+        (moves to the other side's pieces, the last rank and the en passant square)."""
+        board = self.board
+        if self._moves is not None:
+            moves: Iterable[chess.Move] = self._moves
+        else:
+            targets = board.occupied_co[not board.turn] | _LAST_RANK[board.turn]
+            if board.ep_square:
+                targets |= chess.BB_SQUARES[board.ep_square]
+            moves = board.generate_legal_moves(chess.BB_ALL, targets)
+        return [move for move in moves if move.promotion or board.is_capture(move)]
 
     def repetitions(self) -> int:
         """How many times this position occurred before, since the last irreversible move."""
@@ -89,12 +139,13 @@ class Position:
         key = self.key ^ _TURN ^ _state_keys(board)
         mover = board.turn
         piece_type = board.piece_type_at(move.from_square)
-        if board.is_castling(move):
+        victim = None
+        if piece_type == chess.KING and board.is_castling(move):
             key ^= self._castling_keys(move)
         else:
             key ^= _piece_key(piece_type, mover, move.from_square)
             key ^= _piece_key(move.promotion or piece_type, mover, move.to_square)
-            if board.is_en_passant(move):
+            if piece_type == chess.PAWN and board.is_en_passant(move):
                 taken = chess.square(
                     chess.square_file(move.to_square), chess.square_rank(move.from_square)
                 )
@@ -103,10 +154,10 @@ class Position:
                 victim = board.piece_type_at(move.to_square)
                 if victim:
                     key ^= _piece_key(victim, not mover, move.to_square)
-        irreversible = piece_type == chess.PAWN or board.is_capture(move)
         after = board.copy(stack=False)
         after.push(move)
         key ^= _state_keys(after)
+        irreversible = piece_type == chess.PAWN or victim
         history = () if irreversible else (*self.history, self.key)
         return Position(after, key, history)
 
@@ -194,6 +245,91 @@ _SHIELD = {
 }
 
 
+def _knight_attacks(square: int, occupied: int) -> int:
+    return chess.BB_KNIGHT_ATTACKS[square]
+
+
+def _bishop_attacks(square: int, occupied: int) -> int:
+    return chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
+
+
+def _rook_attacks(square: int, occupied: int) -> int:
+    return (
+        chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+        | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
+    )
+
+
+def _queen_attacks(square: int, occupied: int) -> int:
+    return _bishop_attacks(square, occupied) | _rook_attacks(square, occupied)
+
+
+_ATTACKS = (
+    (chess.KNIGHT, _knight_attacks),
+    (chess.BISHOP, _bishop_attacks),
+    (chess.ROOK, _rook_attacks),
+    (chess.QUEEN, _queen_attacks),
+)
+"""The pieces that move for the evaluation's mobility, each with its attacks on a board."""
+
+_KING_FILES = [range(max(0, f - 1), min(7, f + 1) + 1) for f in range(8)]
+
+
+class _Tables:
+    """The `Weights` spread over squares and counts: the evaluation adds up entries of these
+    tables, each the product the formula gives, added in the formula's order (so to the bit
+    the same values as computing the formulas at every node, several times faster)."""
+
+    def __init__(self, w: Weights) -> None:
+        centre = {chess.KNIGHT: w.knight_centre, chess.BISHOP: w.bishop_centre,
+                  chess.QUEEN: w.queen_centre}  # fmt: skip
+        colors = (chess.WHITE, chess.BLACK)
+        # a piece's value and mobility, by the number of squares it attacks (not its own pieces)
+        self.piece = {
+            pt: [PIECE_VALUES[pt] + w.mobility * n for n in range(28)] for pt, _ in _ATTACKS
+        }
+        # then its square: centrality, or for a rook the seventh rank
+        self.square = {
+            color: {
+                pt: [
+                    centre[pt] * (_CENTRALITY[s] - 1.5) if pt in centre
+                    else w.rook_seventh if chess.square_rank(s) == (6 if color else 1) else 0.0
+                    for s in range(64)
+                ]
+                for pt, _ in _ATTACKS
+            }
+            for color in colors
+        }  # fmt: skip
+        advance = {color: [_advance(s, color) for s in range(64)] for color in colors}
+        self.pawn_middle = {color: [1.0 + w.pawn_advance_middle * (a - 1) for a in advance[color]]
+                            for color in colors}  # fmt: skip
+        self.pawn_end = {color: [1.0 + w.pawn_advance_end * (a - 1) for a in advance[color]]
+                         for color in colors}  # fmt: skip
+        self.pawn_centre = [w.pawn_centre_file if chess.square_file(s) in (3, 4) else 0.0
+                            for s in range(64)]  # fmt: skip
+        self.passed_middle = {color: [w.passed_pawn_middle * a for a in advance[color]]
+                              for color in colors}  # fmt: skip
+        self.passed_end = {color: [w.passed_pawn_end * a for a in advance[color]]
+                           for color in colors}  # fmt: skip
+        self.doubled = [w.doubled_pawn * (count - 1) for count in range(9)]
+        self.isolated = [w.isolated_pawn * count for count in range(9)]
+        self.shelter = {
+            color: [w.king_shelter_corner * (chess.square_rank(s) == (0 if color else 7)
+                                             and chess.square_file(s) in (0, 1, 2, 6, 7))
+                    for s in range(64)]
+            for color in colors
+        }  # fmt: skip
+        self.shield = [w.king_shield_pawn * count for count in range(9)]
+        self.king_open_file = w.king_open_file
+        self.king_end = [w.king_centre_end * (_CENTRALITY[s] - 1.5) for s in range(64)]
+        self.bishop_pair = w.bishop_pair
+
+
+def _advance(square: int, color: bool) -> int:
+    """How many ranks a pawn on `square` has advanced from `color`'s first rank."""
+    return chess.square_rank(square) if color else 7 - chess.square_rank(square)
+
+
 class Chess:
     """Chess as a `Game`: player 0 is White; scores in pawns, a win worth `WIN`."""
 
@@ -203,6 +339,7 @@ class Chess:
     def __init__(self, fen: str = chess.STARTING_FEN, weights: Weights = Weights()) -> None:
         self.start = self.parse_state(fen)
         self.weights = weights
+        self._tables = _Tables(weights)
 
     # -- the Game protocol ----------------------------------------------------------------
 
@@ -221,16 +358,16 @@ class Chess:
     def is_terminal(self, state: Position) -> bool:
         board = state.board
         return (
-            not state.legal_moves()
-            or board.halfmove_clock >= 100
+            board.halfmove_clock >= 100
             or state.repetitions() >= 2
+            or not state.has_legal_moves()
             or board.is_insufficient_material()
         )
 
     def utility(self, state: Position, player: Player) -> int:
         """`WIN` for `player` when the other side is mated, `-WIN` when mated, else 0."""
         board = state.board
-        if state.legal_moves() or not board.is_check():
+        if state.has_legal_moves() or not board.is_check():
             return 0
         return -WIN if self.to_move(state) == player else WIN
 
@@ -245,16 +382,19 @@ class Chess:
         board = state.board
         if board.is_check():
             return state.legal_moves()
-        noisy = [m for m in state.legal_moves() if m.promotion or board.is_capture(m)]
+        noisy = state.captures_and_promotions()
         noisy.sort(key=lambda m: self._mvv_lva(board, m), reverse=True)
         return noisy
 
     def capture(self, state: Position, move: chess.Move) -> tuple[float, float] | None:
         """(value of the piece taken, value of the piece taking it), or None for a quiet move."""
         board = state.board
-        if not board.is_capture(move):
+        if board.occupied_co[not board.turn] & chess.BB_SQUARES[move.to_square]:
+            victim = board.piece_type_at(move.to_square)
+        elif board.is_en_passant(move):
+            victim = chess.PAWN
+        else:
             return None
-        victim = chess.PAWN if board.is_en_passant(move) else board.piece_type_at(move.to_square)
         return PIECE_VALUES[victim], PIECE_VALUES[board.piece_type_at(move.from_square)]
 
     @staticmethod
@@ -276,79 +416,78 @@ class Chess:
 
     def white_score(self, board: chess.Board) -> float:
         """The evaluation from White's point of view, in pawns."""
-        phase = min(_FULL_PHASE, sum(
-            weight * chess.popcount(board.pieces_mask(piece, color))
-            for piece, weight in _PHASE.items() for color in (chess.WHITE, chess.BLACK)
-        ))  # fmt: skip
-        middle = end = 0.0
-        for color, sign in ((chess.WHITE, 1), (chess.BLACK, -1)):
-            side_middle, side_end = self._side_terms(board, color)
-            middle += sign * side_middle
-            end += sign * side_end
+        phase = min(
+            _FULL_PHASE,
+            (board.knights | board.bishops).bit_count()
+            + 2 * board.rooks.bit_count()
+            + 4 * board.queens.bit_count(),
+        )
+        white_middle, white_end = self._side_terms(board, chess.WHITE)
+        black_middle, black_end = self._side_terms(board, chess.BLACK)
+        middle = white_middle - black_middle
+        end = white_end - black_end
         return (middle * phase + end * (_FULL_PHASE - phase)) / _FULL_PHASE
 
     def _side_terms(self, board: chess.Board, color: bool) -> tuple[float, float]:
         """(middle game, endgame) score of `color`'s pieces, in pawns."""
-        w = self.weights
+        tables = self._tables
         own = board.occupied_co[color]
-        middle = end = 0.0
-        for piece_type in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
-            centre_weight = {chess.KNIGHT: w.knight_centre, chess.BISHOP: w.bishop_centre,
-                             chess.QUEEN: w.queen_centre}.get(piece_type, 0.0)  # fmt: skip
-            for square in chess.scan_forward(board.pieces_mask(piece_type, color)):
-                value = PIECE_VALUES[piece_type]
-                value += w.mobility * chess.popcount(board.attacks_mask(square) & ~own)
-                value += centre_weight * (_CENTRALITY[square] - 1.5)
-                if piece_type == chess.ROOK and chess.square_rank(square) == (6 if color else 1):
-                    value += w.rook_seventh
-                middle += value
-                end += value
-        if chess.popcount(board.pieces_mask(chess.BISHOP, color)) >= 2:
-            middle += w.bishop_pair
-            end += w.bishop_pair
-        pawn_middle, pawn_end = self._pawn_terms(board, color)
-        king_middle, king_end = self._king_terms(board, color)
-        return middle + pawn_middle + king_middle, end + pawn_end + king_end
+        occupied = board.occupied
+        pieces = 0.0  # the same in the middle game and the endgame
+        for piece_type, attacks in _ATTACKS:
+            values, squares = tables.piece[piece_type], tables.square[color][piece_type]
+            bitboard = board.pieces_mask(piece_type, color)
+            while bitboard:  # the squares upwards, as chess.scan_forward without a generator
+                square = (bitboard & -bitboard).bit_length() - 1
+                bitboard &= bitboard - 1
+                pieces += values[(attacks(square, occupied) & ~own).bit_count()] + squares[square]
+        if (board.bishops & own).bit_count() >= 2:
+            pieces += tables.bishop_pair
+        pawns = board.pawns & own
+        pawn_middle, pawn_end = self._pawn_terms(pawns, board.pawns & ~own, color)
+        king_middle, king_end = self._king_terms(board.king(color), pawns, color)
+        return pieces + pawn_middle + king_middle, pieces + pawn_end + king_end
 
-    def _pawn_terms(self, board: chess.Board, color: bool) -> tuple[float, float]:
-        w = self.weights
-        pawns = board.pieces_mask(chess.PAWN, color)
-        enemy_pawns = board.pieces_mask(chess.PAWN, not color)
+    def _pawn_terms(self, pawns: int, enemy_pawns: int, color: bool) -> tuple[float, float]:
+        tables = self._tables
         middle = end = 0.0
-        for file in range(8):
-            count = chess.popcount(pawns & _FILES[file])
+        files = pawns | pawns >> 32
+        files |= files >> 16
+        files = (files | files >> 8) & 0xFF  # bit f set when file f has a pawn
+        while files:
+            file = (files & -files).bit_length() - 1
+            files &= files - 1
+            count = (pawns & _FILES[file]).bit_count()
             if count > 1:
-                middle -= w.doubled_pawn * (count - 1)
-                end -= w.doubled_pawn * (count - 1)
-            if count and not pawns & _ADJACENT_FILES[file]:
-                middle -= w.isolated_pawn * count
-                end -= w.isolated_pawn * count
-        for square in chess.scan_forward(pawns):
-            advance = chess.square_rank(square) if color else 7 - chess.square_rank(square)
-            file = chess.square_file(square)
-            middle += 1.0 + w.pawn_advance_middle * (advance - 1)
-            middle += w.pawn_centre_file if file in (3, 4) else 0.0
-            end += 1.0 + w.pawn_advance_end * (advance - 1)
-            if not _AHEAD[color][square] & enemy_pawns:
-                middle += w.passed_pawn_middle * advance
-                end += w.passed_pawn_end * advance
+                middle -= tables.doubled[count]
+                end -= tables.doubled[count]
+            if not pawns & _ADJACENT_FILES[file]:
+                middle -= tables.isolated[count]
+                end -= tables.isolated[count]
+        advance_middle, advance_end = tables.pawn_middle[color], tables.pawn_end[color]
+        passed_middle, passed_end = tables.passed_middle[color], tables.passed_end[color]
+        ahead = _AHEAD[color]
+        while pawns:
+            square = (pawns & -pawns).bit_length() - 1
+            pawns &= pawns - 1
+            middle += advance_middle[square]
+            middle += tables.pawn_centre[square]
+            end += advance_end[square]
+            if not ahead[square] & enemy_pawns:
+                middle += passed_middle[square]
+                end += passed_end[square]
         return middle, end
 
-    def _king_terms(self, board: chess.Board, color: bool) -> tuple[float, float]:
-        w = self.weights
-        king = board.king(color)
+    def _king_terms(self, king: int | None, pawns: int, color: bool) -> tuple[float, float]:
         if king is None:
             return 0.0, 0.0
-        file = chess.square_file(king)
-        home = chess.square_rank(king) == (0 if color else 7)
-        middle = w.king_shelter_corner * (home and file in (0, 1, 2, 6, 7))
-        pawns = board.pieces_mask(chess.PAWN, color)
-        middle += w.king_shield_pawn * chess.popcount(_SHIELD[color][king] & pawns)
-        for f in range(max(0, file - 1), min(7, file + 1) + 1):
-            if not pawns & _FILES[f]:
-                middle -= w.king_open_file
-        end = w.king_centre_end * (_CENTRALITY[king] - 1.5)
-        return middle, end
+        tables = self._tables
+        middle = tables.shelter[color][king]
+        middle += tables.shield[(_SHIELD[color][king] & pawns).bit_count()]
+        for file in _KING_FILES[chess.square_file(king)]:
+            if not pawns & _FILES[file]:
+                middle -= tables.king_open_file
+        return middle, tables.king_end[king]
 
     # -- text ----------------------------------------------------------------------------
 
