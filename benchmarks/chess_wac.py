@@ -1,0 +1,80 @@
+"""Win At Chess: how many of the 300 tactical positions the engine solves at a fixed time.
+
+Each position of `wac.epd` (Reinfeld's "Win At Chess", read at run time from the shared test
+data, never copied into the repository) is searched by zerosum's `Engine` on `Chess` for
+`--time` seconds from an empty transposition table. A position is solved when the move found is
+one of its best moves (`bm`) and none of its moves to avoid (`am`).
+
+    python benchmarks/chess_wac.py [--time 1] [--limit N] [--epd PATH] [--show-failures]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import chess
+
+from zerosum.games.chess import Chess
+from zerosum.search.engine import Engine
+
+
+def default_epd() -> Path | None:
+    """`shared/oracles/chess/wac.epd` beside the repository or one of its parents."""
+    for folder in Path(__file__).resolve().parents:
+        candidate = folder / "shared" / "oracles" / "chess" / "wac.epd"
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def solved(move: chess.Move, operations: dict) -> bool:
+    """Whether `move` is one of the best moves and none of the moves to avoid."""
+    best = operations.get("bm") or []
+    avoid = operations.get("am") or []
+    return (not best or move in best) and move not in avoid
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--time", type=float, default=1.0, help="seconds a position (default 1)")
+    parser.add_argument("--limit", type=int, help="only the first N positions")
+    parser.add_argument("--epd", type=Path, default=default_epd(), help="the WAC file")
+    parser.add_argument("--show-failures", action="store_true", help="list the unsolved")
+    args = parser.parse_args()
+    if args.epd is None or not args.epd.exists():
+        parser.error("wac.epd not found: give it with --epd PATH")
+    lines = [line for line in args.epd.read_text().splitlines() if line.strip()]
+    lines = lines[: args.limit] if args.limit else lines
+    game = Chess()
+    engine = Engine(game)
+    count = depth_total = nodes_total = 0
+    failures = []
+    start = time.perf_counter()
+    for line in lines:
+        board, operations = chess.Board.from_epd(line)
+        engine.clear()
+        result = engine.search(game.parse_state(board.fen()), time=args.time)
+        depth_total += result.depth
+        nodes_total += result.stats.nodes
+        if solved(result.best_move, operations):
+            count += 1
+        else:
+            wanted = " ".join(board.san(m) for m in operations.get("bm") or [])
+            failures.append(f"{operations.get('id')}: played {board.san(result.best_move)},"
+                            f" wanted {wanted}")  # fmt: skip
+    elapsed = time.perf_counter() - start
+    if args.show_failures:
+        print("\n".join(failures))
+    total = len(lines)
+    print("| positions | time a position | solved | mean depth | mean nodes | wall time |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    print(
+        f"| {total} | {args.time:g} s | {count}/{total} ({100 * count / total:.0f}%)"
+        f" | {depth_total / total:.1f} | {nodes_total / total:,.0f} | {elapsed:.0f} s |"
+    )
+
+
+if __name__ == "__main__":
+    main()
