@@ -201,6 +201,9 @@ class Weights:
     king_open_file: float = 0.20
 
 
+STRUCTURES = 1 << 16
+"""The most pawn and king structures the evaluation keeps (about 20 MB at most)."""
+
 _PHASE = {chess.KNIGHT: 1, chess.BISHOP: 1, chess.ROOK: 2, chess.QUEEN: 4}
 _FULL_PHASE = 24
 _FILES = [chess.BB_FILES[f] for f in range(8)]
@@ -340,6 +343,7 @@ class Chess:
         self.start = self.parse_state(fen)
         self.weights = weights
         self._tables = _Tables(weights)
+        self._structures: dict[tuple[bool, int, int, int], tuple[float, float, float, float]] = {}
 
     # -- the Game protocol ----------------------------------------------------------------
 
@@ -361,7 +365,10 @@ class Chess:
             board.halfmove_clock >= 100
             or state.repetitions() >= 2
             or not state.has_legal_moves()
-            or board.is_insufficient_material()
+            or (
+                not board.pawns | board.rooks | board.queens  # else python-chess's answer is no
+                and board.is_insufficient_material()
+            )
         )
 
     def utility(self, state: Position, player: Player) -> int:
@@ -443,10 +450,24 @@ class Chess:
                 pieces += values[(attacks(square, occupied) & ~own).bit_count()] + squares[square]
         if (board.bishops & own).bit_count() >= 2:
             pieces += tables.bishop_pair
-        pawns = board.pawns & own
-        pawn_middle, pawn_end = self._pawn_terms(pawns, board.pawns & ~own, color)
-        king_middle, king_end = self._king_terms(board.king(color), pawns, color)
+        pawn_middle, pawn_end, king_middle, king_end = self._structure(board, color)
         return pieces + pawn_middle + king_middle, pieces + pawn_end + king_end
+
+    def _structure(self, board: chess.Board, color: bool) -> tuple[float, float, float, float]:
+        """(middle game, endgame) of `color`'s pawn terms, then of its king terms: they depend
+        on the pawns and the king alone, which change far less often than the rest, so they are
+        kept in a table (a pawn hash table) of at most `STRUCTURES` entries."""
+        own = board.occupied_co[color]
+        pawns = board.pawns & own
+        key = (color, pawns, board.pawns & ~own, board.kings & own)
+        terms = self._structures.get(key)
+        if terms is None:
+            if len(self._structures) >= STRUCTURES:
+                self._structures.clear()
+            pawn_middle, pawn_end = self._pawn_terms(pawns, board.pawns & ~own, color)
+            king_middle, king_end = self._king_terms(board.king(color), pawns, color)
+            terms = self._structures[key] = (pawn_middle, pawn_end, king_middle, king_end)
+        return terms
 
     def _pawn_terms(self, pawns: int, enemy_pawns: int, color: bool) -> tuple[float, float]:
         tables = self._tables
