@@ -72,21 +72,25 @@ def open_opponent(name: str, elo: int) -> chess.engine.SimpleEngine:
 
 
 def play_game(engines, fen: str, seconds: float, max_plies: int, game_id: int, spent):
-    """One game from `fen`, `engines[0]` White; the result for White (1, 0.5, 0), plies."""
+    """One game from `fen`, `engines[0]` White: the result for White (1, 0.5, 0), the plies
+    played and how the game ended."""
     board = chess.Board(fen)
     limit = chess.engine.Limit(time=seconds)
-    while not board.is_game_over(claim_draw=True) and len(board.move_stack) < max_plies:
+    while not board.is_game_over(claim_draw=True):
+        if len(board.move_stack) >= max_plies:
+            return 0.5, len(board.move_stack), "adjudicated a draw"
         side = 0 if board.turn == chess.WHITE else 1
         start = time.perf_counter()
         move = engines[side].play(board, limit, game=game_id).move
         spent[id(engines[side])].append(time.perf_counter() - start)
-        if move is None:  # the engine gave up
-            return (0.0 if side == 0 else 1.0), len(board.move_stack)
+        if move is None:  # no move from an engine in a game that is not over
+            return (0.0 if side == 0 else 1.0), len(board.move_stack), "no move (resigned)"
         board.push(move)
     outcome = board.outcome(claim_draw=True)
-    if outcome is None or outcome.winner is None:
-        return 0.5, len(board.move_stack)
-    return (1.0 if outcome.winner == chess.WHITE else 0.0), len(board.move_stack)
+    how = outcome.termination.name.lower().replace("_", " ")
+    if outcome.winner is None:
+        return 0.5, len(board.move_stack), how
+    return (1.0 if outcome.winner == chess.WHITE else 0.0), len(board.move_stack), how
 
 
 def main() -> None:
@@ -112,11 +116,11 @@ def main() -> None:
             white_is_ours = index % 2 == 0
             engines = (ours, theirs) if white_is_ours else (theirs, ours)
             fen = starts[index // 2]
-            white_score, plies = play_game(engines, fen, args.time, args.max_plies, index, spent)
-            score = white_score if white_is_ours else 1 - white_score
+            white, plies, how = play_game(engines, fen, args.time, args.max_plies, index, spent)
+            score = white if white_is_ours else 1 - white
             wins, draws, losses = wins + (score == 1), draws + (score == 0.5), losses + (score == 0)
             print(f"game {index + 1}: zerosum {'White' if white_is_ours else 'Black'}, {score:g}"
-                  f" after {plies} plies, from {fen}", flush=True)  # fmt: skip
+                  f" ({how}) after {plies} plies, from {fen}", flush=True)  # fmt: skip
     finally:
         ours.quit()
         theirs.quit()
