@@ -8,6 +8,7 @@ speed; they are compared exactly, so any change of the evaluation's arithmetic s
 import random
 
 import chess
+import chess.polyglot
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -133,6 +134,41 @@ def test_noisy_moves_are_the_legal_captures_and_promotions_or_every_evasion(seed
         if GAME.is_terminal(state):
             break
         state = GAME.result(state, rng.choice(legal))
+
+
+FIELDS = ("pawns", "knights", "bishops", "rooks", "queens", "kings", "occupied", "promoted",
+          "turn", "castling_rights", "ep_square", "halfmove_clock", "fullmove_number")  # fmt: skip
+
+
+def fields(board):
+    return [getattr(board, name) for name in FIELDS] + list(board.occupied_co)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 2**32),
+    st.sampled_from(
+        [fen for fen, _, _ in RECORDED[::3]]
+        + ["r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"]
+    ),
+)
+def test_play_makes_the_board_python_chess_push_makes(seed, fen):
+    rng = random.Random(seed)
+    state = GAME.parse_state(fen)
+    board = chess.Board(fen)
+    for _ in range(60):
+        moves = state.legal_moves()
+        assert moves == list(board.legal_moves)
+        if not moves:
+            break
+        # favour captures, castling, promotions and en passant: the moves a board can get wrong
+        special = [m for m in moves if board.is_capture(m) or board.is_castling(m) or m.promotion]
+        move = rng.choice(special if special and rng.random() < 0.6 else moves)
+        state = state.play(move)
+        board.push(move)
+        assert fields(state.board) == fields(board)
+        assert state.board.fen() == board.fen()
+        assert state.key == chess.polyglot.zobrist_hash(board)
 
 
 def perft(state, depth):
