@@ -15,6 +15,12 @@
 
 Moves are python-chess `Move` objects; as text they are read in SAN (`Nf3`) or UCI (`g1f3`) and
 written in SAN. Positions are read from FEN (or `startpos`).
+
+What a search repeats at every node is done here rather than by python-chess's general code
+(the values are the same, tests compare them): `play` copies the board's fields and moves the
+pieces itself, without the move stack that `push` keeps for `pop`; the end of the game needs
+one legal move, quiescence only the captures and promotions, generated alone; the evaluation
+adds up tables built once from `Weights` and keeps the pawn and king terms in a pawn hash table.
 """
 
 from __future__ import annotations
