@@ -86,7 +86,7 @@ def main() -> None:
         assert search(baseline) == nodes, "the baseline engine searches another tree"
         engine["baseline engine.py (no trace code)"] = lambda: search(baseline)
     engine["trace of every event"] = lambda: search(Engine, Trace(limit=10**7))
-    engine[f"trace of the first 3 plies"] = lambda: search(Engine, Trace(max_ply=3))
+    engine["trace of the first 3 plies"] = lambda: search(Engine, Trace(max_ply=3))
     title = f"engine, Connect Four after {POSITION}, depth {DEPTH} ({nodes:,} nodes)"
     report(title, best_times(engine, args.repeats), nodes)
 

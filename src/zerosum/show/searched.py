@@ -106,7 +106,8 @@ class SearchedTree:
     """What a search looked at: its nodes (`nodes[0]` is the root), its steps and its result.
 
     `max_ply` is the depth the picture stops at (None: the whole search is drawn) and
-    `left_out` the number of nodes the search entered below it, which the picture omits.
+    `left_out` the number of nodes the search entered that the picture omits: below `max_ply`,
+    or (`repeated` of them) in first searches of a node that were then repeated.
     """
 
     algorithm: str
@@ -115,6 +116,7 @@ class SearchedTree:
     result: SearchResult
     max_ply: int | None
     left_out: int
+    repeated: int = 0
 
     @property
     def root(self) -> SearchedNode:
@@ -150,9 +152,9 @@ class SearchedTree:
         )
 
     @property
-    def repeated(self) -> int:
-        """How many searches of drawn nodes were repeated (and are not drawn)."""
-        return sum(len(node.earlier) for node in self.nodes)
+    def searched_again(self) -> int:
+        """How many drawn nodes were searched more than once (the picture shows the last)."""
+        return sum(1 for node in self.nodes if node.earlier)
 
 
 def _counted(number: int, noun: str) -> str:
@@ -204,8 +206,9 @@ def searched_tree(
     )
 
 
-TRACE_LIMIT = 1_000_000
-"""Events an engine explanation keeps: far more than a readable picture's plies make."""
+TRACE_LIMIT = 200_000
+"""Events an engine explanation keeps (a few tens of megabytes): a search to depth 9 of Connect
+Four makes about a quarter of them."""
 
 
 def engine_tree(
@@ -218,7 +221,8 @@ def engine_tree(
     `depth` plies of its last iteration; the picture keeps as many of them as fit in
     `max_nodes` nodes, and counts in `left_out` what it leaves out. Scores are on the game's
     utility scale: an estimate to three decimals, a proven result as the game's utility.
-    ValueError when `depth` is below 1, `max_nodes` below 1 or the game is over.
+    ValueError when `depth` is below 1, `max_nodes` below 1, the game is over, or the search
+    is too large to replay.
     """
     if depth < 1:
         raise ValueError(f"depth must be at least 1, got {depth}")
@@ -236,6 +240,11 @@ def engine_tree(
         )
 
     result = engine.search(state, depth=depth, on_iteration=add_totals)
+    if not trace.complete:
+        raise ValueError(
+            f"the search to depth {depth} makes more than {TRACE_LIMIT:,} events to replay:"
+            " ask for fewer plies"
+        )
     before, after = totals[-2], totals[-1]
     stats = SearchStats(
         after.nodes - before.nodes,
@@ -310,7 +319,8 @@ def from_trace(
         builder.replay(event)
     nodes, steps = builder.freeze(result.pv)
     drawn = sum(1 for node in nodes if node.status != PRUNED)
-    return SearchedTree(algorithm, nodes, steps, result, trace.max_ply, result.stats.nodes - drawn)
+    left_out = result.stats.nodes - drawn
+    return SearchedTree(algorithm, nodes, steps, result, trace.max_ply, left_out, builder.repeated)
 
 
 class _TooBig(ValueError):
@@ -373,6 +383,7 @@ class _Builder:
         self.max_nodes = max_nodes
         self.drafts: list[_Draft] = []
         self.live = 0  # drafts not discarded by a repeated search
+        self.repeated = 0  # nodes entered in searches that were repeated
         self.open: list[_Draft] = []
         self.steps: list[Step] = []
         self.secured: float | None = None
@@ -441,6 +452,7 @@ class _Builder:
     def again(self, node: _Draft, status: str) -> _Draft:
         """`node` searched once more: its earlier search (score, subtree, steps) is replaced."""
         node.earlier.append(node.value)
+        self.repeated += 1
         for index in node.children:
             self.discard(self.drafts[index])
         del self.steps[node.first_step :]
@@ -453,6 +465,8 @@ class _Builder:
     def discard(self, node: _Draft) -> None:
         node.discarded = True
         self.live -= 1
+        if node.status != PRUNED:
+            self.repeated += 1
         for index in node.children:
             self.discard(self.drafts[index])
 
