@@ -15,8 +15,8 @@ import pytest
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tree import Tree
 from zerosum.show import searched_tree
-from zerosum.show.searched import PRUNED, engine_tree
 from zerosum.show.html import html
+from zerosum.show.searched import PRUNED, engine_tree
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 # As root in a closed network: no sandbox, no GPU, and none of Chromium's background traffic.
