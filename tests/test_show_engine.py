@@ -144,6 +144,12 @@ def test_engine_picture_too_big_leaves_out_the_deepest_plies_and_says_so():
     assert "drawn: the first 3 plies (148 nodes), left out: 732 nodes" in searched.summary()
 
 
+def test_engine_picture_of_one_node_is_the_root_alone():
+    searched = engine_tree(CONNECT4, POSITION, 2, max_nodes=1)
+    assert (len(searched.nodes), searched.max_ply, searched.left_out) == (1, 0, 39 - 1)
+    assert "drawn: the root only (1 node)" in searched.summary()
+
+
 def test_engine_svg_counts_equal_the_trace():
     searched = engine_tree(CONNECT4, POSITION, 3, table=False, max_nodes=1_000)
     trace = Trace(max_ply=3)

@@ -47,7 +47,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             " iteration: the moves in the order the engine tried them, so the best move first"
             " and the cut-offs it brings; a node tried with a null window and searched again"
             " drawn once, saying what the first try returned; a position answered from the"
-            " table marked 'table hit' (--no-table draws every node searched); scores in units"
+            " table marked 'table hit' (--no-table: none is); scores in units"
             " of a win (1), estimates to three decimals."
         ),
     )

@@ -254,23 +254,27 @@ def engine_tree(
     )
     last = SearchResult(engine_value(result.score), result.best_move, result.pv, stats)
     label = f"engine, depth {result.depth} (its last iteration)"
-    for plies in range(depth, -1, -1):  # the deepest plies go first when it does not fit
+
+    def draw(plies: int) -> SearchedTree:
         kept = Trace(trace.limit, plies, [event for event in trace.events if event.ply <= plies])
+        return from_trace(
+            game,
+            state,
+            kept,
+            last,
+            algorithm=label,
+            mover_view=True,
+            scale=engine_value,
+            expand_pruned=False,
+            max_nodes=max_nodes,
+        )
+
+    for plies in range(depth, 0, -1):  # the deepest plies go first when it does not fit
         try:
-            return from_trace(
-                game,
-                state,
-                kept,
-                last,
-                algorithm=label,
-                mover_view=True,
-                scale=engine_value,
-                expand_pruned=False,
-                max_nodes=max_nodes,
-            )
+            return draw(plies)
         except _TooBig:
             continue
-    raise AssertionError("the root alone always fits")
+    return draw(0)  # the root alone
 
 
 def engine_value(score: float) -> float:
