@@ -21,6 +21,20 @@ do nothing passes (the empty move, written `pass`).
 The game ends when a player has borne off all fifteen: +1 for a single game, +2 for a gammon
 (the loser has borne off none), +3 for a backgammon (the loser also still has a checker on the
 bar or in the winner's home board).
+
+A position is written as text (`parse_state` reads it, `format_state` writes it):
+
+    X 6-5: 24:2 13:5 8:3 6:5 / 24:2 13:5 8:3 6:5
+
+the side to move (`X` or `O`), the dice when they are rolled (`6-5`; none while the side is
+still to roll), then after the colon the checkers of the side to move, a slash, and the
+opponent's checkers. Each side is listed in its own numbering, the one its moves are written
+in (its home board is 1-6, it moves towards 1): `POINT:COUNT`, a bare `POINT` for a single
+checker, `bar:COUNT` for checkers on the bar. Checkers a side does not list are borne off.
+The example is the starting position with X to play 6-5; `O: 6:2 5:3 / bar 22:2 1:12` has O
+to roll with five checkers on its 6 and 5 points (ten borne off) against X's checker on the
+bar, two on X's 22 point (O's 3 point) and twelve on X's 1 point. A point of one side is point
+25 minus it for the other, and may not hold checkers of both.
 """
 
 from __future__ import annotations
@@ -201,6 +215,45 @@ class Backgammon:
             parts.append(f"{_point_name(source)}/{_point_name(target)}{'*' if hit else ''}")
         return " ".join(parts)
 
+    def parse_state(self, text: str) -> State:
+        """The position `text` writes (`X 6-5: 24:2 13:5 8:3 6:5 / 24:2 13:5 8:3 6:5`, see the
+        module's notes); ValueError saying what is wrong with it otherwise."""
+        try:
+            return self._read_position(text)
+        except ValueError as error:
+            raise ValueError(f"bad position {text!r}: {error}") from None
+
+    def _read_position(self, text: str) -> State:
+        header = POSITION.match(text)
+        if header is None or header.group(3).count("/") != 1:
+            raise ValueError(
+                "write the side to move, the dice if rolled, a colon, its checkers, a slash and"
+                " the opponent's, e.g. X 6-5: 24:2 13:5 8:3 6:5 / 24:2 13:5 8:3 6:5"
+            )
+        player = MARKS.index(header.group(1).upper())
+        dice = parse_dice(header.group(2)) if header.group(2) else None
+        mine_text, theirs_text = header.group(3).split("/")
+        me, them = MARKS[player], MARKS[1 - player]
+        mine, my_bar = _read_side(mine_text, me)
+        theirs, their_bar = _read_side(theirs_text, them)
+        for point in mine:
+            if 25 - point in theirs:
+                raise ValueError(
+                    f"{me}'s {point} point is {them}'s {25 - point} point:"
+                    " it cannot hold checkers of both sides"
+                )
+        if not mine and not my_bar:
+            raise ValueError(f"{me}, to move, has borne off all 15 checkers: the game is over")
+        return self.position(mine, theirs, player=player, bar=(my_bar, their_bar), dice=dice)
+
+    def format_state(self, state: State) -> str:
+        """The text of a position, as `parse_state` reads it (its inverse)."""
+        player, _, _, _, dice = state
+        mine, theirs, my_bar, their_bar, _ = _relative(state)
+        roll = f" {dice[0]}-{dice[1]}" if dice else ""
+        mover, opponent = _side_text(mine, my_bar), _side_text(theirs[::-1], their_bar)
+        return f"{MARKS[player]}{roll}: {mover} / {opponent}".rstrip()
+
     def parse_move(self, state: State, text: str) -> Move:
         """The legal turn `text` names (`24/18 13/11`, `bar/20*`, `6/off`, `8/5(2)`, `pass`).
 
@@ -242,7 +295,8 @@ class Backgammon:
         return _absolute(state[0], mine, theirs, my_bar, their_bar, my_off, state)
 
     def render(self, state: State) -> str:
-        """The board from X's side: points 13-24 on top, 12-1 below, bar, off and the dice."""
+        """The board from X's side: points 13-24 on top, 12-1 below, bar, off, the dice, and the
+        position as `parse_state` reads it."""
         player, points, bar, off, dice = state
 
         def cell(index: int) -> str:
@@ -270,6 +324,7 @@ class Backgammon:
         if not self.is_terminal(state):
             roll = "to roll" if dice is None else f"rolled {dice[0]}-{dice[1]}"
             lines.append(f"{MARKS[player]} {roll} (X moves 24 -> 1, O moves 1 -> 24 on this board)")
+        lines.append(f"position: {self.format_state(state)}")
         return "\n".join(lines)
 
 
@@ -414,10 +469,60 @@ def _side_score(state: State, player: Player) -> float:
     return -pips / 40 - 0.15 * blots + 0.12 * prime - 0.25 * bar[player]
 
 
+def parse_dice(text: str) -> tuple[int, int]:
+    """The dice `text` names (`6-5`, `65`, `5 6`), the higher first; ValueError otherwise."""
+    match = DICE.match(text)
+    if match is None or not all(1 <= int(die) <= 6 for die in match.groups()):
+        raise ValueError(f"bad dice {text!r}: two numbers from 1 to 6, like 6-5")
+    high, low = sorted(map(int, match.groups()), reverse=True)
+    return high, low
+
+
+def _read_side(text: str, mark: str) -> tuple[dict[int, int], int]:
+    """One side's checkers (`24:2 13:5 6 bar:1`) as points and counts, and its bar."""
+    layout: dict[int, int] = {}
+    bar = None
+    for word in text.lower().split():
+        match = CHECKERS_AT.match(word)
+        if match is None:
+            raise ValueError(f"{word!r} is not POINT:COUNT, POINT or bar:COUNT")
+        where, count = match.group(1), int(match.group(2) or 1)
+        if count < 1:
+            raise ValueError(f"{word!r}: a count is at least 1 (leave an empty point out)")
+        if where == "bar":
+            if bar is not None:
+                raise ValueError(f"{mark}'s bar is listed twice")
+            bar = count
+            continue
+        point = int(where)
+        if not 1 <= point <= 24:
+            raise ValueError(f"{word!r}: points are 1 to 24")
+        if point in layout:
+            raise ValueError(f"{mark}'s {point} point is listed twice")
+        layout[point] = count
+    total = sum(layout.values()) + (bar or 0)
+    if total > CHECKERS:
+        raise ValueError(
+            f"{mark} has {total} checkers on the board and the bar: at most {CHECKERS}"
+            " (those not listed are borne off)"
+        )
+    return layout, bar or 0
+
+
+def _side_text(counts: list[int], bar: int) -> str:
+    """One side's checkers as `_read_side` reads them, the bar and the highest points first."""
+    words = [f"bar:{bar}"] if bar else []
+    words += [f"{index + 1}:{counts[index]}" for index in range(23, -1, -1) if counts[index]]
+    return " ".join(words)
+
+
 def _point_name(point: int) -> str:
     return "bar" if point == BAR else "off" if point == OFF else str(point)
 
 
+POSITION = re.compile(r"^\s*([XO])\s*([^:]*?)\s*:(.*)$", re.IGNORECASE)
+DICE = re.compile(r"^\s*(\d+)\s*[-, ]?\s*(\d+)\s*$")
+CHECKERS_AT = re.compile(r"^(bar|\d+)(?::(\d+))?$")
 STEP = re.compile(r"^(bar|\d+)((?:/(?:off|\d+)\*?)+)(?:\((\d)\))?$")
 
 
