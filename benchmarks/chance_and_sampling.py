@@ -14,8 +14,10 @@
    `TicTacToe` and `ConnectFour` as shipped.
 2. MCTS strength at equal time: Connect Four games, each side `T` seconds a move, alternating
    who starts, zerosum's `MCTS` as it plays by default (UCT + solver, random playouts) against
-   OpenSpiel's bot and against aima's `MCTSPlayer`. Neither peer has a clock: each gets the
-   simulations it manages in `T`, measured just before.
+   OpenSpiel's bot and against aima's `MCTSPlayer`. Neither peer has a clock: each starts with
+   the simulations it managed in `T` from the start position, and each of its moves gets the
+   last one's scaled by how far that move's time missed `T` (`Clocked`). The mean seconds a
+   move each side took are printed beside the result.
 3. Expectiminimax, the same tree for both: OpenSpiel's `minimax.expectiminimax` against
    zerosum's `expectiminimax` without pruning and with Star1 and Star2, nodes and time at equal
    depth (chance levels not counted by either): on OpenSpiel's own Pig with the same
@@ -173,51 +175,61 @@ def simulations_per_second(
     }
 
 
-def spiel_opponent(simulations: int):
-    """OpenSpiel's bot at `simulations` a move, for game `index`: it replays the moves so far."""
+def spiel_move(simulations: int, state, moves: list) -> int:
+    """OpenSpiel's bot's move at `simulations`, on its own game replaying the moves so far."""
     spiel_game = pyspiel.load_game("connect_four")
-
-    def make(index: int):
-        bot = spiel_bot(spiel_game, simulations, index)
-
-        def choose(state, moves):
-            spiel_state = spiel_game.new_initial_state()
-            for move in moves:  # both number columns 0-6 from the left
-                spiel_state.apply_action(move)
-            return bot.step(spiel_state)
-
-        return choose
-
-    return make
+    spiel_state = spiel_game.new_initial_state()
+    for move in moves:  # both number columns 0-6 from the left
+        spiel_state.apply_action(move)
+    return spiel_bot(spiel_game, simulations, len(moves)).step(spiel_state)
 
 
-def aima_opponent(simulations: int):
-    """aima's MCTS player at `simulations` playouts a move, on zerosum's rules."""
-    view = AimaView(ConnectFour())
+AIMA_CONNECT_FOUR = AimaView(ConnectFour())
 
-    def make(index: int):
-        player = aima_player(view, simulations)
-        return lambda state, moves: player.get_action(state)
 
-    return make
+def aima_move(simulations: int, state, moves: list):
+    """aima's MCTS player's move at `simulations` playouts, on zerosum's rules."""
+    return aima_player(AIMA_CONNECT_FOUR, simulations).get_action(state)
+
+
+class Clocked:
+    """A peer without a clock held to about `seconds` a move: each move's simulations are the
+    last move's, scaled by how far its time missed `seconds` (at most halved or doubled), so
+    that the load of the shared machine during the calibration does not decide its budget. A
+    new game starts again from the calibrated `simulations`."""
+
+    def __init__(self, move_with, seconds: float, simulations: int) -> None:
+        self.move_with, self.seconds, self.start = move_with, seconds, simulations
+        self.simulations = simulations
+        self.used: list[int] = []
+
+    def __call__(self, state, moves: list):
+        if len(moves) < 2:  # its first move of a game
+            self.simulations = self.start
+        start = time.perf_counter()
+        move = self.move_with(self.simulations, state, moves)
+        spent = time.perf_counter() - start
+        self.used.append(self.simulations)
+        scale = min(2.0, max(0.5, self.seconds / max(spent, 1e-6)))
+        self.simulations = max(1, round(self.simulations * scale))
+        return move
 
 
 def strength(seconds: float, games: int, opponent) -> tuple[MatchResult, float, float]:
-    """Connect Four games, zerosum's MCTS at `seconds` a move against `opponent(index)` (a new
-    player for game `index`, choosing from the position and the moves so far): the result from
-    zerosum's side, and the mean seconds a move each side actually took (zerosum, opponent)."""
+    """Connect Four games, zerosum's MCTS at `seconds` a move against `opponent` (choosing from
+    the position and the moves so far): the result from zerosum's side, and the mean seconds a
+    move each side actually took (zerosum, opponent)."""
     ours_game = ConnectFour()
     wins = draws = losses = 0
     spent = [[0.0, 0], [0.0, 0]]  # [seconds, moves] for zerosum, then the opponent
     for index in range(games):
         ours_side = index % 2
         player = MCTS(ours_game, time=seconds, seed=index)
-        theirs = opponent(index)
         state, moves = ours_game.initial_state(), []
         while not ours_game.is_terminal(state):
             mover = 0 if ours_game.to_move(state) == ours_side else 1
             start = time.perf_counter()
-            move = player.choose(state) if mover == 0 else theirs(state, moves)
+            move = player.choose(state) if mover == 0 else opponent(state, moves)
             spent[mover][0] += time.perf_counter() - start
             spent[mover][1] += 1
             state = ours_game.result(state, move)
@@ -409,12 +421,13 @@ def print_expectiminimax(title: str, label: str, rows: list[tuple]) -> None:
         )
 
 
-def print_match(seconds: float, games: int, peer: str, simulations: int, match: tuple) -> None:
+def print_match(seconds: float, games: int, peer: str, clocked: Clocked, match: tuple) -> None:
     result, ours, theirs = match
     low, high = result.score_interval
+    used = sorted(clocked.used)
     print(
         f"\n## Connect Four at {seconds} s a move, {games} games, zerosum's MCTS against {peer}"
-        f" at {simulations} simulations a move"
+        f" (simulations a move: median {used[len(used) // 2]}, from {used[0]} to {used[-1]})"
     )
     print("| wins | draws | losses | score (95% interval) | Elo | s/move zerosum | s/move peer |")
     print("|---:|---:|---:|---|---|---:|---:|")
@@ -455,13 +468,12 @@ def main() -> None:
         )
     seconds, games = (0.05, 4) if args.quick else (0.1, args.games)
     connect_four = rates["connect_four"]
-    for peer, rate, opponent in (
-        ("OpenSpiel's", connect_four["openspiel"], spiel_opponent),
-        ("aima3's", connect_four["aima"], aima_opponent),
+    for peer, rate, move_with in (
+        ("OpenSpiel's", connect_four["openspiel"], spiel_move),
+        ("aima3's", connect_four["aima"], aima_move),
     ):
-        simulations = max(1, int(rate * seconds))
-        match = strength(seconds, games, opponent(simulations))
-        print_match(seconds, games, peer, simulations, match)
+        opponent = Clocked(move_with, seconds, max(1, int(rate * seconds)))
+        print_match(seconds, games, peer, opponent, strength(seconds, games, opponent))
     depths = (2, 3) if args.quick else (2, 3, 4, 5)
     print_expectiminimax(
         "Expectiminimax on OpenSpiel's Pig (target 100), same tree, same evaluation",

@@ -119,6 +119,7 @@ def test_a_pig_position_and_a_chance_tree_are_ranked_the_same_way(capsys):
         (["X 6-5: 6 / 1", "--time", "1"], "searched to --depth, not by --time or --nodes"),
         (["X 6-5: 6 / 1", "--top", "0"], "--top must be at least 1"),
         (["X 6-5: 6 / 1", "--depth", "0"], "depth must be at least 1"),
+        (["X 6-5: 6 /"], "the game is already over"),  # O has borne off all 15
     ],
 )
 def test_bad_backgammon_analyses_are_one_line_and_exit_2(capsys, argv, reason):

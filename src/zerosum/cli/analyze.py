@@ -144,7 +144,7 @@ def has_dice(game: Game) -> bool:
 
 
 def analysed_position(
-    name: str, position: str, fen: str | None, dice: str | None = None
+    name: str, position: str, fen: str | None, dice: str | None
 ) -> tuple[Game, Any]:
     """The game `name` and the unfinished position to analyse; chess reads a FEN, backgammon
     takes the roll from `dice` when the position does not give it."""
