@@ -67,6 +67,16 @@ def test_the_opening_three_one_makes_the_five_point(capsys, depth):
     assert report["legal_moves"] == 16
 
 
+def test_a_gnubg_position_id_with_the_dice_is_analysed_like_the_notation(capsys):
+    by_id = analyze_json(capsys, "backgammon", "sG/BgCGMM+YAIw", "--dice", "4-4", "--depth", "1")
+    text = GAME.format_state(GAME.parse_state("X 4-4: sG/BgCGMM+YAIw"))
+    by_text = analyze_json(capsys, "backgammon", text, "--depth", "1")
+    assert by_text["moves"] == by_id["moves"] and by_text["nodes"] == by_id["nodes"]
+    assert by_id["legal_moves"] == 84
+    assert by_id["moves"][0]["move"] == "21/17* 21/17 11/7 11/7"  # the play of the posted game
+    assert by_id["moves"][1]["move"] == "21/17* 21/17 8/4 8/4"  # gnubg's choice
+
+
 def test_a_closed_board_leaves_one_move_the_pass(capsys):
     closed = "X 6-5: bar 6:14 / 1:2 2:2 3:2 4:2 5:2 6:2 13:3"
     report = analyze_json(capsys, "backgammon", closed)

@@ -70,6 +70,38 @@ def test_a_finished_game_reads_back_with_the_loser_to_move():
     assert GAME.parse_state(GAME.format_state(state)) == state
 
 
+def test_the_gnubg_id_of_the_start_is_the_published_one():
+    assert GAME.position_id(GAME.initial_state()) == "4HPwATDgc/ABMA"
+    assert GAME.parse_state("4HPwATDgc/ABMA") == GAME.initial_state()
+
+
+def test_a_published_gnubg_id_gives_its_pip_counts_and_its_game_plays():
+    # A game posted with its gnubg ID: the side on roll (167 pips) to play 4-4 against 152;
+    # the game played 21/17*(2) 11/7(2) and gnubg preferred 21/17*(2) 8/4(2).
+    state = GAME.parse_state("X 4-4: sG/BgCGMM+YAIw")
+    assert (GAME.pip_count(state, 0), GAME.pip_count(state, 1)) == (167, 152)
+    assert GAME.format_move(state, GAME.parse_move(state, "21/17*(2) 11/7(2)")).startswith(
+        "21/17* 21/17"
+    )
+    GAME.parse_move(state, "21/17*(2) 8/4(2)")
+    assert GAME.position_id(state) == "sG/BgCGMM+YAIw"
+
+
+def test_a_published_gnubg_id_puts_the_player_on_roll_second():
+    state = GAME.parse_state("O: bLsQwCE2dmMGAA")  # posted with 107 pips on roll against 144
+    assert (GAME.pip_count(state, 1), GAME.pip_count(state, 0)) == (107, 144)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 400))
+def test_every_position_of_random_play_reads_back_from_its_gnubg_id(seed, plies):
+    state = reached_by_random_play(seed, plies)
+    player, dice = state[0], state[4]
+    roll = f" {dice[0]}-{dice[1]}" if dice else ""
+    text = f"{'XO'[player]}{roll}: {GAME.position_id(state)}"
+    assert GAME.parse_state(text) == state
+
+
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
@@ -89,6 +121,8 @@ def test_a_finished_game_reads_back_with_the_loser_to_move():
         ("X: 6 1", "write the side to move"),
         ("X: 6 / 1 / 2", "write the side to move"),
         ("", "write the side to move"),
+        ("X: //////////////", "is not a GNU Backgammon position ID"),
+        ("AAAAAAAAAAAAAA", "X, to move, has borne off all 15 checkers"),
     ],
 )
 def test_bad_positions_are_refused_with_the_reason(text, reason):

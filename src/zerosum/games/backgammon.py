@@ -35,10 +35,18 @@ The example is the starting position with X to play 6-5; `O: 6:2 5:3 / bar 22:2 
 to roll with five checkers on its 6 and 5 points (ten borne off) against X's checker on the
 bar, two on X's 22 point (O's 3 point) and twelve on X's 1 point. A point of one side is point
 25 minus it for the other, and may not hold checkers of both.
+
+A GNU Backgammon position ID (14 characters, `4HPwATDgc/ABMA` for the start) may stand in
+place of the two lists, `X 4-4: sG/BgCGMM+YAIw`, or alone for X to roll; `position_id` writes
+it. It encodes the checkers of the player not on roll first, then those of the player on roll
+(as the IDs GNU Backgammon prints do), each side from its ace point to its 24 point and its
+bar, a 1 bit a checker and a 0 bit after each point, the 80 bits packed little-endian and
+written in base64.
 """
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 
@@ -224,18 +232,31 @@ class Backgammon:
             raise ValueError(f"bad position {text!r}: {error}") from None
 
     def _read_position(self, text: str) -> State:
+        if POSITION_ID.match(text.strip()):  # a bare GNU Backgammon ID: X to roll
+            text = f"X: {text.strip()}"
         header = POSITION.match(text)
-        if header is None or header.group(3).count("/") != 1:
+        checkers = "" if header is None else header.group(3).strip()
+        if header is None or not (POSITION_ID.match(checkers) or checkers.count("/") == 1):
             raise ValueError(
                 "write the side to move, the dice if rolled, a colon, its checkers, a slash and"
                 " the opponent's, e.g. X 6-5: 24:2 13:5 8:3 6:5 / 24:2 13:5 8:3 6:5"
             )
         player = MARKS.index(header.group(1).upper())
         dice = parse_dice(header.group(2)) if header.group(2) else None
-        mine_text, theirs_text = header.group(3).split("/")
         me, them = MARKS[player], MARKS[1 - player]
-        mine, my_bar = _read_side(mine_text, me)
-        theirs, their_bar = _read_side(theirs_text, them)
+        if POSITION_ID.match(checkers):
+            (mine, my_bar), (theirs, their_bar) = _read_position_id(checkers)
+        else:
+            mine_text, theirs_text = checkers.split("/")
+            mine, my_bar = _read_side(mine_text, me)
+            theirs, their_bar = _read_side(theirs_text, them)
+        for layout, bar, mark in ((mine, my_bar, me), (theirs, their_bar, them)):
+            total = sum(layout.values()) + bar
+            if total > CHECKERS:
+                raise ValueError(
+                    f"{mark} has {total} checkers on the board and the bar: at most {CHECKERS}"
+                    " (those not listed are borne off)"
+                )
         for point in mine:
             if 25 - point in theirs:
                 raise ValueError(
@@ -245,6 +266,17 @@ class Backgammon:
         if not mine and not my_bar:
             raise ValueError(f"{me}, to move, has borne off all 15 checkers: the game is over")
         return self.position(mine, theirs, player=player, bar=(my_bar, their_bar), dice=dice)
+
+    def position_id(self, state: State) -> str:
+        """GNU Backgammon's position ID of `state` (14 characters; it leaves out who is to move
+        and the dice): the checkers of the player not on roll, then of the player on roll."""
+        mine, theirs, my_bar, their_bar, _ = _relative(state)
+        bits = []
+        for counts, bar in ((theirs[::-1], their_bar), (mine, my_bar)):
+            for count in (*counts, bar):  # its ace point to its 24 point, then its bar
+                bits += [1] * count + [0]
+        key = sum(bit << index for index, bit in enumerate(bits)).to_bytes(10, "little")
+        return base64.b64encode(key).decode()[:14]
 
     def format_state(self, state: State) -> str:
         """The text of a position, as `parse_state` reads it (its inverse)."""
@@ -478,6 +510,27 @@ def parse_dice(text: str) -> tuple[int, int]:
     return high, low
 
 
+def _read_position_id(text: str) -> tuple[tuple[dict[int, int], int], ...]:
+    """The checkers a GNU Backgammon position ID gives (points and counts, and the bar), of the
+    player on roll and of the other, each in its own numbering; ValueError if it is not one."""
+    key = int.from_bytes(base64.b64decode(text + "=="), "little")
+    sides = []
+    counts = [0] * 25
+    point = bit = 0
+    while len(sides) < 2 and bit < 80:
+        if key >> bit & 1:
+            counts[point] += 1
+        else:
+            point += 1
+        bit += 1
+        if point == 25:
+            sides.append(({p + 1: c for p, c in enumerate(counts[:24]) if c}, counts[24]))
+            counts, point = [0] * 25, 0
+    if len(sides) < 2 or key >> bit:
+        raise ValueError(f"{text!r} is not a GNU Backgammon position ID (too many checkers)")
+    return sides[1], sides[0]
+
+
 def _read_side(text: str, mark: str) -> tuple[dict[int, int], int]:
     """One side's checkers (`24:2 13:5 6 bar:1`) as points and counts, and its bar."""
     layout: dict[int, int] = {}
@@ -500,12 +553,6 @@ def _read_side(text: str, mark: str) -> tuple[dict[int, int], int]:
         if point in layout:
             raise ValueError(f"{mark}'s {point} point is listed twice")
         layout[point] = count
-    total = sum(layout.values()) + (bar or 0)
-    if total > CHECKERS:
-        raise ValueError(
-            f"{mark} has {total} checkers on the board and the bar: at most {CHECKERS}"
-            " (those not listed are borne off)"
-        )
     return layout, bar or 0
 
 
@@ -521,6 +568,7 @@ def _point_name(point: int) -> str:
 
 
 POSITION = re.compile(r"^\s*([XO])\s*([^:]*?)\s*:(.*)$", re.IGNORECASE)
+POSITION_ID = re.compile(r"^[A-Za-z0-9+/]{14}$")
 DICE = re.compile(r"^\s*(\d+)\s*[-, ]?\s*(\d+)\s*$")
 CHECKERS_AT = re.compile(r"^(bar|\d+)(?::(\d+))?$")
 STEP = re.compile(r"^(bar|\d+)((?:/(?:off|\d+)\*?)+)(?:\((\d)\))?$")
