@@ -249,7 +249,8 @@ class Weights:
 STRUCTURES = 1 << 16
 """The most pawn and king structures the evaluation keeps (about 20 MB at most)."""
 
-_PHASE = {chess.KNIGHT: 1, chess.BISHOP: 1, chess.ROOK: 2, chess.QUEEN: 4}
+_PHASE = ((chess.KNIGHT, 1), (chess.BISHOP, 1), (chess.ROOK, 2), (chess.QUEEN, 4))
+"""What each piece on the board, of either side, counts toward the middle game."""
 _FULL_PHASE = 24
 _FILES = [chess.BB_FILES[f] for f in range(8)]
 _ADJACENT_FILES = [
@@ -468,12 +469,9 @@ class Chess:
 
     def white_score(self, board: chess.Board) -> float:
         """The evaluation from White's point of view, in pawns."""
-        phase = min(
-            _FULL_PHASE,
-            (board.knights | board.bishops).bit_count()
-            + 2 * board.rooks.bit_count()
-            + 4 * board.queens.bit_count(),
-        )
+        phase = min(_FULL_PHASE, sum(
+            weight * getattr(board, _BITBOARDS[piece]).bit_count() for piece, weight in _PHASE
+        ))  # fmt: skip
         white_middle, white_end = self._side_terms(board, chess.WHITE)
         black_middle, black_end = self._side_terms(board, chess.BLACK)
         middle = white_middle - black_middle
