@@ -8,7 +8,8 @@ sunfish's `Searcher` (its own 120-character board). The times are CPU seconds of
 What a node is differs:
 
 - zerosum counts a node for every position the search enters (`Engine._node`) and for every
-  move that quiescence plays; each position is a full python-chess board with its legal moves.
+  move that quiescence plays; each position is a full python-chess board with legal moves (all
+  of them at an interior node, the captures and promotions in quiescence).
 - sunfish counts a node for every call of `Searcher.bound`: the positions of its MTD-bi
   probes (the same tree walked again for each probe of the score counts again), its
   quiescence positions, and its null-move and reduced searches. Its move generator is
