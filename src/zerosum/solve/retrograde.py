@@ -35,9 +35,10 @@ from array import array
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import chain, compress, islice, repeat
-from operator import gt, xor
+from itertools import pairwise
 from typing import Any, BinaryIO
+
+import numpy as np
 
 from zerosum.game import Game, Keyed, Layered, require
 from zerosum.solve.outcome import (
@@ -45,9 +46,11 @@ from zerosum.solve.outcome import (
     MAX_VALUE,
     NO_END,
     SPAN,
-    outcome,
+    outcomes,
     seen_by_mover,
+    seen_by_mover_all,
     seen_by_opponent,
+    seen_by_opponent_all,
     terminal_rank,
 )
 from zerosum.solve.parallel import Mapper, mapper
@@ -61,9 +64,13 @@ MIN_CHUNK = 4096
 """Fewest positions in one task: a smaller layer is handled in one task, in this process."""
 TASKS_PER_WORKER = 2
 """Tasks a layer is split into for each process, so that a slow one holds up less."""
+_COLUMNS = ("Q", "B", "I", "q", "Q")
+"""Array kinds of a layer's columns: keys, movers, counts, terminal ranks, children's keys."""
 _FIBONACCI, _MASK = 0x9E3779B97F4A7C15, (1 << 64) - 1
 """Multiplicative hashing of a key to its task (Knuth): any bits of the key spread out."""
 KEY_LIMIT = 1 << 64
+SPILL_IN_MEMORY = 64 << 20
+"""Bytes of enumerated layers kept in memory before they go to a temporary file."""
 ENDLESS = (MAX_VALUE + 2) * SPAN
 """The rank of a position never settled (a draw by endless play): no outcome has it."""
 
@@ -105,20 +112,22 @@ def solve(
         if scheduler is not None:
             raise ValueError(f"{type(game).__name__} has no layers: it is solved in one process")
         return Table(game, [_solve_unlayered(game, starts, meter)])
-    with mapper(workers, scheduler) as mapping, tempfile.TemporaryFile() as spill:
+    with (
+        mapper(workers, scheduler) as mapping,
+        tempfile.SpooledTemporaryFile(SPILL_IN_MEMORY) as spill,
+    ):
         return Table(game, _solve_layered(game, starts, mapping, spill, meter))
 
 
 def expand(game: Game, layer: int, payloads: list[Any], parts: int, pack: bool) -> tuple:
     """One task of the layered enumeration. Its positions are those of `payloads` (dicts from
-    key to state, pickled when `pack`); in key order, their keys, movers, numbers of moves,
+    key to state, pickled when `pack`); their keys, movers, numbers of moves,
     terminal ranks (0 unless terminal) and children's keys, and their children split by key
     into `parts` payloads for the next layer (None for an empty one)."""
     positions: dict[int, Any] = {}
     for payload in payloads:
         positions.update(pickle.loads(payload) if pack else payload)
-    keys = array("Q", sorted(positions))
-    states = list(map(positions.__getitem__, keys))
+    keys, states = array("Q", positions), list(positions.values())  # sorted by key at the end
     del positions
     # The hot loop of the build: methods bound once, keys and layers checked after it, in C.
     key, to_move, result = game.key, game.to_move, game.result  # type: ignore[attr-defined]
@@ -216,6 +225,7 @@ def _solve_layered(
             ranks = _propagate_layer(layer, columns, above[1:], mapping, meter)
         else:  # every position is a finished game: nothing to propagate
             meter.advance(layer, len(keys))
+        keys, movers, ranks = _by_key(keys, movers, ranks)
         sections.append(_section(layer, keys, ranks))
         above = (layer, keys, movers, ranks)
     sections.reverse()
@@ -225,9 +235,8 @@ def _solve_layered(
 def _enumerate_layer(
     game: Game, layer: int, current: list[list[Any]], parts: int, mapping: Mapper, meter: _Meter
 ) -> tuple[tuple, list[list[Any]]]:
-    """The columns of one layer (keys, movers, counts, terminal ranks, children's keys), in key
-    order within each task, from its payloads split into tasks; and the next layer's payloads
-    split into `parts` tasks."""
+    """The columns of one layer (keys, movers, counts, terminal ranks, children's keys) from its
+    payloads split into tasks; and the next layer's payloads split into `parts` tasks."""
     pack = mapping.width > 1
     tasks = [(game, layer, payloads, parts, pack) for payloads in current]
     columns = (array("Q"), bytearray(), array("I"), array("q"), array("Q"))
@@ -250,81 +259,66 @@ def _spill(spill: BinaryIO, layer: int, columns: tuple) -> tuple[int, int, tuple
 
 
 def _unspill(spill: BinaryIO, offset: int, sizes: tuple[int, int]) -> tuple:
+    """A layer's columns read back from the spill file, as numpy arrays."""
     positions, edges = sizes
     spill.seek(offset)
-    keys, counts, ranks, child_keys = array("Q"), array("I"), array("q"), array("Q")
-    keys.fromfile(spill, positions)
-    movers = spill.read(positions)
-    counts.fromfile(spill, positions)
-    ranks.fromfile(spill, positions)
-    child_keys.fromfile(spill, edges)
-    return keys, movers, counts, ranks, child_keys
+    return tuple(
+        np.frombuffer(spill.read(count * np.dtype(kind).itemsize), kind)
+        for kind, count in zip(_COLUMNS, (positions,) * 4 + (edges,), strict=True)
+    )
 
 
 def _propagate_layer(
     layer: int, columns: tuple, above: tuple, mapping: Mapper, meter: _Meter
-) -> array:
+) -> np.ndarray:
     """The ranks of a layer's positions from its columns (movers, counts, terminal ranks,
-    children's keys) and the solved layer `above` (keys, movers, ranks): a task for each
-    process of the mapper, each given the whole layer above."""
+    children's keys) and the solved layer `above` (keys in order, movers, ranks): a task for
+    each process of the mapper, each given the whole layer above."""
     movers, counts, ranks, child_keys = columns
     parts = max(1, min(mapping.width, len(counts) // MIN_CHUNK))
-    size = -(-len(counts) // parts)
-    tasks, edge = [], 0
-    for start in range(0, len(counts), size):
-        end = start + size
-        edges = sum(counts[start:end])
-        chunk = (movers[start:end], counts[start:end], ranks[start:end])
-        tasks.append((*above, *chunk, child_keys[edge : edge + edges]))
-        edge += edges
-    solved = array("q")
+    bounds = [len(counts) * part // parts for part in range(parts + 1)]
+    edges = np.zeros(len(counts) + 1, np.intp)
+    np.cumsum(counts, out=edges[1:])
+    tasks = [
+        (*above, movers[a:b], counts[a:b], ranks[a:b], child_keys[edges[a] : edges[b]])
+        for a, b in pairwise(bounds)
+    ]
+    solved = []
     for part in mapping(settle, tasks):
-        solved += part
+        solved.append(part)
         meter.advance(layer, len(part))
-    return solved
+    return np.concatenate(solved)
 
 
 def settle(
-    keys: array,
-    movers: bytes,
-    ranks: array,
-    chunk_movers: bytes,
-    counts: array,
-    chunk_ranks: array,
-    child_keys: array,
-) -> array:
-    """The ranks of a chunk of positions whose children make up the solved layer (`keys`,
-    `movers`, `ranks`): a finished game keeps its rank, another takes the best of its children's
-    ranks as seen from it. One task of the layered propagation."""
-    players = set(compress(chunk_movers, counts))
-    views = [_view(keys, movers, ranks, p) if p in players else None for p in (0, 1)]
-    if len(players) == 1:  # one side moves in the whole chunk: one view
-        seen = map(views[players.pop()].__getitem__, child_keys)
-    else:
-        view_of_edge = map(
-            views.__getitem__, chain.from_iterable(map(repeat, chunk_movers, counts))
-        )
-        seen = map(dict.__getitem__, view_of_edge, child_keys)
-    solved = array("q", chunk_ranks)
-    for index, count in enumerate(counts):
-        if count:  # the next `count` ranks seen are this position's children's
-            solved[index] = max(islice(seen, count))
+    keys: np.ndarray,
+    movers: np.ndarray,
+    ranks: np.ndarray,
+    chunk_movers: np.ndarray,
+    counts: np.ndarray,
+    chunk_ranks: np.ndarray,
+    child_keys: np.ndarray,
+) -> np.ndarray:
+    """The ranks of a chunk of positions whose children make up the solved layer (`keys` in
+    order, `movers`, `ranks`): a finished game keeps its rank, another takes the best of its
+    children's ranks as seen from it. One task of the layered propagation."""
+    solved = chunk_ranks.copy()
+    if not len(child_keys):
+        return solved
+    child = np.searchsorted(keys, child_keys)  # every child is in the layer
+    ranks = ranks[child]
+    same = movers[child] == np.repeat(chunk_movers, counts)
+    seen = np.where(same, seen_by_mover_all(ranks), seen_by_opponent_all(ranks))
+    moving = counts > 0
+    first_child = np.cumsum(counts, dtype=np.intp) - counts
+    solved[moving] = np.maximum.reduceat(seen, first_child[moving])
     return solved
 
 
-def _view(keys: array, movers: bytes, ranks: array, player: int) -> dict[int, int]:
-    """Key -> rank of each position of a solved layer, for `player` moving into it."""
-    # A layer holds few distinct ranks: translate each once, then the whole layer in C.
-    distinct = set(ranks)
-    by_mover = {rank: seen_by_mover(rank) for rank in distinct}
-    by_opponent = {rank: seen_by_opponent(rank) for rank in distinct}
-    same = movers.count(player)
-    if same in (0, len(movers)):
-        seen = map((by_mover if same else by_opponent).__getitem__, ranks)
-    else:
-        translation = map((by_mover, by_opponent).__getitem__, map(xor, movers, repeat(player)))
-        seen = map(dict.__getitem__, translation, ranks)
-    return dict(zip(keys, seen, strict=True))
+def _by_key(keys: np.ndarray, *columns: np.ndarray) -> tuple[np.ndarray, ...]:
+    """`keys` in ascending order, and `columns` in the same order."""
+    order = np.argsort(keys, kind="stable")
+    return keys[order], *(column[order] for column in columns)
 
 
 def _solve_unlayered(game: Game, starts: list[Any], meter: _Meter) -> Section:
@@ -341,7 +335,7 @@ def _solve_unlayered(game: Game, starts: list[Any], meter: _Meter) -> Section:
         for index, done in enumerate(settled):
             if not done:
                 ranks[index] = ENDLESS
-    return _section(None, keys, ranks)
+    return _section(None, *_by_key(np.frombuffer(keys, "Q"), np.frombuffer(ranks, "q")))
 
 
 def _enumerate_graph(game: Game, starts: list[Any], meter: _Meter) -> tuple:
@@ -433,20 +427,17 @@ def _propagate_graph(
     return settled
 
 
-def _section(layer: int | None, keys: array, ranks: array) -> Section:
-    """The table section of these positions, sorted by key."""
-    if any(map(gt, keys, islice(keys, 1, None))):  # runs sorted in tasks, or a graph's order
-        order = sorted(range(len(keys)), key=keys.__getitem__)
-        keys = array("Q", map(keys.__getitem__, order))
-        ranks = array("q", map(ranks.__getitem__, order))
-    decoded = {rank: (0, NO_END) if rank == ENDLESS else outcome(rank) for rank in set(ranks)}
-    value_of = {rank: value for rank, (value, _) in decoded.items()}
-    distance_of = {rank: distance for rank, (_, distance) in decoded.items()}
+def _section(layer: int | None, keys: np.ndarray, ranks: np.ndarray) -> Section:
+    """The table section of these positions, given in key order."""
+    values, distances = outcomes(ranks)
+    endless = ranks == ENDLESS
+    values[endless], distances[endless] = 0, NO_END
+    values, distances = values.astype("b"), distances.astype("H")
     return Section(
         layer,
-        keys,
-        array("b", map(value_of.__getitem__, ranks)),
-        array("H", map(distance_of.__getitem__, ranks)),
+        array("Q", keys.tobytes()),
+        array("b", values.tobytes()),
+        array("H", distances.tobytes()),
     )
 
 
