@@ -2,13 +2,16 @@
 
 Each measure runs in a fresh process, so that its peak resident memory (the building process
 and its worker processes, whichever is larger) is its own; in it the table is built `--repeat`
-times (once for the large boards) and the best time kept. For every game the table is built
-with one worker and with every core; the speed-up is the ratio of the two times. OpenSpiel's
-`value_iteration` solves tic-tac-toe in the same run, in turns with zerosum's one-worker build
-in one process (best of `--repeat` each), and the ratio compares zerosum's positions a second
-with its states a second on the same game.
+times (`--repeat-large` times for the large boards) and the median time kept. For every game
+the table is built with one worker and with every core, in turns; the speed-up is the ratio of
+the two times. OpenSpiel's `value_iteration` solves tic-tac-toe in the same run, in turns with
+zerosum's one-worker build in one process (median of `--repeat` each), and the ratio compares
+zerosum's positions a second with its states a second on the same game. The machine's load
+average is printed before and after each measure: on a shared machine it says what the
+numbers are worth.
 
-    python benchmarks/retrograde.py [--games tictactoe,c4-4x4,c4-5x4,c4-4x5] [--repeat 3]
+    python benchmarks/retrograde.py [--games tictactoe,c4-4x4,c4-5x4,c4-4x5] [--repeat 5]
+        [--repeat-large 1]
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -30,24 +34,24 @@ GAMES = {
 
 
 def build_here(name: str, workers: int, repeat: int) -> dict:
-    """Build one table `repeat` times in this process; its size, best time and peak memory."""
+    """Build one table `repeat` times in this process; its size, median time and peak memory."""
     from zerosum.games.connect4 import ConnectFour
     from zerosum.games.tictactoe import TicTacToe
     from zerosum.solve import solve
 
     kind, parameters = GAMES[name]
     game = TicTacToe() if kind == "tictactoe" else ConnectFour(**parameters)
-    seconds = float("inf")
+    times = []
     for _ in range(repeat):
         start = time.perf_counter()
         table = solve(game, workers=workers)
-        seconds = min(seconds, time.perf_counter() - start)
+        times.append(time.perf_counter() - start)
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     initial = table.initial()
     return {
         "positions": table.counts.positions,
-        "seconds": seconds,
+        "seconds": statistics.median(times),
         "peak_mb": max(own, children) / 1024,
         "value": initial.value,
         "distance": initial.distance,
@@ -55,7 +59,7 @@ def build_here(name: str, workers: int, repeat: int) -> dict:
 
 
 def build(name: str, workers: int, repeat: int) -> dict:
-    """The best of `repeat` builds, in a fresh process."""
+    """The median of `repeat` builds, in a fresh process."""
     output = subprocess.run(
         [sys.executable, __file__, "--one", name, str(workers), str(repeat)],
         check=True,
@@ -67,8 +71,8 @@ def build(name: str, workers: int, repeat: int) -> dict:
 
 def against_openspiel(repeat: int) -> tuple[dict, dict] | None:
     """zerosum's build (one worker) and OpenSpiel's value iteration on tic-tac-toe, run in
-    turns in this process so that both meet the same load: positions, best wall-clock and
-    best CPU times."""
+    turns in this process so that both meet the same load: positions, median wall-clock and
+    median CPU times."""
     try:
         import pyspiel
         from open_spiel.python.algorithms import value_iteration
@@ -87,21 +91,29 @@ def against_openspiel(repeat: int) -> tuple[dict, dict] | None:
         values = value_iteration.value_iteration(theirs_game, depth_limit=-1, threshold=0.01)
         return len(values), values[theirs_game.new_initial_state().to_string()]
 
-    runs = ({"seconds": float("inf"), "cpu": float("inf")} for _ in range(2))
+    runs = ({"seconds": [], "cpu": []} for _ in range(2))
     ours, theirs = runs
     for _ in range(repeat):
         for run, once in ((ours, ours_once), (theirs, theirs_once)):
             wall, cpu = time.perf_counter(), time.process_time()
             run["positions"], run["value"] = once()
-            run["seconds"] = min(run["seconds"], time.perf_counter() - wall)
-            run["cpu"] = min(run["cpu"], time.process_time() - cpu)
+            run["seconds"].append(time.perf_counter() - wall)
+            run["cpu"].append(time.process_time() - cpu)
+    for run in (ours, theirs):
+        run["seconds"], run["cpu"] = map(statistics.median, (run["seconds"], run["cpu"]))
     return ours, theirs
+
+
+def load() -> str:
+    """The machine's load average over the last minute."""
+    return f"{os.getloadavg()[0]:.2f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default=",".join(GAMES))
-    parser.add_argument("--repeat", type=int, default=3, help="builds per measure (best kept)")
+    parser.add_argument("--repeat", type=int, default=5, help="builds per measure (median kept)")
+    parser.add_argument("--repeat-large", type=int, default=1, help="builds of 5x4 and 4x5")
     parser.add_argument(
         "--one", nargs=3, metavar=("GAME", "WORKERS", "REPEAT"), help=argparse.SUPPRESS
     )
@@ -112,26 +124,26 @@ def main() -> None:
     cores = len(os.sched_getaffinity(0))
     print(
         f"{'game':<11}{'workers':>8}{'positions':>12}{'seconds':>10}{'pos/s':>11}"
-        f"{'peak MB':>9}{'speed-up':>10}  value"
+        f"{'peak MB':>9}{'speed-up':>10}  value       load"
     )
-    rates = {}
     for name in args.games.split(","):
-        repeat = args.repeat if name in ("tictactoe", "c4-4x4") else 1
+        repeat = args.repeat if name in ("tictactoe", "c4-4x4") else args.repeat_large
         single = None
         for workers in (1, cores):
+            before = load()
             run = build(name, workers, repeat)
-            rate = run["positions"] / run["seconds"]
-            rates[name, workers] = rate
             single = single or run["seconds"]
             print(
-                f"{name:<11}{workers:>8}{run['positions']:>12,}{run['seconds']:>10.2f}"
-                f"{rate:>11,.0f}{run['peak_mb']:>9,.0f}{single / run['seconds']:>9.2f}x"
-                f"  {run['value']} in {run['distance']}",
+                f"{name:<11}{workers:>8}{run['positions']:>12,}{run['seconds']:>10.3f}"
+                f"{run['positions'] / run['seconds']:>11,.0f}{run['peak_mb']:>9,.0f}"
+                f"{single / run['seconds']:>9.2f}x  {run['value']} in {run['distance']}"
+                f"  {before}-{load()}",
                 flush=True,
             )
+    before = load()
     compared = against_openspiel(args.repeat)
     if compared is not None:
-        print()
+        print(f"\nload {before}-{load()}")
         for name, run in zip(("zerosum solve", "OpenSpiel value_iteration"), compared, strict=True):
             print(
                 f"tic-tac-toe, {name}: {run['positions']:,} positions in {run['seconds']:.3f} s"
