@@ -33,6 +33,10 @@ The enhancements, each a constructor flag so that its effect can be measured:
 - `tablebase`: a solved table (`zerosum.solve.Table`, or anything with `lookup(state)` giving
   `(value, distance)` or None): a position it holds is scored from it and never searched.
 
+`trace` (a `zerosum.search.trace.Trace`, not an enhancement) records the last iteration of each
+search: nodes entered with their window, leaves, cut-offs, table hits and returns, every score
+and window the player to move's.
+
 Games where a player may move twice in a row are searched correctly: a child's score is
 negated only when the turn passes. Utilities must be integers.
 """
@@ -63,6 +67,7 @@ from zerosum.search.table import (
     TableStats,
     TranspositionTable,
 )
+from zerosum.search.trace import CUTOFF, ENTER, EXIT, HIT, LEAF, Trace
 
 __all__ = ["Engine", "EngineResult", "Iteration"]
 
@@ -147,6 +152,7 @@ class Engine:
         quiescence: bool = True,
         quiescence_depth: int = 16,
         tablebase: Any = None,
+        trace: Trace | None = None,
     ) -> None:
         if quiescence_depth < 0:
             raise ValueError(f"quiescence depth must be at least 0, got {quiescence_depth}")
@@ -165,6 +171,7 @@ class Engine:
         self.evaluating = isinstance(game, Evaluating)
         self.tablebase = tablebase
         self.tablebase_hits = 0
+        self.trace = trace
         self.history_scores: tuple[dict, dict] = ({}, {})
         self.killer_moves: dict[int, list] = {}
         self.pv: dict[int, tuple] = {}
@@ -295,6 +302,8 @@ class Engine:
     def _iterate(self, state: Any, depth: int) -> Iteration:
         start = clock.perf_counter()
         nodes_before, estimates_before = self.nodes, self.estimates
+        if self.trace is not None:  # only the last iteration is kept
+            self.trace.clear()
         score = self._node(state, depth, 0, -INFINITY, INFINITY)
         seconds = clock.perf_counter() - start
         pv = self.pv.get(0, ())
@@ -344,21 +353,31 @@ class Engine:
             self._check_budget()
         game = self.game
         self.pv[ply] = ()
+        trace = self.trace
         if game.is_terminal(state):
             self.terminals += 1
-            return distance_score(game.utility(state, game.to_move(state)), ply)
+            score = distance_score(game.utility(state, game.to_move(state)), ply)
+            if trace is not None:
+                trace.record(LEAF, state, ply, score)
+            return score
         if self.tablebase is not None and ply:  # looked up, never searched (the root: its move)
             entry = self.tablebase.lookup(state)
             if entry is not None:
                 self.tablebase_hits += 1
                 value, distance = entry
-                return 0 if distance is None else distance_score(value, ply + distance)
+                score = 0 if distance is None else distance_score(value, ply + distance)
+                if trace is not None:
+                    trace.record(HIT, state, ply, score)
+                return score
         if depth <= 0:
             if self.quiescence:
                 return self._quiesce(state, ply, alpha, beta, 0)
             self.evaluations += 1
             self.estimates += 1
-            return heuristic_score(game.evaluate(state, game.to_move(state)))  # type: ignore[attr-defined]
+            score = heuristic_score(game.evaluate(state, game.to_move(state)))  # type: ignore[attr-defined]
+            if trace is not None:
+                trace.record(LEAF, state, ply, score)
+            return score
         estimates = self.estimates
         table = self.table
         hash_move = None
@@ -381,6 +400,8 @@ class Engine:
                         table.cutoffs += 1
                         if entry[1] < UNLIMITED:
                             self.estimates += 1
+                        if trace is not None:
+                            trace.record(HIT, state, ply, score)
                         return score
         elif ply == 0:
             hash_move = self.root_move
@@ -390,6 +411,8 @@ class Engine:
         player = game.to_move(state)
         if self.ordering:
             moves = self._order(state, moves, hash_move, ply, player)
+        if trace is not None:
+            trace.record(ENTER, state, ply, None, alpha, beta)
         to_move, result, node = game.to_move, game.result, self._node
         original_alpha = alpha
         best, best_move = -INFINITY, None
@@ -419,6 +442,8 @@ class Engine:
                     if score >= beta:
                         self.cutoffs += 1
                         self._reward(state, move, depth, ply, player)
+                        if trace is not None:
+                            trace.record(CUTOFF, state, ply, score, alpha, beta)
                         break
             null_window = self.null_window
         if table is not None:
@@ -426,6 +451,8 @@ class Engine:
             bound = LOWER if best >= beta else EXACT if best > original_alpha else UPPER
             sure = UNLIMITED if self.estimates == estimates else depth
             table.store(key, sure, stored, bound, best_move)
+        if trace is not None:
+            trace.record(EXIT, state, ply, best, original_alpha, beta)
         return best
 
     def _quiesce(self, state: Any, ply: int, alpha: int, beta: int, depth: int) -> int:
@@ -435,10 +462,18 @@ class Engine:
         self.evaluations += 1
         self.estimates += 1
         best = heuristic_score(game.evaluate(state, player))  # type: ignore[attr-defined]
+        trace = self.trace
         if not self.quiescence or best >= beta or depth >= self.quiescence_depth:
+            if trace is not None:
+                trace.record(LEAF, state, ply, best)
             return best
-        alpha = max(alpha, best)
         moves = game.noisy_moves(state)  # type: ignore[attr-defined]
+        if trace is not None:  # a node with nothing noisy to play out is a leaf
+            if not moves:
+                trace.record(LEAF, state, ply, best)
+                return best
+            trace.record(ENTER, state, ply, None, alpha, beta)
+        alpha = max(alpha, best)
         if self.captures and len(moves) > 1:
             moves = sorted(moves, key=lambda move: self._mvv_lva(state, move), reverse=True)
         for move in moves:
@@ -450,6 +485,8 @@ class Engine:
             if game.is_terminal(child):
                 self.terminals += 1
                 score = distance_score(game.utility(child, player), ply + 1)
+                if trace is not None:  # the child's score, for its own player to move
+                    trace.record(LEAF, child, ply + 1, -score if turn else score)
             elif turn:
                 score = -self._quiesce(child, ply + 1, -beta, -alpha, depth + 1)
             else:
@@ -460,7 +497,11 @@ class Engine:
                     alpha = score
                     if score >= beta:
                         self.cutoffs += 1
+                        if trace is not None:
+                            trace.record(CUTOFF, state, ply, score, alpha, beta)
                         break
+        if trace is not None:
+            trace.record(EXIT, state, ply, best, alpha, beta)
         return best
 
     # -- move ordering ----------------------------------------------------------------------
