@@ -69,6 +69,19 @@ def build(name: str, workers: int, repeat: int) -> dict:
     return json.loads(output)
 
 
+def ceiling(copies: int, repeat: int) -> float:
+    """How many times the work of one process `copies` processes do on this machine now: the
+    one-worker 4x4 build run alone, then in `copies` processes at once. The speed-up of a
+    parallel build cannot exceed it."""
+    alone = build("c4-4x4", 1, repeat)["seconds"]
+    command = [sys.executable, __file__, "--one", "c4-4x4", "1", str(repeat)]
+    processes = [
+        subprocess.Popen(command, stdout=subprocess.PIPE, text=True) for _ in range(copies)
+    ]
+    together = max(json.loads(process.communicate()[0])["seconds"] for process in processes)
+    return copies * alone / together
+
+
 def against_openspiel(repeat: int) -> tuple[dict, dict] | None:
     """zerosum's build (one worker) and OpenSpiel's value iteration on tic-tac-toe, run in
     turns in this process so that both meet the same load: positions, median wall-clock and
@@ -122,6 +135,11 @@ def main() -> None:
         print(json.dumps(build_here(args.one[0], int(args.one[1]), int(args.one[2]))))
         return
     cores = len(os.sched_getaffinity(0))
+    before = load()
+    print(
+        f"ceiling: {cores} processes do {ceiling(cores, args.repeat):.2f}x the work of one"
+        f" (load {before}-{load()})"
+    )
     print(
         f"{'game':<11}{'workers':>8}{'positions':>12}{'seconds':>10}{'pos/s':>11}"
         f"{'peak MB':>9}{'speed-up':>10}  value       load"
