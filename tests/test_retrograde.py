@@ -182,6 +182,11 @@ def test_two_worker_processes_build_the_same_table_file(tictactoe_table, monkeyp
     assert (tmp_path / "two.tb").read_bytes() == (tmp_path / "one.tb").read_bytes()
 
 
+def test_layers_valued_in_chunks_of_7_positions_give_the_same_table(tictactoe_table, monkeypatch):
+    monkeypatch.setattr(retrograde, "MAX_CHUNK", 7)
+    assert solve(TICTACTOE, workers=1).sections == tictactoe_table.sections
+
+
 def test_two_workers_solve_a_layer_where_both_sides_move_like_one(monkeypatch):
     monkeypatch.setattr(retrograde, "MIN_CHUNK", 2)  # layers of 4 to 16 nodes split in tasks
     game = TwiceInARow(list(range(-3, 4)) + list(range(3, -6, -1)))

@@ -62,6 +62,8 @@ CHUNK = 20_000
 """Positions between two progress reports of the unlayered build."""
 MIN_CHUNK = 4096
 """Fewest positions in one task: a smaller layer is handled in one task, in this process."""
+MAX_CHUNK = 1 << 16
+"""Most positions valued in one task, so that the arrays of their children stay small."""
 TASKS_PER_WORKER = 2
 """Tasks a layer is split into for each process, so that a slow one holds up less."""
 _COLUMNS = ("Q", "B", "I", "q", "Q")
@@ -69,7 +71,7 @@ _COLUMNS = ("Q", "B", "I", "q", "Q")
 _FIBONACCI, _MASK = 0x9E3779B97F4A7C15, (1 << 64) - 1
 """Multiplicative hashing of a key to its task (Knuth): any bits of the key spread out."""
 KEY_LIMIT = 1 << 64
-SPILL_IN_MEMORY = 64 << 20
+SPILL_IN_MEMORY = 16 << 20
 """Bytes of enumerated layers kept in memory before they go to a temporary file."""
 ENDLESS = (MAX_VALUE + 2) * SPAN
 """The rank of a position never settled (a draw by endless play): no outcome has it."""
@@ -99,9 +101,10 @@ def solve(
     """The table of every position reachable from `positions` (default: the initial position),
     each with its value for the side to move, its distance to the end and its best moves.
 
-    A layered game is expanded on `workers` processes (default: every core) or on the Dask
-    cluster whose scheduler listens at `scheduler` (an address such as "tcp://host:8786");
-    another game is solved in this process. `progress` is called as the build advances.
+    A layered game is expanded and valued on `workers` processes (default: every core) or on
+    the Dask cluster whose scheduler listens at `scheduler` (an address such as
+    "tcp://host:8786"); another game is solved in this process. `progress` is called as the
+    build advances.
     """
     require(game, Keyed, "retrograde analysis")
     starts = [game.initial_state()] if positions is None else list(positions)
@@ -121,9 +124,9 @@ def solve(
 
 def expand(game: Game, layer: int, payloads: list[Any], parts: int, pack: bool) -> tuple:
     """One task of the layered enumeration. Its positions are those of `payloads` (dicts from
-    key to state, pickled when `pack`); their keys, movers, numbers of moves,
-    terminal ranks (0 unless terminal) and children's keys, and their children split by key
-    into `parts` payloads for the next layer (None for an empty one)."""
+    key to state, pickled when `pack`); their keys, movers, numbers of moves, terminal ranks
+    (0 unless terminal) and children's keys, and their children split by key into `parts`
+    payloads for the next layer (None for an empty one)."""
     positions: dict[int, Any] = {}
     for payload in payloads:
         positions.update(pickle.loads(payload) if pack else payload)
@@ -275,7 +278,7 @@ def _propagate_layer(
     children's keys) and the solved layer `above` (keys in order, movers, ranks): a task for
     each process of the mapper, each given the whole layer above."""
     movers, counts, ranks, child_keys = columns
-    parts = max(1, min(mapping.width, len(counts) // MIN_CHUNK))
+    parts = max(-(-len(counts) // MAX_CHUNK), min(mapping.width, len(counts) // MIN_CHUNK))
     bounds = [len(counts) * part // parts for part in range(parts + 1)]
     edges = np.zeros(len(counts) + 1, np.intp)
     np.cumsum(counts, out=edges[1:])
