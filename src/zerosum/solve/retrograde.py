@@ -127,9 +127,10 @@ def expand(game: Game, layer: int, payloads: list[Any], parts: int, pack: bool) 
     key to state, pickled when `pack`); their keys, movers, numbers of moves, terminal ranks
     (0 unless terminal) and children's keys, and their children split by key into `parts`
     payloads for the next layer (None for an empty one)."""
-    positions: dict[int, Any] = {}
-    for payload in payloads:
-        positions.update(pickle.loads(payload) if pack else payload)
+    merging = map(pickle.loads, payloads) if pack else iter(payloads)
+    positions = next(merging)  # the first payload takes in the others (payloads are used up)
+    for payload in merging:
+        positions.update(payload)
     keys, states = array("Q", positions), list(positions.values())  # sorted by key at the end
     del positions
     # The hot loop of the build: methods bound once, keys and layers checked after it, in C.
