@@ -240,6 +240,11 @@ class Chess:
         """The Polyglot Zobrist key (equal to `chess.polyglot.zobrist_hash`)."""
         return state.key
 
+    def path_key(self, state: Position) -> tuple[tuple[int, ...], int]:
+        """What of the way to `state` its outcome depends on: the keys of the positions since
+        the last capture or pawn move (repetitions) and the fifty-move counter."""
+        return state.history, state.board.halfmove_clock
+
     def noisy_moves(self, state: Position) -> list[chess.Move]:
         """Captures and promotions by MVV-LVA; every legal move when in check."""
         board = state.board

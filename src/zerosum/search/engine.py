@@ -20,9 +20,17 @@ The enhancements, each a constructor flag so that its effect can be measured:
   time budget is gone: it would not finish.
 - `table`: a transposition table (`zerosum.search.table`) keyed by the game's `key`. Stored
   scores cut nodes off only where their depth suffices and their bound decides; results of
-  subtrees that met no estimate are stored as final, valid at any depth. A game that declares
-  itself history-dependent (`zerosum.game.HistoryDependent`) gets moves from the table, never
-  scores. The stored move is played only if it is legal.
+  subtrees that met no estimate are stored as final, valid at any depth. The stored move is
+  played only if it is legal. Repetition rules (graph-history interaction): where the way to a
+  position decides its outcome (`zerosum.game.HistoryDependent`: a draw by repetition, a
+  fifty-move rule), the same key can hide two positions of different values, and a score
+  found along one path would corrupt the other (a draw by repeating a position that the other
+  path never visited). The game's own terminal test sees the path, and runs before the table
+  is probed; a score is stored with the game's `path_key` (`zerosum.game.PathKeyed`: for
+  chess, the positions since the last capture or pawn move and the fifty-move counter) and
+  reused only for a position reached with an equal one, so every reused score is the value of
+  the same position with the same future; the stored move is tried on any path. A
+  history-dependent game without `path_key` gets moves from the table, never scores.
 - move ordering: the `hash_move` first, then captures by MVV-LVA (`captures`, for games that
   offer `zerosum.game.Capturing`), then the two `killers` of the ply, then the rest by the
   `history` heuristic, ties kept in the game's own order of `legal_moves`;
@@ -45,7 +53,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from zerosum.game import Capturing, Evaluating, Game, Keyed, Noisy, is_history_dependent, require
+from zerosum.game import (
+    Capturing,
+    Evaluating,
+    Game,
+    Keyed,
+    Noisy,
+    PathKeyed,
+    is_history_dependent,
+    require,
+)
 from zerosum.search.result import SearchResult, SearchStats
 from zerosum.search.scores import (
     EVALUATION_UNIT,
@@ -152,7 +169,9 @@ class Engine:
             raise ValueError(f"quiescence depth must be at least 0, got {quiescence_depth}")
         self.game = game
         self.table = TranspositionTable(table_mb) if table and isinstance(game, Keyed) else None
-        self.reuse_scores = not is_history_dependent(game)
+        history_dependent = is_history_dependent(game)
+        self.path_key = game.path_key if history_dependent and isinstance(game, PathKeyed) else None
+        self.reuse_scores = not history_dependent or self.path_key is not None
         self.iterative = iterative
         self.hash_move = hash_move and self.table is not None
         self.killers = killers
@@ -364,10 +383,12 @@ class Engine:
         hash_move = None
         if table is not None:
             key = game.key(state)
+            path = self.path_key(state) if self.path_key is not None else None
             entry = table.probe(key)
             if entry is not None:
                 hash_move = entry[4]
-                if entry[1] >= depth and self.reuse_scores and ply:  # the root needs its move
+                # the root needs its move; a score holds only for the path it was found on
+                if entry[1] >= depth and self.reuse_scores and ply and entry[6] == path:
                     score, bound = entry[2], entry[3]
                     if score >= PROVEN:  # stored relative to its own node
                         score -= ply
@@ -425,7 +446,7 @@ class Engine:
             stored = best + ply if best >= PROVEN else best - ply if best <= -PROVEN else best
             bound = LOWER if best >= beta else EXACT if best > original_alpha else UPPER
             sure = UNLIMITED if self.estimates == estimates else depth
-            table.store(key, sure, stored, bound, best_move)
+            table.store(key, sure, stored, bound, best_move, path)
         return best
 
     def _quiesce(self, state: Any, ply: int, alpha: int, beta: int, depth: int) -> int:
