@@ -55,10 +55,12 @@ from typing import Any
 
 from zerosum.game import (
     Capturing,
+    Checking,
     Evaluating,
     Game,
     Keyed,
     Noisy,
+    Passing,
     PathKeyed,
     is_history_dependent,
     require,
@@ -91,6 +93,18 @@ UNLIMITED = 1 << 30
 
 CHECK_EVERY = 256
 """Nodes between two looks at the clock and the stop request (a chess node costs ~0.2 ms)."""
+
+NULL_MOVE_DEPTH = 3
+"""The least depth at which a null move is tried."""
+
+LATE_MOVE = 3
+"""Moves searched at full depth before the quiet ones are reduced."""
+
+REDUCTION_DEPTH = 3
+"""The least depth at which a late quiet move is searched one ply (two, very late) less."""
+
+FUTILITY_DEPTH = 2
+"""The greatest depth at which a quiet move is pruned when even a margin would not reach alpha."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +177,11 @@ class Engine:
         null_window: bool = True,
         quiescence: bool = True,
         quiescence_depth: int = 16,
+        null_move: bool = True,
+        late_move_reductions: bool = True,
+        futility: bool = True,
+        futility_margin: float = 1.5,
+        check_extensions: bool = True,
         tablebase: Any = None,
     ) -> None:
         if quiescence_depth < 0:
@@ -182,13 +201,24 @@ class Engine:
         self.quiescence = quiescence and isinstance(game, Noisy)
         self.quiescence_depth = quiescence_depth
         self.evaluating = isinstance(game, Evaluating)
+        checking = isinstance(game, Checking)
+        self.in_check = game.in_check if checking else None
+        self.null_move = null_move and isinstance(game, Passing) and self.evaluating
+        self.late_move_reductions = late_move_reductions and checking
+        self.futility = futility and checking and self.evaluating
+        self.futility_margin = round(futility_margin * EVALUATION_UNIT)
+        self.check_extensions = check_extensions and checking
+        self.forward = self.null_move or self.late_move_reductions or self.futility
+        self.pruning = False  # forward pruning in the running iteration
+        self.extension_limit = 0  # the ply up to which checks are extended in this iteration
+        self.null_ply = -2  # the ply of the null move on the current line, if any
         self.tablebase = tablebase
         self.tablebase_hits = 0
         self.history_scores: tuple[dict, dict] = ({}, {})
         self.killer_moves: dict[int, list] = {}
         self.pv: dict[int, tuple] = {}
         self.root_move: Any = None
-        self.nodes = self.terminals = self.evaluations = self.cutoffs = 0
+        self.nodes = self.terminals = self.evaluations = self.cutoffs = self.horizons = 0
         self.estimates = 0  # evaluations plus reused table scores that rest on evaluations
         self.next_check = UNLIMITED
         self.deadline: float | None = None
@@ -268,7 +298,7 @@ class Engine:
         if nodes is not None and nodes < 1:
             raise ValueError(f"node budget must be at least 1, got {nodes}")
         game = self.game
-        self.nodes = self.terminals = self.evaluations = self.cutoffs = 0
+        self.nodes = self.terminals = self.evaluations = self.cutoffs = self.horizons = 0
         self.stop_requested.clear()
         if game.is_terminal(state):
             return
@@ -288,6 +318,7 @@ class Engine:
         self.budgeted = False  # the first iteration always finishes, unless stopped
         self.next_check = CHECK_EVERY
         target = depth if depth is not None else UNLIMITED
+        prune = self.forward
         if not self.evaluating or not self.iterative:
             schedule: range = range(target, target + 1)
         else:
@@ -296,8 +327,9 @@ class Engine:
             if time is not None and current > 1 and clock.perf_counter() - start > time / 2:
                 self.stopped = "time"
                 return
+            horizons = self.horizons
             try:
-                iteration = self._iterate(state, current)
+                iteration = self._iterate(state, current, prune)
             except _Stop:
                 return
             except KeyboardInterrupt:
@@ -308,11 +340,16 @@ class Engine:
             yield iteration
             if iteration.exact:
                 return
+            if self.horizons == horizons:  # every line ended: only pruning kept it from exact
+                prune = False
             self.budgeted = True
             self.next_check = self.nodes + 1
 
-    def _iterate(self, state: Any, depth: int) -> Iteration:
+    def _iterate(self, state: Any, depth: int, prune: bool) -> Iteration:
         start = clock.perf_counter()
+        self.pruning = prune and depth < UNLIMITED
+        self.extension_limit = 2 * depth if depth < UNLIMITED else 0
+        self.null_ply = -2
         nodes_before, estimates_before = self.nodes, self.estimates
         score = self._node(state, depth, 0, -INFINITY, INFINITY)
         seconds = clock.perf_counter() - start
@@ -373,6 +410,7 @@ class Engine:
                 value, distance = entry
                 return 0 if distance is None else distance_score(value, ply + distance)
         if depth <= 0:
+            self.horizons += 1
             if self.quiescence:
                 return self._quiesce(state, ply, alpha, beta, 0)
             self.evaluations += 1
@@ -411,27 +449,52 @@ class Engine:
         player = game.to_move(state)
         if self.ordering:
             moves = self._order(state, moves, hash_move, ply, player)
-        to_move, result, node = game.to_move, game.result, self._node
+        in_check = self.in_check is not None and self.in_check(state)
+        # forward pruning: never at the root, in check, or with a proven score at stake
+        pruning = self.pruning and ply > 0 and not in_check and -PROVEN < alpha and beta < PROVEN
+        static = None
+        if pruning and self.null_move and depth >= NULL_MOVE_DEPTH and ply != self.null_ply + 1:
+            static = self._static(state)
+            if static >= beta:
+                score = self._null_move(state, depth, ply, beta, player)
+                if score is not None:
+                    return score
+        margin = None  # the futility margin, at a frontier node where even it cannot reach alpha
+        if pruning and self.futility and depth <= FUTILITY_DEPTH:
+            static = self._static(state) if static is None else static
+            if static + self.futility_margin * depth <= alpha:
+                margin = static + self.futility_margin * depth
+        reducing = pruning and self.late_move_reductions and depth >= REDUCTION_DEPTH
+        tactical = self._tactical(state, ply) if margin is not None or reducing else ()
+        to_move, result, search = game.to_move, game.result, self._child
         original_alpha = alpha
         best, best_move = -INFINITY, None
         null_window = False
-        for move in moves:
+        for index, move in enumerate(moves):
             child = result(state, move)
             turn = to_move(child) != player
+            gives_check = self.in_check is not None and self.in_check(child)
+            next_depth = depth - 1
+            if gives_check and self.check_extensions and ply < self.extension_limit:
+                next_depth = depth
+            if index and not gives_check and move not in tactical:  # a quiet move, not the first
+                if margin is not None:  # futile: it would not reach alpha
+                    self.estimates += 1
+                    best = max(best, margin)
+                    continue
+                if reducing and index >= LATE_MOVE:  # late: searched less deep, unless it is good
+                    reduction = 1 if index < 2 * LATE_MOVE else 2
+                    score = search(child, turn, next_depth - reduction, ply, alpha, alpha + 1)
+                    if score <= alpha:
+                        self.estimates += 1
+                        best = max(best, score)
+                        continue
             if null_window:
-                if turn:
-                    score = -node(child, depth - 1, ply + 1, -alpha - 1, -alpha)
-                else:
-                    score = node(child, depth - 1, ply + 1, alpha, alpha + 1)
+                score = search(child, turn, next_depth, ply, alpha, alpha + 1)
                 if alpha < score < beta:  # it may be better: find out by how much
-                    if turn:
-                        score = -node(child, depth - 1, ply + 1, -beta, -alpha)
-                    else:
-                        score = node(child, depth - 1, ply + 1, alpha, beta)
-            elif turn:
-                score = -node(child, depth - 1, ply + 1, -beta, -alpha)
+                    score = search(child, turn, next_depth, ply, alpha, beta)
             else:
-                score = node(child, depth - 1, ply + 1, alpha, beta)
+                score = search(child, turn, next_depth, ply, alpha, beta)
             if score > best:
                 best, best_move = score, move
                 if score > alpha:
@@ -448,6 +511,48 @@ class Engine:
             sure = UNLIMITED if self.estimates == estimates else depth
             table.store(key, sure, stored, bound, best_move, path)
         return best
+
+    def _child(self, child: Any, turn: bool, depth: int, ply: int, alpha: int, beta: int) -> int:
+        """The score of `child` (`turn`: the other player moves there) for the player to move at
+        its parent, at `ply`, searched `depth` plies in the window (`alpha`, `beta`)."""
+        if turn:
+            return -self._node(child, depth, ply + 1, -beta, -alpha)
+        return self._node(child, depth, ply + 1, alpha, beta)
+
+    def _static(self, state: Any) -> int:
+        """The evaluation of `state` for its player to move, to decide what to prune."""
+        self.evaluations += 1
+        return heuristic_score(self.game.evaluate(state, self.game.to_move(state)))  # type: ignore[attr-defined]
+
+    def _null_move(self, state: Any, depth: int, ply: int, beta: int, player: int) -> int | None:
+        """A score of at least `beta` when passing, searched less deep, still reaches `beta`
+        (a real move would do better still); else None. Never a proven score: a pass is not
+        a move of the game."""
+        passed = self.game.null_move(state)  # type: ignore[attr-defined]
+        if passed is None:
+            return None
+        reduction = 2 if depth < 6 else 3
+        saved, self.null_ply = self.null_ply, ply
+        try:
+            turn = self.game.to_move(passed) != player
+            score = self._child(passed, turn, depth - 1 - reduction, ply, beta - 1, beta)
+        finally:
+            self.null_ply = saved
+        if score < beta:
+            return None
+        self.estimates += 1
+        return beta if score >= PROVEN else score
+
+    def _tactical(self, state: Any, ply: int) -> list:
+        """The moves of `state` that are never pruned or reduced: the killers and the noisy moves
+        (the captures, for a game that names no noisy moves)."""
+        game = self.game
+        moves = list(self.killer_moves.get(ply, ()))
+        if isinstance(game, Noisy):
+            moves += game.noisy_moves(state)
+        elif self.captures:
+            moves += [move for move in game.legal_moves(state) if game.capture(state, move)]  # type: ignore[attr-defined]
+        return moves
 
     def _quiesce(self, state: Any, ply: int, alpha: int, beta: int, depth: int) -> int:
         """The score of `state` at the horizon: its evaluation, or better, after noisy moves."""
