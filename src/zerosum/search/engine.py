@@ -38,8 +38,24 @@ The enhancements, each a constructor flag so that its effect can be measured:
   window and searched again only when it might be better;
 - `quiescence`: at the depth limit, the game's `noisy_moves` (`zerosum.game.Noisy`) are played
   out before evaluating, so that the horizon does not fall in the middle of an exchange.
-- `tablebase`: a solved table (`zerosum.solve.Table`, or anything with `lookup(state)` giving
-  `(value, distance)` or None): a position it holds is scored from it and never searched.
+- forward pruning, for games that say what it needs, in a depth-limited search, never at the
+  root, in check or with a proven score at stake (the window beyond a win or loss):
+  `null_move` (`zerosum.game.Passing`: if passing, searched 2 or 3 plies less deep, still
+  reaches beta, the node is cut off); `late_move_reductions` (`zerosum.game.Checking`: a quiet
+  move late in the order, not a capture, noisy move, killer or check, is searched a ply less,
+  two when very late, and again at full depth if it beats alpha); `futility` (`Checking` and
+  `Evaluating`: at depth 1 or 2, when the evaluation plus `futility_margin` per ply, in
+  utility units, stays below alpha, quiet moves that give no check are skipped). Each of these
+  counts as an estimate, so a pruned search never calls itself exact nor stores a final
+  score; once an iteration meets no horizon, the next ones search without forward pruning, so
+  a search to the end still finds the game's value.
+- `check_extensions` (`Checking`): a move that gives check is searched a ply deeper, as long
+  as the line is shorter than twice the iteration's depth.
+- `tablebase`: a solved table (`zerosum.solve.Table`, `zerosum.games.syzygy.Syzygy`, or
+  anything with `lookup(state)` giving `(value, distance)` or None): a position it holds is
+  scored from it and never searched. A table that knows a win but not its length gives the
+  distance `zerosum.search.scores.UNKNOWN_DISTANCE`: a proven score below every win of known
+  length, whose `plies` is None.
 
 Games where a player may move twice in a row are searched correctly: a child's score is
 negated only when the turn passes. Utilities must be integers.
