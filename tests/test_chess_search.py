@@ -59,3 +59,12 @@ def test_null_move_is_refused_in_check_and_with_only_king_and_pawns():
     assert GAME.null_move(GAME.parse_state("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")) is None
     passed = GAME.null_move(GAME.parse_state("startpos"))
     assert GAME.to_move(passed) == 1 and passed.board.board_fen() == GAME.start.board.board_fen()
+
+
+def test_quiescence_sees_the_recapture_beyond_the_horizon_and_spares_the_queen():
+    state = GAME.parse_state("6k1/5ppp/4p3/3p4/8/8/3Q1PPP/6K1 w - - 0 1")  # e6 guards d5
+    blind = Engine(GAME, quiescence=False).search(state, depth=1)
+    quiet = Engine(GAME).search(state, depth=1)
+    assert GAME.format_move(state, blind.best_move) == "Qxd5"  # a pawn up, at one ply
+    assert GAME.format_move(state, quiet.best_move) != "Qxd5"  # ...exd5 takes the queen
+    assert quiet.score > -1024 and blind.score > 1024 // 2

@@ -50,7 +50,7 @@ The enhancements, each a constructor flag so that its effect can be measured:
   score; once an iteration meets no horizon, the next ones search without forward pruning, so
   a search to the end still finds the game's value.
 - `check_extensions` (`Checking`): a move that gives check is searched a ply deeper, as long
-  as the line is shorter than twice the iteration's depth.
+  as the check is given within the iteration's depth (a line is at most twice as long).
 - `tablebase`: a solved table (`zerosum.solve.Table`, `zerosum.games.syzygy.Syzygy`, or
   anything with `lookup(state)` giving `(value, distance)` or None): a position it holds is
   scored from it and never searched. A table that knows a win but not its length gives the
@@ -364,7 +364,7 @@ class Engine:
     def _iterate(self, state: Any, depth: int, prune: bool) -> Iteration:
         start = clock.perf_counter()
         self.pruning = prune and depth < UNLIMITED
-        self.extension_limit = 2 * depth if depth < UNLIMITED else 0
+        self.extension_limit = depth if depth < UNLIMITED else 0
         self.null_ply = -2
         nodes_before, estimates_before = self.nodes, self.estimates
         score = self._node(state, depth, 0, -INFINITY, INFINITY)
