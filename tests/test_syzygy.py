@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import chess
@@ -81,3 +82,32 @@ def test_the_uci_engine_searches_with_the_tables_and_reports_tbhits(tables):
         uci.quit()
     assert board.san(result.move) != "Nexf5"
     assert result.info["tbhits"] > 0
+
+
+def test_analyze_chess_with_syzygy_reports_the_tables_win_and_their_hits(tables, capsys):
+    from zerosum.cli import main
+
+    path = str(oracle_path("chess", "syzygy"))
+    fen = "8/8/8/4k3/8/8/2r5/K2Q4 w - - 0 1"
+    code = main(["analyze", "chess", "--fen", fen, "--depth", "2", "--syzygy", path, "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert (report["best_move"], report["score"], report["plies"]) == ("Qxc2", WIN, None)
+    assert report["tbhits"] > 0
+    assert main(["analyze", "chess", "--fen", fen, "--depth", "1", "--syzygy", path]) == 0
+    assert "best move: Qxc2  score: win by the tables (+1000)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["chess", "--syzygy", "/no/such/folder"], "--syzygy '/no/such/folder' unreadable"),
+        (["connect4", "--syzygy", "/tmp"], "--syzygy is for chess"),
+    ],
+)
+def test_analyze_refuses_a_bad_syzygy_path_in_one_line(args, message, capsys):
+    from zerosum.cli import main
+
+    assert main(["analyze", *args, "--depth", "1"]) == 2
+    error = capsys.readouterr().err
+    assert message in error and error.count("\n") == 1

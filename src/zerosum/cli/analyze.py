@@ -8,7 +8,9 @@ from typing import Any
 from zerosum.cli.common import game_and_position, line_text, move_number, print_json
 from zerosum.game import Evaluating, Game
 from zerosum.games.chess import Chess
+from zerosum.games.syzygy import Syzygy
 from zerosum.search.engine import Engine, EngineResult, Iteration
+from zerosum.search.scores import is_proven
 from zerosum.search.table import DEFAULT_MEGABYTES
 
 DEFAULT_TIME = 2.0
@@ -34,6 +36,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         " chess: a FEN (or --fen)",
     )
     parser.add_argument("--fen", help="chess: the position as FEN (default the start)")
+    parser.add_argument(
+        "--syzygy", metavar="PATH", help="chess: folders of Syzygy tables to score endings from"
+    )
     parser.add_argument("--time", type=float, help=f"seconds to think (default {DEFAULT_TIME})")
     parser.add_argument("--depth", type=int, help="plies to search at most")
     parser.add_argument("--nodes", type=int, help="nodes to search at most")
@@ -46,7 +51,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     game, state = analysed_position(args.game, args.position, args.fen)
-    engine = Engine(game, table_mb=args.table_mb)
+    tablebase = syzygy_tables(args.syzygy, args.game)
+    engine = Engine(game, table_mb=args.table_mb, tablebase=tablebase)
     budget = args.time
     if budget is None and args.depth is None and args.nodes is None:
         budget = DEFAULT_TIME if isinstance(game, Evaluating) else None
@@ -62,6 +68,9 @@ def run(args: argparse.Namespace) -> int:
         on_iteration=None if args.json else show,
     )
     report = analysis_report(game, state, result)
+    if tablebase is not None:
+        report["tbhits"] = engine.tablebase_hits
+        tablebase.close()
     if args.json:
         print_json(report)
     else:
@@ -69,6 +78,18 @@ def run(args: argparse.Namespace) -> int:
         if result.stopped:
             print(f"stopped by {result.stopped} after depth {result.depth}")
     return 0
+
+
+def syzygy_tables(path: str | None, game: str) -> Syzygy | None:
+    """The Syzygy tables of `--syzygy`, for chess only; ValueError with the reason."""
+    if path is None:
+        return None
+    if game != "chess":
+        raise ValueError("--syzygy is for chess")
+    try:
+        return Syzygy.open(path)
+    except ValueError as error:
+        raise ValueError(f"--syzygy {error}") from None
 
 
 def analysed_position(name: str, position: str, fen: str | None) -> tuple[Game, Any]:
@@ -88,6 +109,8 @@ def analysed_position(name: str, position: str, fen: str | None) -> tuple[Game, 
 
 def describe_score(result: EngineResult | Iteration) -> str:
     """A score as a person reads it: a proven win, loss or draw, or an estimate."""
+    if result.plies is None and is_proven(result.score):  # from an endgame table
+        return f"{'win' if result.value > 0 else 'loss'} by the tables ({result.value:+g})"
     if result.plies is not None and result.value != 0:
         outcome = "win" if result.value > 0 else "loss"
         proven = "" if result.exact or abs(result.value) == 1 else " at least"
