@@ -15,7 +15,7 @@ Three tasks, each run with the enhancements switched on one after the other:
 
 The effective branching factor is nodes ** (1 / depth).
 
-    python benchmarks/engine_ablation.py [--depth 8] [--exact 100] [--chess 4]
+    python benchmarks/engine_ablation.py [--depth 8] [--exact 100] [--chess 4 [--first-step 2]]
 """
 
 from __future__ import annotations
@@ -96,23 +96,25 @@ def exact(game: ConnectFour, count: int) -> None:
           f" | {seconds / count * 1000:.2f} | {right} (exact scores) |")  # fmt: skip
 
 
-def chess(depth: int) -> None:
+def chess(depth: int, first_step: int = 1) -> None:
     game = Chess()
     states = [game.parse_state(fen) for fen in CHESS_POSITIONS]
     print(f"Chess, depth {depth}, {len(states)} positions (nodes include quiescence):\n")
-    print("| configuration | nodes | seconds | EBF | nodes vs first | time vs first |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| configuration | nodes | seconds | EBF | nodes(d) / nodes(d-1) | nodes vs first |"
+          " time vs first |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|")
     base = None
-    for name, flags in chess_configurations():
-        nodes, seconds = 0, 0.0
+    for name, flags in list(chess_configurations())[first_step - 1 :]:
+        nodes, seconds, shallower = 0, 0.0, 0
         for state in states:
             result = Engine(game, **flags).search(state, depth=depth)
             nodes += result.stats.nodes
             seconds += result.seconds
+            shallower += Engine(game, **flags).search(state, depth=depth - 1).stats.nodes
         base = base or (nodes, seconds)
         ebf = (nodes / len(states)) ** (1 / depth)
-        print(f"| {name} | {nodes:,} | {seconds:.1f} | {ebf:.2f} | {nodes / base[0]:.2f}"
-              f" | {seconds / base[1]:.2f} |", flush=True)  # fmt: skip
+        print(f"| {name} | {nodes:,} | {seconds:.1f} | {ebf:.2f} | {nodes / shallower:.2f}"
+              f" | {nodes / base[0]:.2f} | {seconds / base[1]:.2f} |", flush=True)  # fmt: skip
     print(f"\nChess table, depth {depth}, every enhancement on:\n")
     print("| position | moves only: nodes | seconds | scores on equal paths: nodes | seconds |")
     print("|---|---:|---:|---:|---:|")
@@ -132,9 +134,12 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=8)
     parser.add_argument("--exact", type=int, default=100)
     parser.add_argument("--chess", type=int, metavar="DEPTH", help="only the chess tables")
+    parser.add_argument(
+        "--first-step", type=int, default=1, help="chess: skip the steps before this one"
+    )
     args = parser.parse_args()
     if args.chess:
-        chess(args.chess)
+        chess(args.chess, args.first_step)
         return
     game = ConnectFour()
     fixed_depth(game, args.depth)

@@ -7,12 +7,11 @@ import zlib
 import chess
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_engine import flag_sets
 
 from zerosum.games.chess import Chess
 from zerosum.search import alphabeta
 from zerosum.search.engine import Engine
-
-from test_engine import flag_sets
 
 
 class Walk:
@@ -76,8 +75,14 @@ class ScoredPathWalk(PathWalk):
 # to Y repeats it: a draw, and X is worth 0. Through B, X comes first: X -> Y -> W is worth 4
 # (player 1 prefers it to L, 5), so B is worth 4 and R is worth 4. A is worth at most 1 (V).
 TRAP = {
-    "edges": {"R": ["A", "B"], "A": ["Y", "V"], "B": ["Z"], "Z": ["X"], "Y": ["X", "W"],
-              "X": ["Y", "L"]},  # fmt: skip
+    "edges": {
+        "R": ["A", "B"],
+        "A": ["Y", "V"],
+        "B": ["Z"],
+        "Z": ["X"],
+        "Y": ["X", "W"],
+        "X": ["Y", "L"],
+    },
     "payoffs": {"L": 5, "W": 4, "V": 1},
 }
 

@@ -467,7 +467,7 @@ class Engine:
             moves = self._order(state, moves, hash_move, ply, player)
         in_check = self.in_check is not None and self.in_check(state)
         # forward pruning: never at the root, in check, or with a proven score at stake
-        pruning = self.pruning and ply > 0 and not in_check and -PROVEN < alpha and beta < PROVEN
+        pruning = self.pruning and ply > 0 and not in_check and alpha > -PROVEN and beta < PROVEN
         static = None
         if pruning and self.null_move and depth >= NULL_MOVE_DEPTH and ply != self.null_ply + 1:
             static = self._static(state)
