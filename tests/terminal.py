@@ -25,3 +25,10 @@ def play_typed(monkeypatch, capsys, game: str, answers, *options: str) -> tuple[
     code = main(["play", game, *options])
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def exit_status(child: pexpect.spawn) -> int:
+    """The exit status of a spawned `zerosum play`, once its output has ended."""
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus

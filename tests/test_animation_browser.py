@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tree import Tree
 from zerosum.show import searched_tree
 from zerosum.show.html import html
+from zerosum.show.searched import PRUNED, engine_tree
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 # As root in a closed network: no sandbox, no GPU, and none of Chromium's background traffic.
@@ -53,10 +55,9 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def seed_page(browser, tmp_path):
-    page_file = tmp_path / "seed.html"
-    page_file.write_text(html(searched_tree(Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]]), ())))
+def open_page(browser, page_file, tree):
+    """The page of `tree` opened from `page_file`, its steps, and the script errors it logs."""
+    page_file.write_text(html(tree))
     page = browser.new_page(viewport={"width": 1000, "height": 640})
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -67,6 +68,13 @@ def seed_page(browser, tmp_path):
     steps = json.loads(
         re.search(r'id="steps">(.*?)</script>', page_file.read_text(), re.DOTALL).group(1)
     )
+    return page, steps, errors
+
+
+@pytest.fixture
+def seed_page(browser, tmp_path):
+    seed = searched_tree(Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]]), ())
+    page, steps, errors = open_page(browser, tmp_path / "seed.html", seed)
     yield page, steps, errors
     page.close()
 
@@ -119,4 +127,21 @@ def test_play_steps_on_by_itself_until_paused(seed_page):
     page.click("#next")
     page.click("#previous")
     assert page.text_content("#counter") == paused_at
+    assert errors == []
+
+
+def test_engine_animation_on_connect4_steps_to_the_engine_value_with_pruned_nodes_dark(
+    browser, tmp_path
+):
+    game = ConnectFour()
+    searched = engine_tree(game, game.parse_state("4453"), 2)
+    page, steps, errors = open_page(browser, tmp_path / "connect4.html", searched)
+    for frame in range(1, len(steps) + 1):
+        page.keyboard.press("ArrowRight")
+        assert page.text_content("#caption") == steps[frame - 1]["text"]
+    assert page.text_content("#counter") == f"step {len(steps)} of {len(steps)}"
+    assert page.text_content("#value") == "-0.008"
+    assert page.locator(".node.dark").count() == searched.count(PRUNED) == 26
+    assert page.locator(".node.hit, .node.examined").count() == 31
+    page.close()
     assert errors == []

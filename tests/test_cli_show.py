@@ -85,6 +85,66 @@ def test_explain_bad_position_is_an_error(capsys):
     assert "zerosum: error: bad position" in capsys.readouterr().err
 
 
+def test_explain_connect4_svg_counts_equal_the_report(tmp_path, capsys):
+    target = tmp_path / "engine.svg"
+    argv = ["explain", "connect4", "--position", "4453", "--depth", "3", "--show", "svg"]
+    assert main([*argv, "-o", str(target), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["algorithm"], report["value"], report["pv"]) == ("engine", 0.043, [6, 7, 4])
+    assert (report["nodes"], report["cutoffs"], report["plies_drawn"]) == (99, 29, 3)
+    root = ElementTree.parse(target).getroot()
+    groups = [
+        set(g.get("class", "").split())
+        for g in root.iter("{http://www.w3.org/2000/svg}g")
+        if "node" in g.get("class", "").split()
+    ]
+    assert sum(bool({"examined", "hit"} & g) for g in groups) == report["nodes_drawn"] == 82
+    assert sum("pruned" in g for g in groups) == report["pruned_drawn"] == 66
+    assert report["left_out"] == report["nodes"] - report["nodes_drawn"] == 17
+    assert "left out: 17 nodes searched below ply 3" in "".join(root.itertext())
+
+
+def test_explain_connect4_too_deep_for_the_picture_says_what_was_left_out(capsys):
+    argv = ["explain", "connect4", "--position", "4453", "--depth", "4", "--max-nodes", "60"]
+    assert main(argv) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.endswith(
+        "engine, depth 4 (its last iteration): 235 nodes, 57 cut-offs; drawn: the first 2"
+        " plies (57 nodes), left out: 208 nodes searched below ply 2 or in first searches"
+        " that were repeated"
+    )
+
+
+def test_explain_connect4_html_is_one_page_with_a_step_per_event(tmp_path):
+    target = tmp_path / "engine.html"
+    argv = ["explain", "connect4", "--position", "4453", "--depth", "2", "--show", "html"]
+    assert main([*argv, "-o", str(target)]) == 0
+    page = target.read_text()
+    assert page.startswith("<!DOCTYPE html>")
+    assert "again (a first, cheaper search returned -0.008)" in page
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--position", "4453x"], "bad moves '4453x' at move 5: 'x' is not a column"),
+        (["--position", "4455667"], "the game is already over in '4455667'"),
+        (["--depth", "0"], "--depth must be at least 1, got 0"),
+        (["--order", "3,4"], "connect4 is explained with the engine: --algorithm and --order"),
+        (["--max-nodes", "0"], "a picture needs at least 1 node, got 0"),
+    ],
+)
+def test_explain_connect4_bad_options_are_one_line_errors(argv, message, capsys):
+    assert main(["explain", "connect4", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("zerosum: error: ") and message in err and err.count("\n") == 1
+
+
+def test_explain_tictactoe_without_table_is_an_error(capsys):
+    assert main(["explain", "tictactoe", "--no-table"]) == 2
+    assert "--no-table is for connect4" in capsys.readouterr().err
+
+
 def test_chart_ordering_writes_a_png_and_prints_the_numbers(tmp_path, capsys):
     pytest.importorskip("matplotlib", reason="charts need the optional matplotlib")
     target = tmp_path / "ordering.png"

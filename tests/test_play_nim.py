@@ -1,7 +1,6 @@
 """Playing Nim in a real pseudo-terminal against Bouton's perfect player."""
 
-import pexpect
-from terminal import spawn_play
+from terminal import exit_status, spawn_play
 
 from zerosum.games.nim import Nim
 
@@ -21,9 +20,7 @@ def test_the_program_opens_358_with_bouton_s_move_and_wins():
     child.sendline("1:3")  # (0, 3, 0)
     child.expect_exact("The program (first) plays 2:3.")
     child.expect_exact("first wins: the program wins.")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    assert exit_status(child) == 0
 
 
 def test_bad_heap_and_count_are_explained_and_asked_again():
@@ -34,16 +31,14 @@ def test_bad_heap_and_count_are_explained_and_asked_again():
     child.sendline("1 9")
     child.expect_exact("heap 1 has 3: take from 1 to 3. Try again.")
     child.sendline("q")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    assert exit_status(child) == 0
 
 
 def test_misere_program_leaves_an_odd_number_of_single_objects():
     child = spawn("1", "1", "3", "--misere", "--first", "ai")
     child.expect_exact("The program (first) plays 3:2.")  # leaves 1 1 1
     child.sendline("q")
-    child.expect(pexpect.EOF)
+    assert exit_status(child) == 0
 
 
 def test_perfect_move_from_a_p_position_takes_one_from_the_largest_heap():

@@ -1,8 +1,7 @@
 """Playing tic-tac-toe in a real pseudo-terminal: moves, a bad move, end of input, Ctrl-C."""
 
-import pexpect
 import pytest
-from terminal import spawn_play
+from terminal import exit_status, spawn_play
 
 from zerosum.cli.play import human_side
 
@@ -23,9 +22,7 @@ def test_a_full_game_against_the_program_ends_in_its_win_after_a_blunder():
     child.sendline("3")  # ignores O's diagonal 2-4-6
     child.expect_exact("The program (O) plays 6.")
     child.expect_exact("O wins: the program wins.")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    assert exit_status(child) == 0
 
 
 def test_an_occupied_square_and_a_word_are_explained_and_asked_again():
@@ -43,9 +40,7 @@ def test_an_occupied_square_and_a_word_are_explained_and_asked_again():
     child.sendline("8")
     child.expect_exact("The program (O) plays")
     child.sendline("q")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    assert exit_status(child) == 0
 
 
 def test_end_of_input_mid_game_leaves_cleanly_with_exit_code_0():
@@ -54,9 +49,7 @@ def test_end_of_input_mid_game_leaves_cleanly_with_exit_code_0():
     child.expect_exact("Your move (O): ")
     child.sendeof()
     child.expect_exact("Game left unfinished.")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    assert exit_status(child) == 0
     assert "Traceback" not in child.before
 
 
@@ -64,9 +57,7 @@ def test_ctrl_c_leaves_with_exit_code_130_and_no_traceback():
     child = spawn("--as", "O")
     child.expect_exact("Your move (O): ")
     child.sendintr()
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 130
+    assert exit_status(child) == 130
     assert "Traceback" not in child.before
 
 

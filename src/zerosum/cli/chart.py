@@ -5,12 +5,16 @@ from __future__ import annotations
 import argparse
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from zerosum.cli.common import print_json
 from zerosum.cli.output import write_atomically
 from zerosum.experiments.ablation import ablation_experiment
 from zerosum.experiments.growth import growth_experiment, minimal_tree_leaves
 from zerosum.experiments.ordering import ordering_experiment
+
+DEFAULT_DEPTH = {"growth": 8, "ablation": 6}
+"""The deepest tree (growth) or search (ablation) drawn when `--max-depth` is not given."""
 
 MAX_LEAVES = 200_000
 """The largest uniform tree `growth` will build (b^m leaves): beyond, minimax takes minutes."""
@@ -50,37 +54,8 @@ def run(args: argparse.Namespace) -> int:
             f"cannot tell the chart's format from {args.output!r}:"
             f" end the name with .{', .'.join(charts.FORMATS)}"
         )
-    if args.chart == "ordering":
-        runs = ordering_experiment()
-        figure = charts.ordering_figure(runs)
-        report = {"chart": "ordering", "runs": [asdict(run) for run in runs]}
-    elif args.chart == "ablation":
-        depth = 6 if args.max_depth is None else args.max_depth
-        if not 1 <= depth <= 8:
-            raise ValueError(f"--max-depth for ablation must be from 1 to 8, got {depth}")
-        points = ablation_experiment(range(1, depth + 1))
-        figure = charts.ablation_figure(points)
-        report = {
-            "chart": "ablation",
-            "points": [
-                {**asdict(point), "branching_factor": point.branching_factor} for point in points
-            ],
-        }
-    else:
-        args.max_depth = 8 if args.max_depth is None else args.max_depth
-        _check_growth(args)
-        points = growth_experiment(
-            args.branching, range(1, args.max_depth + 1), args.samples, args.seed
-        )
-        figure = charts.growth_figure(points, args.branching)
-        report = {
-            "chart": "growth",
-            "branching": args.branching,
-            "points": [
-                {**asdict(point), "minimal_tree": minimal_tree_leaves(args.branching, point.depth)}
-                for point in points
-            ],
-        }
+    depth = DEFAULT_DEPTH.get(args.chart) if args.max_depth is None else args.max_depth
+    figure, report = CHARTS[args.chart](charts, args, depth)
     write_atomically(args.output, charts.image(figure, suffix))
     report["output"] = args.output
     if args.json:
@@ -90,15 +65,49 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_growth(args: argparse.Namespace) -> None:
-    if args.branching < 2:
-        raise ValueError(f"--branching must be at least 2, got {args.branching}")
-    if args.max_depth < 1:
-        raise ValueError(f"--max-depth must be at least 1, got {args.max_depth}")
-    if args.samples < 1:
-        raise ValueError(f"--samples must be at least 1, got {args.samples}")
-    if args.branching**args.max_depth > MAX_LEAVES:
+def _ordering(charts: Any, args: argparse.Namespace, depth: int | None) -> tuple[Any, dict]:
+    runs = ordering_experiment()
+    return charts.ordering_figure(runs), {"chart": "ordering", "runs": [asdict(r) for r in runs]}
+
+
+def _ablation(charts: Any, args: argparse.Namespace, depth: int) -> tuple[Any, dict]:
+    if not 1 <= depth <= 8:
+        raise ValueError(f"--max-depth for ablation must be from 1 to 8, got {depth}")
+    points = ablation_experiment(range(1, depth + 1))
+    report = {
+        "chart": "ablation",
+        "points": [{**asdict(p), "branching_factor": p.branching_factor} for p in points],
+    }
+    return charts.ablation_figure(points), report
+
+
+def _growth(charts: Any, args: argparse.Namespace, depth: int) -> tuple[Any, dict]:
+    _check_growth(args.branching, depth, args.samples)
+    points = growth_experiment(args.branching, range(1, depth + 1), args.samples, args.seed)
+    report = {
+        "chart": "growth",
+        "branching": args.branching,
+        "points": [
+            {**asdict(point), "minimal_tree": minimal_tree_leaves(args.branching, point.depth)}
+            for point in points
+        ],
+    }
+    return charts.growth_figure(points, args.branching), report
+
+
+CHARTS = {"ordering": _ordering, "growth": _growth, "ablation": _ablation}
+"""Each chart's numbers and figure, from the parsed options and the deepest depth."""
+
+
+def _check_growth(branching: int, depth: int, samples: int) -> None:
+    if branching < 2:
+        raise ValueError(f"--branching must be at least 2, got {branching}")
+    if depth < 1:
+        raise ValueError(f"--max-depth must be at least 1, got {depth}")
+    if samples < 1:
+        raise ValueError(f"--samples must be at least 1, got {samples}")
+    if branching**depth > MAX_LEAVES:
         raise ValueError(
-            f"a uniform tree with {args.branching} moves and {args.max_depth} plies has"
-            f" {args.branching**args.max_depth:,} leaves: at most {MAX_LEAVES:,}, please"
+            f"a uniform tree with {branching} moves and {depth} plies has"
+            f" {branching**depth:,} leaves: at most {MAX_LEAVES:,}, please"
         )

@@ -165,11 +165,22 @@ def play_game(
     marks: tuple[str, str],
     rng: random.Random,
 ) -> int:
-    """Play one game in the terminal; return the exit code (0, also when the human leaves)."""
-    print(game.render(state))  # type: ignore[attr-defined]
-    while not game.is_terminal(state):
-        if isinstance(game, Chance) and game.is_chance(state):
-            outcomes, weights = zip(*game.chance_outcomes(state), strict=True)
+    """Play one game in the terminal; return the exit code (0, also when the human leaves).
+
+    The board is drawn once a turn, before each move and at the end; a position waiting for the
+    dice is not drawn, its roll is shown and the board drawn with the dice on it.
+    """
+    dice = isinstance(game, Chance)
+    drawn = False
+    while True:
+        rolling = dice and game.is_chance(state)  # type: ignore[attr-defined]
+        if not rolling:
+            print(("\n" if drawn else "") + game.render(state))  # type: ignore[attr-defined]
+            drawn = True
+        if game.is_terminal(state):
+            break
+        if rolling:
+            outcomes, weights = zip(*game.chance_outcomes(state), strict=True)  # type: ignore[attr-defined]
             move = rng.choices(outcomes, weights)[0]
             print(f"Chance: {game.format_move(state, move)}")  # type: ignore[attr-defined]
         elif game.to_move(state) == human:
@@ -182,8 +193,6 @@ def play_game(
             text = game.format_move(state, move)  # type: ignore[attr-defined]
             print(f"The program ({marks[1 - human]}) plays {text}.")
         state = game.result(state, move)
-        print()
-        print(game.render(state))  # type: ignore[attr-defined]
     outcome = game.utility(state, human)
     if outcome > 0:
         print(f"{marks[human]} wins: you win!")

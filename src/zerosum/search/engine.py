@@ -57,6 +57,10 @@ The enhancements, each a constructor flag so that its effect can be measured:
   distance `zerosum.search.scores.UNKNOWN_DISTANCE`: a proven score below every win of known
   length, whose `plies` is None.
 
+`trace` (a `zerosum.search.trace.Trace`, not an enhancement) records the last iteration of each
+search: nodes entered with their window, leaves, cut-offs, table hits and returns, every score
+and window the player to move's.
+
 Games where a player may move twice in a row are searched correctly: a child's score is
 negated only when the turn passes. Utilities must be integers.
 """
@@ -98,6 +102,7 @@ from zerosum.search.table import (
     TableStats,
     TranspositionTable,
 )
+from zerosum.search.trace import CUTOFF, ENTER, EXIT, HIT, LEAF, Trace
 
 __all__ = ["Engine", "EngineResult", "Iteration"]
 
@@ -199,6 +204,7 @@ class Engine:
         futility_margin: float = 1.5,
         check_extensions: bool = True,
         tablebase: Any = None,
+        trace: Trace | None = None,
     ) -> None:
         if quiescence_depth < 0:
             raise ValueError(f"quiescence depth must be at least 0, got {quiescence_depth}")
@@ -230,6 +236,7 @@ class Engine:
         self.null_ply = -2  # the ply of the null move on the current line, if any
         self.tablebase = tablebase
         self.tablebase_hits = 0
+        self.trace = trace
         self.history_scores: tuple[dict, dict] = ({}, {})
         self.killer_moves: dict[int, list] = {}
         self.pv: dict[int, tuple] = {}
@@ -367,6 +374,8 @@ class Engine:
         self.extension_limit = depth if depth < UNLIMITED else 0
         self.null_ply = -2
         nodes_before, estimates_before = self.nodes, self.estimates
+        if self.trace is not None:  # only the last iteration is kept
+            self.trace.clear()
         score = self._node(state, depth, 0, -INFINITY, INFINITY)
         seconds = clock.perf_counter() - start
         pv = self.pv.get(0, ())
@@ -416,22 +425,32 @@ class Engine:
             self._check_budget()
         game = self.game
         self.pv[ply] = ()
+        trace = self.trace
         if game.is_terminal(state):
             self.terminals += 1
-            return distance_score(game.utility(state, game.to_move(state)), ply)
+            score = distance_score(game.utility(state, game.to_move(state)), ply)
+            if trace is not None:
+                trace.record(LEAF, state, ply, score)
+            return score
         if self.tablebase is not None and ply:  # looked up, never searched (the root: its move)
             entry = self.tablebase.lookup(state)
             if entry is not None:
                 self.tablebase_hits += 1
                 value, distance = entry
-                return 0 if distance is None else distance_score(value, ply + distance)
+                score = 0 if distance is None else distance_score(value, ply + distance)
+                if trace is not None:
+                    trace.record(HIT, state, ply, score)
+                return score
         if depth <= 0:
             self.horizons += 1
             if self.quiescence:
                 return self._quiesce(state, ply, alpha, beta, 0)
             self.evaluations += 1
             self.estimates += 1
-            return heuristic_score(game.evaluate(state, game.to_move(state)))  # type: ignore[attr-defined]
+            score = heuristic_score(game.evaluate(state, game.to_move(state)))  # type: ignore[attr-defined]
+            if trace is not None:
+                trace.record(LEAF, state, ply, score)
+            return score
         estimates = self.estimates
         table = self.table
         hash_move = None
@@ -456,6 +475,8 @@ class Engine:
                         table.cutoffs += 1
                         if entry[1] < UNLIMITED:
                             self.estimates += 1
+                        if trace is not None:
+                            trace.record(HIT, state, ply, score)
                         return score
         elif ply == 0:
             hash_move = self.root_move
@@ -465,6 +486,8 @@ class Engine:
         player = game.to_move(state)
         if self.ordering:
             moves = self._order(state, moves, hash_move, ply, player)
+        if trace is not None:
+            trace.record(ENTER, state, ply, None, alpha, beta)
         in_check = self.in_check is not None and self.in_check(state)
         # forward pruning: never at the root, in check, or with a proven score at stake
         pruning = self.pruning and ply > 0 and not in_check and alpha > -PROVEN and beta < PROVEN
@@ -474,6 +497,9 @@ class Engine:
             if static >= beta:
                 score = self._null_move(state, depth, ply, beta, player)
                 if score is not None:
+                    if trace is not None:
+                        trace.record(CUTOFF, state, ply, score, alpha, beta)
+                        trace.record(EXIT, state, ply, score, alpha, beta)
                     return score
         margin = None  # the futility margin, at a frontier node where even it cannot reach alpha
         if pruning and self.futility and depth <= FUTILITY_DEPTH:
@@ -519,6 +545,8 @@ class Engine:
                     if score >= beta:
                         self.cutoffs += 1
                         self._reward(state, move, depth, ply, player)
+                        if trace is not None:
+                            trace.record(CUTOFF, state, ply, score, alpha, beta)
                         break
             null_window = self.null_window
         if table is not None:
@@ -526,6 +554,8 @@ class Engine:
             bound = LOWER if best >= beta else EXACT if best > original_alpha else UPPER
             sure = UNLIMITED if self.estimates == estimates else depth
             table.store(key, sure, stored, bound, best_move, path)
+        if trace is not None:
+            trace.record(EXIT, state, ply, best, original_alpha, beta)
         return best
 
     def _child(self, child: Any, turn: bool, depth: int, ply: int, alpha: int, beta: int) -> int:
@@ -577,10 +607,18 @@ class Engine:
         self.evaluations += 1
         self.estimates += 1
         best = heuristic_score(game.evaluate(state, player))  # type: ignore[attr-defined]
+        trace = self.trace
         if not self.quiescence or best >= beta or depth >= self.quiescence_depth:
+            if trace is not None:
+                trace.record(LEAF, state, ply, best)
             return best
-        alpha = max(alpha, best)
         moves = game.noisy_moves(state)  # type: ignore[attr-defined]
+        if trace is not None:  # a node with nothing noisy to play out is a leaf
+            if not moves:
+                trace.record(LEAF, state, ply, best)
+                return best
+            trace.record(ENTER, state, ply, None, alpha, beta)
+        alpha = max(alpha, best)
         if self.captures and len(moves) > 1:
             moves = sorted(moves, key=lambda move: self._mvv_lva(state, move), reverse=True)
         for move in moves:
@@ -592,6 +630,8 @@ class Engine:
             if game.is_terminal(child):
                 self.terminals += 1
                 score = distance_score(game.utility(child, player), ply + 1)
+                if trace is not None:  # the child's score, for its own player to move
+                    trace.record(LEAF, child, ply + 1, -score if turn else score)
             elif turn:
                 score = -self._quiesce(child, ply + 1, -beta, -alpha, depth + 1)
             else:
@@ -602,7 +642,11 @@ class Engine:
                     alpha = score
                     if score >= beta:
                         self.cutoffs += 1
+                        if trace is not None:
+                            trace.record(CUTOFF, state, ply, score, alpha, beta)
                         break
+        if trace is not None:
+            trace.record(EXIT, state, ply, best, alpha, beta)
         return best
 
     # -- move ordering ----------------------------------------------------------------------

@@ -13,8 +13,15 @@ A search given a `Trace` records, in the order they happen:
 - `EXIT` (`"exit"`): a node returns its score.
 
 Scores are from the point of view the algorithm uses at that node (the root player's for
-`minimax` and `alphabeta`, the player to move's for `negamax`). Searches called without a trace
-pay one `is None` test per node and nothing else.
+`minimax` and `alphabeta`, the player to move's for `negamax` and the engine, whose windows are
+the player to move's too). Searches called without a trace pay one `is None` test per node (the
+engine: one per node entered or left) and nothing else.
+
+The engine (`zerosum.search.engine`) records the same kinds, with these differences: a node its
+principal variation search tries with a null window and then searches again is entered twice
+in a row; the positions its quiescence search plays out below the depth limit are nodes too
+(so `max_ply` at the search's depth leaves them out); and its trace holds only its last
+iteration of iterative deepening.
 
 Two bounds keep a trace small on a large search: `limit` caps the events kept (later ones are
 only counted in `dropped`), and `max_ply` keeps only the events of the first plies (the deeper
@@ -82,6 +89,11 @@ class Trace:
             self.events.append(Event(kind, state, ply, value, alpha, beta))
         else:
             self.dropped += 1
+
+    def clear(self) -> None:
+        """Forget every event and count: the trace of a new search (or a new iteration) starts."""
+        self.events.clear()
+        self.dropped = self.deeper = 0
 
     @property
     def complete(self) -> bool:

@@ -185,15 +185,19 @@ def describe_step(tree: SearchedTree, step: Step) -> str:
     name = _name(tree, node)
     role = "MAX" if node.maximizing else "MIN"
     value = format_score(step.value)
+    again = ""
+    if step.again:
+        earlier = format_score(node.earlier[-1] if node.earlier else None)
+        again = f" again (a first, cheaper search returned {earlier})"
     if step.kind == ENTER:
         window = ""
         if step.alpha is not None:
             window = f" with α={format_score(step.alpha)}, β={format_score(step.beta)}"
-        return f"{role} node {name} is entered{window}."
+        return f"{role} node {name} is entered{again}{window}."
     if step.kind == LEAF:
-        return f"Leaf {name} is examined: {value}."
+        return f"Leaf {name} is examined{again}: {value}."
     if step.kind == HIT:
-        return f"Node {name} is found in the table: {value}."
+        return f"Node {name} is found in the table{again}: {value}."
     if step.kind == CUTOFF:
         score, bound = node.cutoff  # type: ignore[misc]
         relation = "≥ β" if node.maximizing else "≤ α"

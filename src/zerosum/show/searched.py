@@ -3,7 +3,10 @@
 `searched_tree(game, state)` runs an exact search with a `Trace` and rebuilds from the events
 the part of the game tree the search saw: every node it entered, with the window it entered
 with and the score it returned, every leaf it reached, and the moves it never examined because
-of a cut-off (the pruned branches). The pictures (`text`, `svg`, `html`) draw this one value.
+of a cut-off (the pruned branches). `engine_tree(game, state, depth)` does the same for the
+last iteration of the engine's search, whose moves come in the order its heuristics chose,
+whose null-window tries are searched again, and whose table answers some nodes at once. The
+pictures (`text`, `svg`, `html`) draw this one value.
 
 Every score in it is from the point of view of the player to move at the root (MAX), whatever
 the algorithm: negamax's scores, which are for the player to move at each node, are turned
@@ -14,14 +17,16 @@ secured at the root after each one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import inf
 from typing import Any
 
 from zerosum.game import Game, MoveText, Rendering
+from zerosum.search.engine import INFINITY, Engine, Iteration
 from zerosum.search.exact import alphabeta, minimax, negamax
 from zerosum.search.ordering import Order
-from zerosum.search.result import SearchResult
+from zerosum.search.result import SearchResult, SearchStats
+from zerosum.search.scores import EVALUATION_UNIT, decode, is_proven
 from zerosum.search.trace import CUTOFF, ENTER, EXIT, HIT, LEAF, Event, Trace
 
 SEARCHES: dict[str, Callable[..., SearchResult]] = {
@@ -50,8 +55,10 @@ class SearchedNode:
     nodes). `alpha` and `beta` are the window the node was entered with (alpha-beta only).
     `cutoff` is `(score, bound)` when the node stopped early because `score` reached `bound`
     (beta at a MAX node, alpha at a MIN node). `truncated` marks a node the search went below
-    but the picture does not (past `max_ply`, or a pruned subtree past the limit). `picture` is
-    the position as the game draws it (`Rendering`), or empty.
+    but the picture does not (past `max_ply`, or a pruned subtree past the limit). `earlier` are
+    the scores of the searches of this node that the search then repeated (the engine's
+    null-window tries that might have been better): the node shows its last search. `picture`
+    is the position as the game draws it (`Rendering`), or empty.
     """
 
     index: int
@@ -70,6 +77,7 @@ class SearchedNode:
     cutoff: tuple[float, float] | None = None
     truncated: bool = False
     principal: bool = False
+    earlier: tuple[float | None, ...] = ()
     picture: str = ""
 
 
@@ -79,7 +87,8 @@ class Step:
 
     `node` is the index of the node the event happened at; `dark` the nodes a cut-off prunes
     (the unexamined branches and everything under them); `secured` the best score MAX has
-    secured at the root once this step is done (None before the first move is valued).
+    secured at the root once this step is done (None before the first move is valued). `again`
+    marks the start of a second search of a node already searched.
     """
 
     kind: str
@@ -89,6 +98,7 @@ class Step:
     beta: float | None
     secured: float | None
     dark: tuple[int, ...] = ()
+    again: bool = False
 
 
 @dataclass(frozen=True)
@@ -96,7 +106,8 @@ class SearchedTree:
     """What a search looked at: its nodes (`nodes[0]` is the root), its steps and its result.
 
     `max_ply` is the depth the picture stops at (None: the whole search is drawn) and
-    `left_out` the number of nodes the search entered below it, which the picture omits.
+    `left_out` the number of nodes the search entered that the picture omits: below `max_ply`,
+    or (`repeated` of them) in first searches of a node that were then repeated.
     """
 
     algorithm: str
@@ -105,6 +116,7 @@ class SearchedTree:
     result: SearchResult
     max_ply: int | None
     left_out: int
+    repeated: int = 0
 
     @property
     def root(self) -> SearchedNode:
@@ -133,10 +145,16 @@ class SearchedTree:
         plies = {0: "the root only", 1: "the first ply"}.get(
             self.max_ply, f"the first {self.max_ply} plies"
         )
+        repeated = " or in first searches that were repeated" if self.repeated else ""
         return text + (
             f"; drawn: {plies} ({_counted(len(self.nodes), 'node')}), left out:"
-            f" {_counted(self.left_out, 'node')} searched below ply {self.max_ply}"
+            f" {_counted(self.left_out, 'node')} searched below ply {self.max_ply}{repeated}"
         )
+
+    @property
+    def searched_again(self) -> int:
+        """How many drawn nodes were searched more than once (the picture shows the last)."""
+        return sum(1 for node in self.nodes if node.earlier)
 
 
 def _counted(number: int, noun: str) -> str:
@@ -188,6 +206,87 @@ def searched_tree(
     )
 
 
+TRACE_LIMIT = 200_000
+"""Events an engine explanation keeps (a few tens of megabytes): a search to depth 9 of Connect
+Four makes about a quarter of them."""
+
+
+def engine_tree(
+    game: Game, state: Any, depth: int, *, table: bool = True, max_nodes: int = 150
+) -> SearchedTree:
+    """The last iteration of the engine's search of `state` to `depth`, scores for MAX.
+
+    The whole engine searches (iterative deepening, move ordering, principal variation search,
+    quiescence, and its transposition table unless `table` is false), recording the first
+    `depth` plies of its last iteration; the picture keeps as many of them as fit in
+    `max_nodes` nodes, and counts in `left_out` what it leaves out. Scores are on the game's
+    utility scale: an estimate to three decimals, a proven result as the game's utility.
+    ValueError when `depth` is below 1, `max_nodes` below 1, the game is over, or the search
+    is too large to replay.
+    """
+    if depth < 1:
+        raise ValueError(f"depth must be at least 1, got {depth}")
+    if max_nodes < 1:
+        raise ValueError(f"a picture needs at least 1 node, got {max_nodes}")
+    if game.is_terminal(state):
+        raise ValueError("the game is over in this position: there is no search to draw")
+    trace = Trace(limit=TRACE_LIMIT, max_ply=depth)
+    engine = Engine(game, table=table, trace=trace)
+    totals = [SearchStats()]  # the engine's counts after each iteration
+
+    def add_totals(_: Iteration) -> None:
+        totals.append(
+            SearchStats(engine.nodes, engine.terminals, engine.evaluations, engine.cutoffs)
+        )
+
+    result = engine.search(state, depth=depth, on_iteration=add_totals)
+    if not trace.complete:
+        raise ValueError(
+            f"the search to depth {depth} makes more than {TRACE_LIMIT:,} events to replay:"
+            " ask for fewer plies"
+        )
+    before, after = totals[-2], totals[-1]
+    stats = SearchStats(
+        after.nodes - before.nodes,
+        after.terminals - before.terminals,
+        after.evaluations - before.evaluations,
+        after.cutoffs - before.cutoffs,
+    )
+    last = SearchResult(engine_value(result.score), result.best_move, result.pv, stats)
+    label = f"engine, depth {result.depth} (its last iteration)"
+
+    def draw(plies: int) -> SearchedTree:
+        kept = Trace(trace.limit, plies, [event for event in trace.events if event.ply <= plies])
+        return from_trace(
+            game,
+            state,
+            kept,
+            last,
+            algorithm=label,
+            mover_view=True,
+            scale=engine_value,
+            expand_pruned=False,
+            max_nodes=max_nodes,
+        )
+
+    for plies in range(depth, 0, -1):  # the deepest plies go first when it does not fit
+        try:
+            return draw(plies)
+        except _TooBig:
+            continue
+    return draw(0)  # the root alone
+
+
+def engine_value(score: float) -> float:
+    """An engine score on the utility scale: ±∞ beyond every score, a proven result's utility,
+    an estimate rounded to three decimals."""
+    if abs(score) >= INFINITY:
+        return inf if score > 0 else -inf
+    if is_proven(int(score)):
+        return decode(int(score))[0]
+    return round(score / EVALUATION_UNIT, 3)
+
+
 def from_trace(
     game: Game,
     state: Any,
@@ -197,31 +296,43 @@ def from_trace(
     algorithm: str,
     order: Order | None = None,
     mover_view: bool = False,
+    scale: Callable[[float], float] | None = None,
+    expand_pruned: bool = True,
     max_nodes: int = 2_000,
 ) -> SearchedTree:
     """The tree a search of `state` looked at, rebuilt from its `trace` and its `result`.
 
-    `order` must be the move order the search used; `mover_view` says the trace's scores are
-    for the player to move at each node (negamax) rather than for the root player. ValueError
-    when the trace is incomplete or is not the trace of one search of `state`.
+    A node's children are found by their positions, so moves may come in any order (as the
+    engine's ordering heuristics choose them); a child entered again at once is a repeated
+    search, and the picture keeps the last one. Pruned moves are listed in `order`, the game's
+    order by default, and their subtrees drawn too unless `expand_pruned` is false.
+    `mover_view` says the trace's scores and windows are for the player to move at each node
+    (negamax, the engine) rather than for the root player; `scale` turns the trace's scores
+    into the values drawn. ValueError when the trace is incomplete or is not the trace of one
+    search of `state`.
     """
     if not trace.complete:
         raise ValueError(
             f"the trace dropped {trace.dropped:,} events past its limit of {trace.limit:,}:"
             " a picture needs the whole trace (record fewer plies with max_ply)"
         )
-    builder = _Builder(game, state, order, mover_view, trace.max_ply, max_nodes)
+    builder = _Builder(
+        game, state, order, mover_view, scale, expand_pruned, trace.max_ply, max_nodes
+    )
     for event in trace.events:
         builder.replay(event)
-    nodes = builder.freeze(result.pv)
+    nodes, steps = builder.freeze(result.pv)
     drawn = sum(1 for node in nodes if node.status != PRUNED)
-    return SearchedTree(
-        algorithm, nodes, tuple(builder.steps), result, trace.max_ply, result.stats.nodes - drawn
-    )
+    left_out = result.stats.nodes - drawn
+    return SearchedTree(algorithm, nodes, steps, result, trace.max_ply, left_out, builder.repeated)
+
+
+class _TooBig(ValueError):
+    """The picture would have more nodes than it may."""
 
 
 def _too_big(max_nodes: int) -> ValueError:
-    return ValueError(
+    return _TooBig(
         f"the search has more than {max_nodes:,} nodes to draw: show fewer plies"
         " (or a smaller tree)"
     )
@@ -238,14 +349,17 @@ class _Draft:
     ply: int
     maximizing: bool
     status: str
+    first_step: int
     leaf: bool = False
     value: float | None = None
     alpha: float | None = None
     beta: float | None = None
     cutoff: tuple[float, float] | None = None
     truncated: bool = False
+    discarded: bool = False
     moves: list[Any] = field(default_factory=list)
     children: list[int] = field(default_factory=list)
+    earlier: list[float | None] = field(default_factory=list)
 
 
 class _Builder:
@@ -257,6 +371,8 @@ class _Builder:
         root: Any,
         order: Order | None,
         mover_view: bool,
+        scale: Callable[[float], float] | None,
+        expand_pruned: bool,
         max_ply: int | None,
         max_nodes: int,
     ) -> None:
@@ -265,84 +381,122 @@ class _Builder:
         self.root_player = game.to_move(root)
         self.order = order
         self.mover_view = mover_view
+        self.scale = scale
+        self.expand_pruned = expand_pruned
         self.max_ply = max_ply
         self.max_nodes = max_nodes
         self.drafts: list[_Draft] = []
+        self.live = 0  # drafts not discarded by a repeated search
+        self.repeated = 0  # nodes entered in searches that were repeated
         self.open: list[_Draft] = []
         self.steps: list[Step] = []
         self.secured: float | None = None
 
     def replay(self, event: Event) -> None:
-        value = self.for_root(event.state, event.value)
+        value, alpha, beta = self.for_root(event)
         if event.kind in (ENTER, LEAF, HIT):
-            node = self.add_child(event)
+            node, again = self.add_child(event)
             if event.kind == ENTER:
-                node.alpha, node.beta = event.alpha, event.beta
+                node.alpha, node.beta = alpha, beta
                 self.open.append(node)
             else:
                 node.leaf, node.value = True, value
                 self.secure(node)
-            self.step(event, node, value)
+            self.step(event.kind, node, value, alpha, beta, again=again)
         elif event.kind == CUTOFF:
             node = self.open[-1]
-            bound = event.beta if node.maximizing else event.alpha
-            node.cutoff = (value, bound)  # type: ignore[assignment]
+            node.cutoff = (value, beta if node.maximizing else alpha)  # type: ignore[assignment]
             dark = self.prune(node)
-            self.step(event, node, value, dark)
+            self.step(event.kind, node, value, alpha, beta, dark)
         elif event.kind == EXIT:
             node = self.open.pop()
             node.value = value
             node.truncated = not node.children
             self.secure(node)
-            self.step(event, node, value)
+            self.step(event.kind, node, value, alpha, beta)
         else:
             raise ValueError(f"unknown trace event kind {event.kind!r}")
 
-    def for_root(self, state: Any, score: float | None) -> float | None:
-        """A score turned to the root player's point of view."""
-        if score is None or not self.mover_view or self.game.to_move(state) == self.root_player:
-            return score
-        return -score
+    def for_root(self, event: Event) -> tuple[float | None, float | None, float | None]:
+        """The event's score and window, scaled and turned to the root player's point of view."""
+        value, alpha, beta = event.value, event.alpha, event.beta
+        if self.scale is not None:
+            value, alpha, beta = (
+                None if x is None else self.scale(x) for x in (value, alpha, beta)
+            )
+        if self.mover_view and self.game.to_move(event.state) != self.root_player:
+            value = None if value is None else -value
+            if alpha is not None and beta is not None:  # MIN's window is MAX's turned round
+                alpha, beta = -beta, -alpha
+        return value, alpha, beta
 
-    def add_child(self, event: Event) -> _Draft:
-        """The draft of the node `event` happens at: the root, or the next move of the open node."""
+    def add_child(self, event: Event) -> tuple[_Draft, bool]:
+        """The draft of the node `event` happens at (the root, or a child of the open node), and
+        whether it is a repeated search of the child searched just before."""
+        status = TABLE_HIT if event.kind == HIT else EXAMINED
         if not self.open:
             if self.drafts:
                 raise ValueError("the trace has two roots: it is not the trace of one search")
             if event.state != self.root:
                 raise ValueError("the trace starts at another position than the search's root")
-            return self.new(None, event.state, None, event.ply, EXAMINED)
+            return self.new(None, event.state, None, event.ply, status), False
         parent = self.open[-1]
         if not parent.moves:
             parent.moves = self.ordered_moves(parent.state)
-        if len(parent.children) >= len(parent.moves):
-            raise ValueError(f"the trace visits more moves than node {parent.index} has")
-        move = parent.moves[len(parent.children)]
-        if self.game.result(parent.state, move) != event.state:
-            raise ValueError("the trace does not follow the game's moves in the search's order")
-        status = TABLE_HIT if event.kind == HIT else EXAMINED
-        return self.new(parent, event.state, move, event.ply, status)
+        searched = [self.drafts[index].move for index in parent.children]
+        for move in parent.moves:
+            if move not in searched and self.game.result(parent.state, move) == event.state:
+                return self.new(parent, event.state, move, event.ply, status), False
+        if parent.children and self.drafts[parent.children[-1]].state == event.state:
+            return self.again(self.drafts[parent.children[-1]], status), True
+        raise ValueError(
+            f"the trace enters a position that is not an unsearched child of node {parent.index}"
+        )
+
+    def again(self, node: _Draft, status: str) -> _Draft:
+        """`node` searched once more: its earlier search (score, subtree, steps) is replaced."""
+        node.earlier.append(node.value)
+        self.repeated += 1
+        for index in node.children:
+            self.discard(self.drafts[index])
+        del self.steps[node.first_step :]
+        self.secured = self.steps[-1].secured if self.steps else None
+        node.children, node.status, node.leaf, node.value = [], status, False, None
+        node.alpha = node.beta = node.cutoff = None
+        node.truncated = False
+        return node
+
+    def discard(self, node: _Draft) -> None:
+        node.discarded = True
+        self.live -= 1
+        if node.status != PRUNED:
+            self.repeated += 1
+        for index in node.children:
+            self.discard(self.drafts[index])
 
     def ordered_moves(self, state: Any) -> list[Any]:
         moves = self.game.legal_moves(state)
         return list(moves if self.order is None else self.order(state, moves))
 
     def new(self, parent: _Draft | None, state: Any, move: Any, ply: int, status: str) -> _Draft:
-        if len(self.drafts) >= self.max_nodes:
+        if self.live >= self.max_nodes:
             raise _too_big(self.max_nodes)
         maximizing = self.game.to_move(state) == self.root_player
-        node = _Draft(len(self.drafts), None, state, move, ply, maximizing, status)
+        node = _Draft(len(self.drafts), None, state, move, ply, maximizing, status, len(self.steps))
         if parent is not None:
             node.parent = parent.index
             parent.children.append(node.index)
         self.drafts.append(node)
+        self.live += 1
         return node
 
     def prune(self, node: _Draft) -> tuple[int, ...]:
         """Add the moves `node` never examined, and their subtrees, as pruned nodes."""
         first = len(self.drafts)
-        for move in node.moves[len(node.children) :]:
-            self.add_pruned(node, move)
+        searched = [self.drafts[index].move for index in node.children]
+        for move in node.moves:
+            if move not in searched:
+                self.add_pruned(node, move)
         return tuple(range(first, len(self.drafts)))
 
     def add_pruned(self, parent: _Draft, move: Any) -> None:
@@ -351,7 +505,7 @@ class _Builder:
         if self.game.is_terminal(state):
             node.leaf = True
             node.value = self.game.utility(state, self.root_player)
-        elif self.max_ply is not None and node.ply >= self.max_ply:
+        elif not self.expand_pruned or (self.max_ply is not None and node.ply >= self.max_ply):
             node.truncated = True
         else:
             node.moves = self.ordered_moves(state)
@@ -363,13 +517,21 @@ class _Builder:
         if node.ply == 1 and node.value is not None:
             self.secured = node.value if self.secured is None else max(self.secured, node.value)
 
-    def step(self, event: Event, node: _Draft, value: float | None, dark: tuple = ()) -> None:
-        self.steps.append(
-            Step(event.kind, node.index, value, event.alpha, event.beta, self.secured, dark)
-        )
+    def step(
+        self,
+        kind: str,
+        node: _Draft,
+        value: float | None,
+        alpha: float | None,
+        beta: float | None,
+        dark: tuple = (),
+        again: bool = False,
+    ) -> None:
+        self.steps.append(Step(kind, node.index, value, alpha, beta, self.secured, dark, again))
 
-    def freeze(self, pv: tuple) -> tuple[SearchedNode, ...]:
-        """The finished nodes, with the principal variation marked from the root down."""
+    def freeze(self, pv: tuple) -> tuple[tuple[SearchedNode, ...], tuple[Step, ...]]:
+        """The finished nodes, numbered afresh without the discarded ones, with the principal
+        variation marked from the root down; and the steps, numbered the same way."""
         if self.open or not self.drafts:
             raise ValueError("the trace ends inside a node: it is not the trace of a whole search")
         principal = {0}
@@ -380,14 +542,21 @@ class _Builder:
                 break
             principal.add(child)
             node = self.drafts[child]
-        return tuple(self.frozen(draft, draft.index in principal) for draft in self.drafts)
+        kept = [draft for draft in self.drafts if not draft.discarded]
+        number = {draft.index: new for new, draft in enumerate(kept)}
+        nodes = tuple(self.frozen(draft, number, draft.index in principal) for draft in kept)
+        steps = tuple(
+            replace(step, node=number[step.node], dark=tuple(number[i] for i in step.dark))
+            for step in self.steps
+        )
+        return nodes, steps
 
-    def frozen(self, draft: _Draft, principal: bool) -> SearchedNode:
+    def frozen(self, draft: _Draft, number: dict[int, int], principal: bool) -> SearchedNode:
         parent = None if draft.parent is None else self.drafts[draft.parent]
         return SearchedNode(
-            index=draft.index,
-            parent=draft.parent,
-            children=tuple(draft.children),
+            index=number[draft.index],
+            parent=None if draft.parent is None else number[draft.parent],
+            children=tuple(number[index] for index in draft.children),
             state=draft.state,
             move=draft.move,
             move_text="" if parent is None else self.move_text(parent.state, draft.move),
@@ -401,6 +570,7 @@ class _Builder:
             cutoff=draft.cutoff,
             truncated=draft.truncated,
             principal=principal,
+            earlier=tuple(draft.earlier),
             picture=self.game.render(draft.state) if isinstance(self.game, Rendering) else "",
         )
 

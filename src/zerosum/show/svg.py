@@ -7,9 +7,9 @@ branch is crossed out; the principal variation is drawn in red. A `⋯` under a 
 search went on below where the picture stops.
 
 Each node is a `<g class="node ...">` with id `n<index>` whose classes say what it is (`max`,
-`min` or `leaf`; `examined`, `pruned` or `hit`; `principal`; `truncated`), and each edge a
-`<g class="edge ...">` with id `e<index of its lower node>`: tests count them, and the HTML
-animation switches them on and off.
+`min` or `leaf`; `examined`, `pruned` or `hit`; `principal`; `truncated`; `cutoff`;
+`researched`), and each edge a `<g class="edge ...">` with id `e<index of its lower node>`:
+tests count them, and the HTML animation switches them on and off.
 """
 
 from __future__ import annotations
@@ -147,6 +147,8 @@ def node_classes(node: SearchedNode) -> str:
         classes.append("truncated")
     if node.cutoff is not None:
         classes.append("cutoff")
+    if node.earlier:
+        classes.append("researched")
     return " ".join(classes)
 
 

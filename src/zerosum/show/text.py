@@ -3,7 +3,8 @@
 One line per node: the move that leads to it, MAX or MIN (or the leaf), the window alpha-beta
 entered it with, the score it returned, a `*` on the principal variation, and what a cut-off
 did. Pruned branches are marked `pruned`; a pruned leaf's payoff, which the search never read,
-is shown in brackets.
+is shown in brackets. A node searched again after a first, cheaper search (the engine's
+null-window try) says what that first search returned.
 """
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ def describe(node: SearchedNode) -> str:
         parts.append("pruned")
     elif node.status == TABLE_HIT:
         parts.append("table hit")
+    if node.earlier:
+        earlier = ", ".join(format_score(score) for score in node.earlier)
+        parts.append(f"(searched again after {earlier})")
     if node.truncated:
         parts.append("(search went on below)" if node.status != PRUNED else "(not drawn below)")
     return " ".join(parts)
