@@ -344,6 +344,11 @@ def test_table_larger_than_memory_is_refused():
         Engine(ConnectFour(), table_mb=1 << 40)
 
 
+def test_negative_futility_margin_is_refused():
+    with pytest.raises(ValueError, match="futility margin must be at least 0, got -1"):
+        Engine(ConnectFour(), futility_margin=-1)
+
+
 def test_table_of_zero_megabytes_is_refused():
     with pytest.raises(ValueError, match="more than 0 MB"):
         Engine(ConnectFour(), table_mb=0)

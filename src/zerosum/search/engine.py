@@ -208,6 +208,8 @@ class Engine:
     ) -> None:
         if quiescence_depth < 0:
             raise ValueError(f"quiescence depth must be at least 0, got {quiescence_depth}")
+        if not futility_margin >= 0:
+            raise ValueError(f"futility margin must be at least 0, got {futility_margin}")
         self.game = game
         self.table = TranspositionTable(table_mb) if table and isinstance(game, Keyed) else None
         history_dependent = is_history_dependent(game)
