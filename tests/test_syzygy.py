@@ -14,6 +14,7 @@ from zerosum.games.chess import WIN, Chess
 from zerosum.games.syzygy import Syzygy
 from zerosum.search.engine import Engine
 from zerosum.search.scores import PROVEN, UNKNOWN_DISTANCE, distance_score
+from zerosum.uci import uci_score
 
 GAME = Chess()
 KNN_V_KP = "7k/8/8/5p2/3N4/4N3/8/2K5 w - - 0 1"  # taking the pawn leaves KNNvK: a draw
@@ -63,6 +64,7 @@ def test_a_table_win_is_proven_below_every_mate_and_has_no_length(tables):
     assert GAME.format_move(state, result.best_move) == "Qxc2"
     assert PROVEN <= result.score < distance_score(WIN, 1000)
     assert (result.value, result.plies) == (WIN, None)
+    assert uci_score(result.iterations[-1]) == "cp 100000"  # not a mate in 131,000
 
 
 def test_a_missing_or_empty_syzygy_path_is_refused_with_the_reason(tmp_path):
