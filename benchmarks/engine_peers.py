@@ -13,10 +13,11 @@ Every search gets the same positions, the same depth in plies and the same leaf 
   board, moves left to right, a copy of the game per node unless `unmake_move` exists): the
   benchmark adds the missing hooks (`ttentry` = the board's bytes, `unmake_move`) and plugs the
   same evaluation in through a conversion of the board to bitboards, whose cost is included;
-- aima-python's `alpha_beta_cutoff_search`: its games module is not on PyPI (the package there
-  is Python 2), so it is imported from a checkout of its repository named with `--aima DIR`
-  (without it, aima is left out), over an adapter to zerosum's rules. Its depth is off by one
-  (`d` = 0 already searches one ply), so it is called with `d = plies - 1`; its own Connect
+- aima-python's alpha-beta with a depth cut-off, over an adapter to zerosum's rules: by
+  default `alphabeta_cutoff_search` from the `aima3` package (aima-python's code packaged on
+  PyPI, the `bench` extra), or `alpha_beta_cutoff_search` from a checkout of aima-python's
+  repository named with `--aima DIR` (the same function, renamed since). Its depth is off by
+  one (`d` = 0 already searches one ply), so it is called with `d = plies - 1`; its own Connect
   Four (6 columns x 7 rows by default) is not used;
 - OpenSpiel's Python `alpha_beta_search` on its own `connect_four` (C++ rules, columns left to
   right); its `value_function` replays the state's history into zerosum's game to evaluate it,
@@ -25,6 +26,7 @@ Every search gets the same positions, the same depth in plies and the same leaf 
 Times are one run each (this machine is shared); the ratio is the peer's time over zerosum's.
 
     python benchmarks/engine_peers.py [--depth 6] [--deeper 2] [--aima PATH/TO/aima-python]
+                                      [--peers easyai,easyai-own,aima,openspiel]
 """
 
 from __future__ import annotations
@@ -161,27 +163,30 @@ class AimaAdapter:
         return GAME.to_move(state)
 
 
-AIMA_GAMES = []
-"""aima-python's games module, once loaded from the checkout given with --aima."""
+AIMA_SEARCH = []
+"""aima-python's alpha-beta with a cut-off, once loaded (its code is used, never copied here)."""
 
 
-def load_aima(checkout: str) -> None:
-    """Import `games` from a checkout of aima-python (its code is used, never copied here)."""
+def load_aima(checkout: str | None) -> None:
+    """Import the search from the installed `aima3` package, or from a checkout of aima-python."""
+    if checkout is None:
+        from aima3 import games
+
+        AIMA_SEARCH.append(games.alphabeta_cutoff_search)
+        return
     folder = Path(checkout).expanduser().resolve()
     if not (folder / "games.py").exists():
         raise SystemExit(f"--aima {checkout}: no games.py there (a checkout of aima-python?)")
     sys.path.insert(0, str(folder))
     import games  # aima-python's module, found through the path just added
 
-    AIMA_GAMES.append(games)
+    AIMA_SEARCH.append(games.alpha_beta_cutoff_search)
 
 
 def aima_search(state, depth):
     game = AimaAdapter()
     player = GAME.to_move(state)
-    move = AIMA_GAMES[0].alpha_beta_cutoff_search(
-        state, game, d=depth - 1, eval_fn=lambda s: evaluation(s, player)
-    )
+    move = AIMA_SEARCH[0](state, game, d=depth - 1, eval_fn=lambda s: evaluation(s, player))
     return move, game.nodes + 1
 
 
@@ -224,21 +229,39 @@ def timed(search, argument, depth):
     return time.perf_counter() - start, move, nodes
 
 
+PEERS = {
+    "easyai": ("easyAI Negamax + TT (zerosum's bitboard rules)", easyai_search, False),
+    "easyai-own": (
+        "easyAI Negamax + TT (its own ConnectFour, hooks added)",
+        easyai_own_game_search,
+        True,
+    ),
+    "aima": ("aima alpha-beta cut-off search", aima_search, False),
+    "openspiel": ("OpenSpiel alpha_beta_search", openspiel_search, True),
+}
+"""Each peer by its short name: its row's label, its search, and whether it takes the moves
+played (rather than zerosum's state)."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=6)
     parser.add_argument("--deeper", type=int, default=2, help="extra plies for zerosum alone")
-    parser.add_argument("--aima", metavar="DIR", help="a checkout of aima-python, to include it")
+    parser.add_argument(
+        "--aima", metavar="DIR", help="a checkout of aima-python instead of the aima3 package"
+    )
+    parser.add_argument(
+        "--peers", default=",".join(PEERS), help=f"the peers to run, of {','.join(PEERS)}"
+    )
     args = parser.parse_args()
     depth = args.depth
-    peers = [
-        ("easyAI Negamax + TT (zerosum's bitboard rules)", easyai_search, False),
-        ("easyAI Negamax + TT (its own ConnectFour, hooks added)", easyai_own_game_search, True),
-        ("OpenSpiel alpha_beta_search", openspiel_search, True),
-    ]
-    if args.aima:
+    chosen = args.peers.split(",")
+    unknown = set(chosen) - set(PEERS)
+    if unknown:
+        raise SystemExit(f"--peers: unknown {', '.join(sorted(unknown))}")
+    if "aima" in chosen:
         load_aima(args.aima)
-        peers.insert(2, ("aima alpha_beta_cutoff_search", aima_search, False))
+    peers = [PEERS[name] for name in PEERS if name in chosen]
     totals = {"zerosum Engine": [0.0, 0]}
     for name, _, _ in peers:
         totals[name] = [0.0, 0]
@@ -257,9 +280,11 @@ def main() -> None:
     print("|---|---:|---:|---:|")
     for name, (seconds, nodes) in totals.items():
         print(f"| {name} | {seconds:.2f} | {nodes:,} | {seconds / base:.1f} |")
-    print(
-        f"\nOpenSpiel's evaluation calls (history replay + evaluate): {evaluation_seconds[0]:.2f} s"
-    )
+    if "openspiel" in chosen:
+        print(
+            "\nOpenSpiel's evaluation calls (history replay + evaluate):"
+            f" {evaluation_seconds[0]:.2f} s"
+        )
     deeper = depth + args.deeper
     start = time.perf_counter()
     nodes = sum(zerosum_search(GAME.parse_state(m), deeper)[1] for m in POSITIONS)

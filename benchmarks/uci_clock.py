@@ -53,7 +53,8 @@ def clock_game(engine, clock: float, increment: float, plies: int) -> str:
         spent = time.perf_counter() - start
         clocks[side] -= spent
         if clocks[side] < 0:
-            return f"{'white' if side == 0 else 'black'} lost on time at ply {len(board.move_stack)}"
+            loser = "white" if side == 0 else "black"
+            return f"{loser} lost on time at ply {len(board.move_stack)}"
         clocks[side] += increment
         longest = max(longest, spent)
         board.push(move)

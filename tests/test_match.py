@@ -276,3 +276,12 @@ def test_bad_engine_players_are_one_line_exit_2(capsys, argv, reason):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert reason in err and err.count("\n") == 1
+
+
+def test_a_backgammon_opening_won_on_the_first_roll_is_won_once_by_each_player(tmp_path, capsys):
+    openings = tmp_path / "races.txt"
+    openings.write_text("# X bears off its last checker whatever the dice\nX: 1 / 6:15\n")
+    argv = ["match", "backgammon", "--a", "random", "--b", "random", "--games", "2"]
+    assert main([*argv, "--openings", str(openings), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["wins"], report["draws"], report["losses"]) == (1, 0, 1)

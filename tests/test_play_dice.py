@@ -2,6 +2,8 @@
 
 import itertools
 
+from terminal import play_typed
+
 from zerosum.cli import main
 
 
@@ -38,3 +40,19 @@ def test_backgammon_shows_the_dice_and_explains_an_illegal_move(monkeypatch, cap
     assert "you must play 2 dice here, not 1. Try again." in out
     assert "The program (O) plays" in out
     assert "Game left unfinished." in out
+
+
+def test_backgammon_draws_the_board_once_a_turn_with_the_dice_on_it(monkeypatch, capsys):
+    code, out, _ = play_typed(monkeypatch, capsys, "backgammon", ["24/13", "q"], "--seed", "2")
+    assert code == 0
+    boards = out.count(" 13  14  15  16  17  18")
+    assert boards == out.count("Chance: rolled ") == 3  # X's opening, O's reply, X's second turn
+    assert "to roll" not in out  # no board is drawn while the dice are still to be rolled
+
+
+def test_pig_draws_the_board_once_before_each_decision(monkeypatch, capsys):
+    answers = ["r", "r", "r", "q"]
+    code, out, _ = play_typed(monkeypatch, capsys, "pig", answers, "10", "--seed", "3")
+    assert code == 0
+    assert out.count("Pig to 10") == out.count("Chance: rolled ") + 1 == 4
+    assert ", rolling" not in out

@@ -21,10 +21,32 @@ do nothing passes (the empty move, written `pass`).
 The game ends when a player has borne off all fifteen: +1 for a single game, +2 for a gammon
 (the loser has borne off none), +3 for a backgammon (the loser also still has a checker on the
 bar or in the winner's home board).
+
+A position is written as text (`parse_state` reads it, `format_state` writes it):
+
+    X 6-5: 24:2 13:5 8:3 6:5 / 24:2 13:5 8:3 6:5
+
+the side to move (`X` or `O`), the dice when they are rolled (`6-5`; none while the side is
+still to roll), then after the colon the checkers of the side to move, a slash, and the
+opponent's checkers. Each side is listed in its own numbering, the one its moves are written
+in (its home board is 1-6, it moves towards 1): `POINT:COUNT`, a bare `POINT` for a single
+checker, `bar:COUNT` for checkers on the bar. Checkers a side does not list are borne off.
+The example is the starting position with X to play 6-5; `O: 6:2 5:3 / bar 22:2 1:12` has O
+to roll with five checkers on its 6 and 5 points (ten borne off) against X's checker on the
+bar, two on X's 22 point (O's 3 point) and twelve on X's 1 point. A point of one side is point
+25 minus it for the other, and may not hold checkers of both.
+
+A GNU Backgammon position ID (14 characters, `4HPwATDgc/ABMA` for the start) may stand in
+place of the two lists, `X 4-4: sG/BgCGMM+YAIw`, or alone for X to roll; `position_id` writes
+it. It encodes the checkers of the player not on roll first, then those of the player on roll
+(as the IDs GNU Backgammon prints do), each side from its ace point to its 24 point and its
+bar, a 1 bit a checker and a 0 bit after each point, the 80 bits packed little-endian and
+written in base64.
 """
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 
@@ -201,6 +223,69 @@ class Backgammon:
             parts.append(f"{_point_name(source)}/{_point_name(target)}{'*' if hit else ''}")
         return " ".join(parts)
 
+    def parse_state(self, text: str) -> State:
+        """The position `text` writes (`X 6-5: 24:2 13:5 8:3 6:5 / 24:2 13:5 8:3 6:5`, see the
+        module's notes); ValueError saying what is wrong with it otherwise."""
+        try:
+            return self._read_position(text)
+        except ValueError as error:
+            raise ValueError(f"bad position {text!r}: {error}") from None
+
+    def _read_position(self, text: str) -> State:
+        if POSITION_ID.match(text.strip()):  # a bare GNU Backgammon ID: X to roll
+            text = f"X: {text.strip()}"
+        header = POSITION.match(text)
+        checkers = "" if header is None else header.group(3).strip()
+        if header is None or not (POSITION_ID.match(checkers) or checkers.count("/") == 1):
+            raise ValueError(
+                "write the side to move, the dice if rolled, a colon, its checkers, a slash and"
+                " the opponent's, e.g. X 6-5: 24:2 13:5 8:3 6:5 / 24:2 13:5 8:3 6:5"
+            )
+        player = MARKS.index(header.group(1).upper())
+        dice = parse_dice(header.group(2)) if header.group(2) else None
+        me, them = MARKS[player], MARKS[1 - player]
+        if POSITION_ID.match(checkers):
+            (mine, my_bar), (theirs, their_bar) = _read_position_id(checkers)
+        else:
+            mine_text, theirs_text = checkers.split("/")
+            mine, my_bar = _read_side(mine_text, me)
+            theirs, their_bar = _read_side(theirs_text, them)
+        for layout, bar, mark in ((mine, my_bar, me), (theirs, their_bar, them)):
+            total = sum(layout.values()) + bar
+            if total > CHECKERS:
+                raise ValueError(
+                    f"{mark} has {total} checkers on the board and the bar: at most {CHECKERS}"
+                    " (those not listed are borne off)"
+                )
+        for point in mine:
+            if 25 - point in theirs:
+                raise ValueError(
+                    f"{me}'s {point} point is {them}'s {25 - point} point:"
+                    " it cannot hold checkers of both sides"
+                )
+        if not mine and not my_bar:
+            raise ValueError(f"{me}, to move, has borne off all 15 checkers: the game is over")
+        return self.position(mine, theirs, player=player, bar=(my_bar, their_bar), dice=dice)
+
+    def position_id(self, state: State) -> str:
+        """GNU Backgammon's position ID of `state` (14 characters; it leaves out who is to move
+        and the dice): the checkers of the player not on roll, then of the player on roll."""
+        mine, theirs, my_bar, their_bar, _ = _relative(state)
+        bits = []
+        for counts, bar in ((theirs[::-1], their_bar), (mine, my_bar)):
+            for count in (*counts, bar):  # its ace point to its 24 point, then its bar
+                bits += [1] * count + [0]
+        key = sum(bit << index for index, bit in enumerate(bits)).to_bytes(10, "little")
+        return base64.b64encode(key).decode()[:14]
+
+    def format_state(self, state: State) -> str:
+        """The text of a position, as `parse_state` reads it (its inverse)."""
+        player, _, _, _, dice = state
+        mine, theirs, my_bar, their_bar, _ = _relative(state)
+        roll = f" {dice[0]}-{dice[1]}" if dice else ""
+        mover, opponent = _side_text(mine, my_bar), _side_text(theirs[::-1], their_bar)
+        return f"{MARKS[player]}{roll}: {mover} / {opponent}".rstrip()
+
     def parse_move(self, state: State, text: str) -> Move:
         """The legal turn `text` names (`24/18 13/11`, `bar/20*`, `6/off`, `8/5(2)`, `pass`).
 
@@ -242,7 +327,8 @@ class Backgammon:
         return _absolute(state[0], mine, theirs, my_bar, their_bar, my_off, state)
 
     def render(self, state: State) -> str:
-        """The board from X's side: points 13-24 on top, 12-1 below, bar, off and the dice."""
+        """The board from X's side: points 13-24 on top, 12-1 below, bar, off, the dice, and the
+        position as `parse_state` reads it."""
         player, points, bar, off, dice = state
 
         def cell(index: int) -> str:
@@ -270,6 +356,7 @@ class Backgammon:
         if not self.is_terminal(state):
             roll = "to roll" if dice is None else f"rolled {dice[0]}-{dice[1]}"
             lines.append(f"{MARKS[player]} {roll} (X moves 24 -> 1, O moves 1 -> 24 on this board)")
+        lines.append(f"position: {self.format_state(state)}")
         return "\n".join(lines)
 
 
@@ -414,10 +501,76 @@ def _side_score(state: State, player: Player) -> float:
     return -pips / 40 - 0.15 * blots + 0.12 * prime - 0.25 * bar[player]
 
 
+def parse_dice(text: str) -> tuple[int, int]:
+    """The dice `text` names (`6-5`, `65`, `5 6`), the higher first; ValueError otherwise."""
+    match = DICE.match(text)
+    if match is None or not all(1 <= int(die) <= 6 for die in match.groups()):
+        raise ValueError(f"bad dice {text!r}: two numbers from 1 to 6, like 6-5")
+    high, low = sorted(map(int, match.groups()), reverse=True)
+    return high, low
+
+
+def _read_position_id(text: str) -> tuple[tuple[dict[int, int], int], ...]:
+    """The checkers a GNU Backgammon position ID gives (points and counts, and the bar), of the
+    player on roll and of the other, each in its own numbering; ValueError if it is not one."""
+    key = int.from_bytes(base64.b64decode(text + "=="), "little")
+    sides = []
+    counts = [0] * 25
+    point = bit = 0
+    while len(sides) < 2 and bit < 80:
+        if key >> bit & 1:
+            counts[point] += 1
+        else:
+            point += 1
+        bit += 1
+        if point == 25:
+            sides.append(({p + 1: c for p, c in enumerate(counts[:24]) if c}, counts[24]))
+            counts, point = [0] * 25, 0
+    if len(sides) < 2 or key >> bit:
+        raise ValueError(f"{text!r} is not a GNU Backgammon position ID (too many checkers)")
+    return sides[1], sides[0]
+
+
+def _read_side(text: str, mark: str) -> tuple[dict[int, int], int]:
+    """One side's checkers (`24:2 13:5 6 bar:1`) as points and counts, and its bar."""
+    layout: dict[int, int] = {}
+    bar = None
+    for word in text.lower().split():
+        match = CHECKERS_AT.match(word)
+        if match is None:
+            raise ValueError(f"{word!r} is not POINT:COUNT, POINT or bar:COUNT")
+        where, count = match.group(1), int(match.group(2) or 1)
+        if count < 1:
+            raise ValueError(f"{word!r}: a count is at least 1 (leave an empty point out)")
+        if where == "bar":
+            if bar is not None:
+                raise ValueError(f"{mark}'s bar is listed twice")
+            bar = count
+            continue
+        point = int(where)
+        if not 1 <= point <= 24:
+            raise ValueError(f"{word!r}: points are 1 to 24")
+        if point in layout:
+            raise ValueError(f"{mark}'s {point} point is listed twice")
+        layout[point] = count
+    return layout, bar or 0
+
+
+def _side_text(counts: list[int], bar: int) -> str:
+    """One side's checkers as `_read_side` reads them, the bar and the highest points first."""
+    words = [f"bar:{bar}"] if bar else []
+    words += [f"{index + 1}:{counts[index]}" for index in range(23, -1, -1) if counts[index]]
+    return " ".join(words)
+
+
 def _point_name(point: int) -> str:
     return "bar" if point == BAR else "off" if point == OFF else str(point)
 
 
+POSITION = re.compile(r"^\s*([XO])\s*([^:]*?)\s*:(.*)$", re.IGNORECASE)
+POSITION_ID = re.compile(r"^[A-Za-z0-9+/]{14}$")
+DICE = re.compile(r"^\s*(\d+)\s*[-, ]?\s*(\d+)\s*$")
+CHECKERS_AT = re.compile(r"^(bar|\d+)(?::(\d+))?$")
 STEP = re.compile(r"^(bar|\d+)((?:/(?:off|\d+)\*?)+)(?:\((\d)\))?$")
 
 

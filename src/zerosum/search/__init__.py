@@ -1,7 +1,7 @@
 """Search algorithms over the Game protocol."""
 
 from zerosum.search.exact import alphabeta, minimax, negamax
-from zerosum.search.expectiminimax import expectiminimax
+from zerosum.search.expectiminimax import MoveValue, expectiminimax, rank_moves
 from zerosum.search.mcts import MCTS, MCTSResult, MoveStats, mcts
 from zerosum.search.ordering import Order, by_priority
 from zerosum.search.result import SearchResult, SearchStats
@@ -11,6 +11,7 @@ __all__ = [
     "MCTS",
     "MCTSResult",
     "MoveStats",
+    "MoveValue",
     "Event",
     "Order",
     "SearchResult",
@@ -22,4 +23,5 @@ __all__ = [
     "mcts",
     "minimax",
     "negamax",
+    "rank_moves",
 ]

@@ -29,10 +29,15 @@ Pruning (`pruning=`):
 All four return the same value (up to float rounding of the sums). A transposition table
 keyed by the game's `key` and the remaining depth, with bound types, serves player and chance
 nodes when the game is `Keyed`.
+
+`rank_moves` values every move of a position, not only the best (what a backgammon analysis
+lists): each move's position is searched with a full window of its own, so the values of the
+second and later moves are exact where a single search would only bound them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from math import fsum, inf
 from typing import Any, Literal
 
@@ -40,7 +45,7 @@ from zerosum.game import Bounded, Chance, Evaluating, Game, Keyed, Player, requi
 from zerosum.search.ordering import Order
 from zerosum.search.result import SearchResult, SearchStats
 
-__all__ = ["expectiminimax", "Pruning"]
+__all__ = ["MoveValue", "Pruning", "expectiminimax", "rank_moves"]
 
 Pruning = Literal["none", "alphabeta", "star1", "star2"]
 PRUNINGS: tuple[Pruning, ...] = ("none", "alphabeta", "star1", "star2")
@@ -80,6 +85,57 @@ def expectiminimax(
     score, pv = search.value(state, depth, -inf, inf)
     stats = SearchStats(search.nodes, search.terminals, search.evaluations, search.cutoffs)
     return SearchResult(score, pv[0] if pv else None, pv, stats)
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One move with its expectiminimax value for the player to move before it, and the nodes
+    its search entered."""
+
+    move: Any
+    value: float
+    nodes: int
+
+
+def rank_moves(
+    game: Game,
+    state: Any,
+    *,
+    depth: int | None = None,
+    count_chance: bool = False,
+    pruning: Pruning | None = None,
+    transposition: bool = True,
+) -> tuple[MoveValue, ...]:
+    """Every legal move of `state` with its exact value for the player to move, best first.
+
+    `depth` counts the plies as `expectiminimax` does, the move itself being the first (so
+    `depth=1` judges the position after each move with the game's evaluation). Moves of equal
+    value keep the game's order. ValueError at a finished game or where the dice are still to
+    be rolled.
+    """
+    require(game, Chance, "ranking moves by expectiminimax")
+    if game.is_terminal(state):
+        raise ValueError("the game is over: there is no move to rank")
+    if game.is_chance(state):  # type: ignore[attr-defined]
+        raise ValueError("the position waits for a roll of the dice: give the roll first")
+    if depth is not None and depth < 1:
+        raise ValueError(f"depth must be at least 1 (the move itself), got {depth}")
+    player = game.to_move(state)
+    below = None if depth is None else depth - 1
+    ranked = []
+    for move in game.legal_moves(state):
+        child = game.result(state, move)
+        result = expectiminimax(
+            game,
+            child,
+            depth=below,
+            count_chance=count_chance,
+            pruning=pruning,
+            transposition=transposition,
+        )
+        value = result.value if game.to_move(child) == player else -result.value
+        ranked.append(MoveValue(move, value, result.stats.nodes))
+    return tuple(sorted(ranked, key=lambda entry: -entry.value))
 
 
 class _Search:
