@@ -1,6 +1,6 @@
-"""Ablation of the engine on Connect Four: what each enhancement saves, in nodes and time.
+"""Ablation of the engine on Connect Four and chess: what each enhancement saves, in nodes and time.
 
-Two tasks, each run with the enhancements switched on one after the other:
+Three tasks, each run with the enhancements switched on one after the other:
 
 - fixed depth: positions searched to `--depth` plies with the threat-aware evaluation
   (quiescence off, so that every configuration computes the same value);
@@ -8,9 +8,14 @@ Two tasks, each run with the enhancements switched on one after the other:
   the same positions by the dedicated solver (threat ordering, anticipation of losses and
   null-window probes around the score), whose nodes are counted the same way.
 
+- chess (`--chess DEPTH`): four positions searched to DEPTH plies, quiescence on throughout,
+  then forward pruning and check extensions switched on one after another; and the table
+  giving moves only (as for a history-dependent game before `path_key`) against the table
+  whose scores are reused along equal paths, everything else on.
+
 The effective branching factor is nodes ** (1 / depth).
 
-    python benchmarks/engine_ablation.py [--depth 8] [--exact 100]
+    python benchmarks/engine_ablation.py [--depth 8] [--exact 100] [--chess 4 [--first-step 2]]
 """
 
 from __future__ import annotations
@@ -20,7 +25,13 @@ import resource
 import time
 from pathlib import Path
 
-from zerosum.experiments.ablation import POSITIONS, configurations
+from zerosum.experiments.ablation import (
+    CHESS_POSITIONS,
+    POSITIONS,
+    chess_configurations,
+    configurations,
+)
+from zerosum.games.chess import Chess
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.connect4_solver import ConnectFourSolver
 from zerosum.search import alphabeta
@@ -85,11 +96,51 @@ def exact(game: ConnectFour, count: int) -> None:
           f" | {seconds / count * 1000:.2f} | {right} (exact scores) |")  # fmt: skip
 
 
+def chess(depth: int, first_step: int = 1) -> None:
+    game = Chess()
+    states = [game.parse_state(fen) for fen in CHESS_POSITIONS]
+    print(f"Chess, depth {depth}, {len(states)} positions (nodes include quiescence):\n")
+    print("| configuration | nodes | seconds | EBF | nodes(d) / nodes(d-1) | nodes vs first |"
+          " time vs first |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    base = None
+    for name, flags in list(chess_configurations())[first_step - 1 :]:
+        nodes, seconds, shallower = 0, 0.0, 0
+        for state in states:
+            result = Engine(game, **flags).search(state, depth=depth)
+            nodes += result.stats.nodes
+            seconds += result.seconds
+            shallower += Engine(game, **flags).search(state, depth=depth - 1).stats.nodes
+        base = base or (nodes, seconds)
+        ebf = (nodes / len(states)) ** (1 / depth)
+        print(f"| {name} | {nodes:,} | {seconds:.1f} | {ebf:.2f} | {nodes / shallower:.2f}"
+              f" | {nodes / base[0]:.2f} | {seconds / base[1]:.2f} |", flush=True)  # fmt: skip
+    print(f"\nChess table, depth {depth}, every enhancement on:\n")
+    print("| position | moves only: nodes | seconds | scores on equal paths: nodes | seconds |")
+    print("|---|---:|---:|---:|---:|")
+    for fen, state in zip(CHESS_POSITIONS, states, strict=True):
+        cells = []
+        for reuse in (False, True):
+            engine = Engine(game)
+            if not reuse:  # the engine as for a history-dependent game without path_key
+                engine.path_key, engine.reuse_scores = None, False
+            result = engine.search(state, depth=depth)
+            cells += [f"{result.stats.nodes:,}", f"{result.seconds:.1f}"]
+        print(f"| {fen.split()[0]} | {' | '.join(cells)} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=8)
     parser.add_argument("--exact", type=int, default=100)
+    parser.add_argument("--chess", type=int, metavar="DEPTH", help="only the chess tables")
+    parser.add_argument(
+        "--first-step", type=int, default=1, help="chess: skip the steps before this one"
+    )
     args = parser.parse_args()
+    if args.chess:
+        chess(args.chess, args.first_step)
+        return
     game = ConnectFour()
     fixed_depth(game, args.depth)
     exact(game, args.exact)

@@ -2,13 +2,16 @@
 
 Each measure runs in a fresh process, so that its peak resident memory (the building process
 and its worker processes, whichever is larger) is its own; in it the table is built `--repeat`
-times (once for the large boards) and the best time kept. For every game the table is built
-with one worker and with every core; the speed-up is the ratio of the two times. OpenSpiel's
-`value_iteration` solves tic-tac-toe in the same run, in turns with zerosum's one-worker build
-in one process (best of `--repeat` each), and the ratio compares zerosum's positions a second
-with its states a second on the same game.
+times (`--repeat-large` times for the large boards) and the median time kept. For every game
+the table is built with one worker and with every core, in turns; the speed-up is the ratio of
+the two times. OpenSpiel's `value_iteration` solves tic-tac-toe in the same run, in turns with
+zerosum's one-worker build in one process (median of `--repeat` each), and the ratio compares
+zerosum's positions a second with its states a second on the same game. The machine's load
+average is printed before and after each measure: on a shared machine it says what the
+numbers are worth.
 
-    python benchmarks/retrograde.py [--games tictactoe,c4-4x4,c4-5x4,c4-4x5] [--repeat 3]
+    python benchmarks/retrograde.py [--games tictactoe,c4-4x4,c4-5x4,c4-4x5] [--repeat 5]
+        [--repeat-large 1]
 """
 
 from __future__ import annotations
@@ -17,10 +20,13 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
 
+BATCH = 20
+"""zerosum's tic-tac-toe builds timed together against one run of OpenSpiel's."""
 GAMES = {
     "tictactoe": ("tictactoe", {}),
     "c4-4x4": ("connect4", {"width": 4, "height": 4}),
@@ -30,24 +36,24 @@ GAMES = {
 
 
 def build_here(name: str, workers: int, repeat: int) -> dict:
-    """Build one table `repeat` times in this process; its size, best time and peak memory."""
+    """Build one table `repeat` times in this process; its size, median time and peak memory."""
     from zerosum.games.connect4 import ConnectFour
     from zerosum.games.tictactoe import TicTacToe
     from zerosum.solve import solve
 
     kind, parameters = GAMES[name]
     game = TicTacToe() if kind == "tictactoe" else ConnectFour(**parameters)
-    seconds = float("inf")
+    times = []
     for _ in range(repeat):
         start = time.perf_counter()
         table = solve(game, workers=workers)
-        seconds = min(seconds, time.perf_counter() - start)
+        times.append(time.perf_counter() - start)
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     initial = table.initial()
     return {
         "positions": table.counts.positions,
-        "seconds": seconds,
+        "seconds": statistics.median(times),
         "peak_mb": max(own, children) / 1024,
         "value": initial.value,
         "distance": initial.distance,
@@ -55,7 +61,7 @@ def build_here(name: str, workers: int, repeat: int) -> dict:
 
 
 def build(name: str, workers: int, repeat: int) -> dict:
-    """The best of `repeat` builds, in a fresh process."""
+    """The median of `repeat` builds, in a fresh process."""
     output = subprocess.run(
         [sys.executable, __file__, "--one", name, str(workers), str(repeat)],
         check=True,
@@ -65,10 +71,25 @@ def build(name: str, workers: int, repeat: int) -> dict:
     return json.loads(output)
 
 
+def ceiling(copies: int, repeat: int) -> float:
+    """How many times the work of one process `copies` processes do on this machine now: the
+    one-worker 4x4 build run alone, then in `copies` processes at once. The speed-up of a
+    parallel build cannot exceed it."""
+    alone = build("c4-4x4", 1, repeat)["seconds"]
+    command = [sys.executable, __file__, "--one", "c4-4x4", "1", str(repeat)]
+    processes = [
+        subprocess.Popen(command, stdout=subprocess.PIPE, text=True) for _ in range(copies)
+    ]
+    together = max(json.loads(process.communicate()[0])["seconds"] for process in processes)
+    return copies * alone / together
+
+
 def against_openspiel(repeat: int) -> tuple[dict, dict] | None:
     """zerosum's build (one worker) and OpenSpiel's value iteration on tic-tac-toe, run in
-    turns in this process so that both meet the same load: positions, best wall-clock and
-    best CPU times."""
+    turns in this process so that both meet the same load: positions, median wall-clock and
+    median CPU times of one solve, and the best CPU time. Each is run once before timing;
+    zerosum's build, a hundred times shorter, is timed `BATCH` at a time (as timeit does), so
+    that one interruption by another process does not weigh more on it than on OpenSpiel's."""
     try:
         import pyspiel
         from open_spiel.python.algorithms import value_iteration
@@ -80,28 +101,39 @@ def against_openspiel(repeat: int) -> tuple[dict, dict] | None:
     game, theirs_game = TicTacToe(), pyspiel.load_game("tic_tac_toe")
 
     def ours_once() -> tuple[int, float]:
-        table = solve(game, workers=1)
+        for _ in range(BATCH):
+            table = solve(game, workers=1)
         return len(table), table.initial().value
 
     def theirs_once() -> tuple[int, float]:
         values = value_iteration.value_iteration(theirs_game, depth_limit=-1, threshold=0.01)
         return len(values), values[theirs_game.new_initial_state().to_string()]
 
-    runs = ({"seconds": float("inf"), "cpu": float("inf")} for _ in range(2))
+    runs = ({"seconds": [], "cpu": []} for _ in range(2))
     ours, theirs = runs
+    ours_once(), theirs_once()
     for _ in range(repeat):
-        for run, once in ((ours, ours_once), (theirs, theirs_once)):
+        for run, once, solves in ((ours, ours_once, BATCH), (theirs, theirs_once, 1)):
             wall, cpu = time.perf_counter(), time.process_time()
             run["positions"], run["value"] = once()
-            run["seconds"] = min(run["seconds"], time.perf_counter() - wall)
-            run["cpu"] = min(run["cpu"], time.process_time() - cpu)
+            run["seconds"].append((time.perf_counter() - wall) / solves)
+            run["cpu"].append((time.process_time() - cpu) / solves)
+    for run in (ours, theirs):
+        run["best"] = min(run["cpu"])
+        run["seconds"], run["cpu"] = map(statistics.median, (run["seconds"], run["cpu"]))
     return ours, theirs
+
+
+def load() -> str:
+    """The machine's load average over the last minute."""
+    return f"{os.getloadavg()[0]:.2f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default=",".join(GAMES))
-    parser.add_argument("--repeat", type=int, default=3, help="builds per measure (best kept)")
+    parser.add_argument("--repeat", type=int, default=5, help="builds per measure (median kept)")
+    parser.add_argument("--repeat-large", type=int, default=1, help="builds of 5x4 and 4x5")
     parser.add_argument(
         "--one", nargs=3, metavar=("GAME", "WORKERS", "REPEAT"), help=argparse.SUPPRESS
     )
@@ -110,28 +142,33 @@ def main() -> None:
         print(json.dumps(build_here(args.one[0], int(args.one[1]), int(args.one[2]))))
         return
     cores = len(os.sched_getaffinity(0))
+    before = load()
+    print(
+        f"ceiling: {cores} processes do {ceiling(cores, args.repeat):.2f}x the work of one"
+        f" (load {before}-{load()})"
+    )
     print(
         f"{'game':<11}{'workers':>8}{'positions':>12}{'seconds':>10}{'pos/s':>11}"
-        f"{'peak MB':>9}{'speed-up':>10}  value"
+        f"{'peak MB':>9}{'speed-up':>10}  value       load"
     )
-    rates = {}
     for name in args.games.split(","):
-        repeat = args.repeat if name in ("tictactoe", "c4-4x4") else 1
+        repeat = args.repeat if name in ("tictactoe", "c4-4x4") else args.repeat_large
         single = None
         for workers in (1, cores):
+            before = load()
             run = build(name, workers, repeat)
-            rate = run["positions"] / run["seconds"]
-            rates[name, workers] = rate
             single = single or run["seconds"]
             print(
-                f"{name:<11}{workers:>8}{run['positions']:>12,}{run['seconds']:>10.2f}"
-                f"{rate:>11,.0f}{run['peak_mb']:>9,.0f}{single / run['seconds']:>9.2f}x"
-                f"  {run['value']} in {run['distance']}",
+                f"{name:<11}{workers:>8}{run['positions']:>12,}{run['seconds']:>10.3f}"
+                f"{run['positions'] / run['seconds']:>11,.0f}{run['peak_mb']:>9,.0f}"
+                f"{single / run['seconds']:>9.2f}x  {run['value']} in {run['distance']}"
+                f"  {before}-{load()}",
                 flush=True,
             )
+    before = load()
     compared = against_openspiel(args.repeat)
     if compared is not None:
-        print()
+        print(f"\nload {before}-{load()}")
         for name, run in zip(("zerosum solve", "OpenSpiel value_iteration"), compared, strict=True):
             print(
                 f"tic-tac-toe, {name}: {run['positions']:,} positions in {run['seconds']:.3f} s"
@@ -139,8 +176,8 @@ def main() -> None:
                 f" value {run['value']}"
             )
         ours, theirs = compared
-        for clock in ("seconds", "cpu"):
-            ratio = (ours["positions"] / ours[clock]) / (theirs["positions"] / theirs[clock])
+        for clock in ("seconds", "cpu", "best"):
+            ratio = theirs[clock] / ours[clock]  # the same positions: the ratio of the rates
             print(f"zerosum / OpenSpiel, positions a second ({clock}): {ratio:.0f}x")
 
 

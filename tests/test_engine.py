@@ -18,6 +18,7 @@ from zerosum.search.engine import Engine
 FLAGS = ("table", "iterative", "hash_move", "killers", "history", "captures", "null_window",
          "quiescence")  # fmt: skip
 ORDERING = ("iterative", "hash_move", "killers", "history", "captures", "null_window")
+FORWARD = ("null_move", "late_move_reductions", "futility", "check_extensions")
 
 
 class ScoredTree(Tree):
@@ -41,6 +42,50 @@ class TurnTree(ScoredTree):
         return (sum(state) + len(state) // 2) % 2
 
 
+class CheckingTree:
+    """A scored tree with checks and passes, so that forward pruning and check extensions run:
+    a state is (path, passes), each pass handing the turn to the other player."""
+
+    def __init__(self, nested):
+        self.tree = ScoredTree(nested)
+
+    def initial_state(self):
+        return (), 0
+
+    def to_move(self, state):
+        return (self.tree.to_move(state[0]) + state[1]) % 2
+
+    def legal_moves(self, state):
+        return self.tree.legal_moves(state[0])
+
+    def result(self, state, move):
+        return (*state[0], move), state[1]
+
+    def is_terminal(self, state):
+        return self.tree.is_terminal(state[0])
+
+    def utility(self, state, player):
+        return self.tree.utility(state[0], player)
+
+    def evaluate(self, state, player):
+        return self.tree.evaluate(state, player)
+
+    def key(self, state):
+        return state
+
+    def noisy_moves(self, state):
+        return self.tree.noisy_moves(state[0])
+
+    def capture(self, state, move):
+        return self.tree.capture(state[0], move)
+
+    def in_check(self, state):
+        return zlib.crc32(repr(state[0]).encode()) % 4 == 0
+
+    def null_move(self, state):
+        return None if self.in_check(state) else (state[0], state[1] + 1)
+
+
 class MergedTree(Tree):
     """A tree whose key forgets most of the path: positions collide, and say so."""
 
@@ -53,7 +98,7 @@ class MergedTree(Tree):
 leaves = st.integers(-3, 3)
 subtrees = st.recursive(leaves, lambda kids: st.lists(kids, min_size=1, max_size=3), max_leaves=40)
 nested_trees = st.lists(subtrees, min_size=1, max_size=4)
-flag_sets = st.fixed_dictionaries({flag: st.booleans() for flag in FLAGS})
+flag_sets = st.fixed_dictionaries({flag: st.booleans() for flag in FLAGS + FORWARD})
 
 
 def play(game, moves):
@@ -81,6 +126,13 @@ def assert_same_exact_value(game, state, flags):
 def test_engine_value_on_random_trees_equals_alphabeta(nested, flags):
     tree = ScoredTree(nested)
     assert_same_exact_value(tree, tree.initial_state(), flags)
+
+
+@settings(max_examples=150, deadline=None)
+@given(nested_trees, flag_sets)
+def test_engine_value_with_forward_pruning_and_check_extensions_equals_alphabeta(nested, flags):
+    game = CheckingTree(nested)
+    assert_same_exact_value(game, game.initial_state(), flags)
 
 
 @settings(max_examples=100, deadline=None)
@@ -290,6 +342,11 @@ def test_bad_budgets_are_refused(options, message):
 def test_table_larger_than_memory_is_refused():
     with pytest.raises(ValueError, match="does not fit in this machine's memory"):
         Engine(ConnectFour(), table_mb=1 << 40)
+
+
+def test_negative_futility_margin_is_refused():
+    with pytest.raises(ValueError, match="futility margin must be at least 0, got -1"):
+        Engine(ConnectFour(), futility_margin=-1)
 
 
 def test_table_of_zero_megabytes_is_refused():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from terminal import play_typed
 
 from zerosum.cli import main
@@ -48,3 +49,21 @@ def test_analyze_chess_finds_the_back_rank_mate(capsys):
 def test_analyze_refuses_fen_for_another_game(capsys):
     assert main(["analyze", "connect4", "--fen", "x"]) == 2
     assert "--fen is for chess" in capsys.readouterr().err
+
+
+def test_the_program_plays_from_the_syzygy_tables_of_a_path(monkeypatch, capsys):
+    from oracles import oracle_path
+
+    path = oracle_path("chess", "syzygy")
+    if not path.exists():
+        pytest.skip("the Syzygy tables of shared/oracles are not here")
+    knights = "7k/8/8/5p2/3N4/4N3/8/2K5 b - - 0 1"  # after ...f4, Nxf4 would leave a draw
+    code, out, _ = play(monkeypatch, capsys, ["f4", "q"], "--fen", knights, "--as", "Black",
+                        "--depth", "3", "--syzygy", str(path))  # fmt: skip
+    assert code == 0
+    assert "The program (White) plays N" in out and "xf4" not in out
+
+
+def test_a_bad_syzygy_path_is_refused_before_the_game(monkeypatch, capsys):
+    code, _, err = play(monkeypatch, capsys, [], "--syzygy", "/no/such/folder")
+    assert code == 2 and "--syzygy '/no/such/folder' unreadable" in err

@@ -172,11 +172,25 @@ def test_counting_propagation_equals_layer_by_layer_on_tictactoe(tictactoe_table
         assert flat.probe(state) == tictactoe_table.probe(state)
 
 
-def test_two_worker_processes_build_the_same_table(tictactoe_table, monkeypatch):
+def test_two_worker_processes_build_the_same_table_file(tictactoe_table, monkeypatch, tmp_path):
     monkeypatch.setattr(retrograde, "MIN_CHUNK", 100)  # several tasks a layer: the pool runs
     table = solve(TICTACTOE, workers=2)
     for ours, theirs in zip(table.sections, tictactoe_table.sections, strict=True):
         assert ours == theirs
+    table.save(tmp_path / "two.tb")
+    tictactoe_table.save(tmp_path / "one.tb")
+    assert (tmp_path / "two.tb").read_bytes() == (tmp_path / "one.tb").read_bytes()
+
+
+def test_layers_valued_in_chunks_of_7_positions_give_the_same_table(tictactoe_table, monkeypatch):
+    monkeypatch.setattr(retrograde, "MAX_CHUNK", 7)
+    assert solve(TICTACTOE, workers=1).sections == tictactoe_table.sections
+
+
+def test_two_workers_solve_a_layer_where_both_sides_move_like_one(monkeypatch):
+    monkeypatch.setattr(retrograde, "MIN_CHUNK", 2)  # layers of 4 to 16 nodes split in tasks
+    game = TwiceInARow(list(range(-3, 4)) + list(range(3, -6, -1)))
+    assert solve(game, workers=2).sections == solve(game, workers=1).sections
 
 
 def test_progress_reports_both_phases_and_every_position():

@@ -9,7 +9,7 @@ from dask.distributed import LocalCluster  # noqa: E402
 from zerosum.cli import main  # noqa: E402
 from zerosum.games.connect4 import ConnectFour  # noqa: E402
 from zerosum.games.tictactoe import TicTacToe  # noqa: E402
-from zerosum.solve import Table, parallel, solve  # noqa: E402
+from zerosum.solve import Table, parallel, retrograde, solve  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +20,8 @@ def scheduler():
         yield cluster.scheduler_address
 
 
-def test_dask_cluster_builds_the_same_tictactoe_table(scheduler):
+def test_dask_cluster_builds_the_same_tictactoe_table(scheduler, monkeypatch):
+    monkeypatch.setattr(retrograde, "MIN_CHUNK", 100)  # several tasks a layer on the cluster
     game = TicTacToe()
     table = solve(game, scheduler=scheduler)
     assert table.sections == solve(game, workers=1).sections

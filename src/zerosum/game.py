@@ -10,7 +10,8 @@ is zero-sum, `utility(state, 0) == -utility(state, 1)`.
 
 Everything else is optional and discovered at run time with `isinstance` against the small
 protocols below (`Keyed`, `Layered`, `Evaluating`, `Bounded`, `Noisy`, `Capturing`,
-`HistoryDependent`, `Chance`, `MoveText`, `StateText`, `Rendering`), so that a game of ten
+`Checking`, `Passing`, `HistoryDependent`, `PathKeyed`, `Chance`, `MoveText`, `StateText`,
+`Rendering`), so that a game of ten
 lines works with every algorithm that needs no more than it gives, and a search that needs
 more says so with a `ValueError`.
 """
@@ -130,15 +131,52 @@ class Capturing(Protocol):
 
 
 @runtime_checkable
+class Checking(Protocol):
+    """A game with checks: `in_check(state)` is True when the player to move is in check.
+
+    Search extends the lines that give check and never prunes or reduces a position in check.
+    """
+
+    def in_check(self, state: Any) -> bool: ...
+
+
+@runtime_checkable
+class Passing(Protocol):
+    """A game where search may let the player to move pass, to prove a position good cheaply
+    (null-move pruning: if even passing keeps a position above beta, a real move will).
+
+    `null_move(state)` is the position with the turn handed to the other player, or None where
+    passing would mislead: in check, or where having to move can be a disadvantage (zugzwang,
+    e.g. chess with only king and pawns).
+    """
+
+    def null_move(self, state: Any) -> Any | None: ...
+
+
+@runtime_checkable
 class HistoryDependent(Protocol):
     """A game whose outcome can depend on how a position was reached, not only on its key
     (a draw by repetition, a rule counting moves since a capture).
 
     When `history_dependent` is True, searches must not reuse a stored score for a position
-    reached along another path: a transposition table then only suggests moves.
+    reached along another path: a transposition table then only suggests moves, unless the game
+    also names the part of the path that matters (`PathKeyed`).
     """
 
     history_dependent: bool
+
+
+@runtime_checkable
+class PathKeyed(Protocol):
+    """A history-dependent game that names what of the way to a position its outcome depends on.
+
+    `path_key(state)` is comparable with `==`: two states with the same `key` and the same
+    `path_key` have the same value, whatever else their paths were (chess: the positions since
+    the last capture or pawn move, and the fifty-move counter). A stored score is reused only
+    for a position reached with an equal `path_key`; the stored move is tried on any path.
+    """
+
+    def path_key(self, state: Any) -> Any: ...
 
 
 def is_history_dependent(game: object) -> bool:

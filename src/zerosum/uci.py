@@ -6,7 +6,8 @@ a worker thread: `isready` is answered and `stop` honoured while it thinks. Unkn
 malformed commands are ignored (a malformed one with an `info string` saying why).
 
 Beside the search: with `OwnBook` and a readable `BookFile`, a weighted move from a Polyglot
-book; with a `SyzygyPath`, the tables' best move in any position they hold.
+book; with a `SyzygyPath`, the tables' best move in any position they hold (by distance to
+zeroing), and inside the search the positions they hold scored from them (`zerosum.games.syzygy`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import chess.polyglot
 import chess.syzygy
 
 from zerosum.games.chess import WIN, Chess, Position
+from zerosum.games.syzygy import Syzygy
 from zerosum.search.engine import Engine, Iteration
 from zerosum.search.scores import decode, is_proven
 from zerosum.search.table import DEFAULT_MEGABYTES
@@ -81,9 +83,9 @@ class UciSession:
         self._lock = threading.Lock()
         self.game = Chess()
         self.options = Options()
-        self.engine = Engine(self.game, table_mb=self.options.hash_mb)
+        self.syzygy: Syzygy | None = None
+        self.engine = self._new_engine()
         self.position = self.game.initial_state()
-        self.tablebase: chess.syzygy.Tablebase | None = None
         self.worker: threading.Thread | None = None
         self.release = threading.Event()  # set by `stop`: an infinite search may answer
 
@@ -141,14 +143,17 @@ class UciSession:
             if megabytes < 1:
                 raise ValueError("Hash must be at least 1")
             self.options.hash_mb = megabytes
-            self.engine = Engine(self.game, table_mb=megabytes)
+            self.engine = self._new_engine()
         elif name == "ownbook":
             self.options.own_book = value.lower() == "true"
         elif name == "bookfile":
             self.options.book_file = value
         elif name == "syzygypath":
             self.options.syzygy_path = value
-            self.tablebase = self._open_tablebase(value) if value else None
+            if self.syzygy is not None:
+                self.syzygy.close()
+            self.syzygy = self._open_tablebase(value) if value else None
+            self.engine = self._new_engine()
         else:
             raise ValueError(f"no option {name!r}")
 
@@ -222,6 +227,7 @@ class UciSession:
     def _search(self, position: Position, limits: dict[str, int], infinite: bool) -> chess.Move:
         start = clock.perf_counter()
         nodes = 0
+        hits = self.engine.tablebase_hits
 
         def report(iteration: Iteration) -> None:
             nonlocal nodes
@@ -229,9 +235,10 @@ class UciSession:
             elapsed = clock.perf_counter() - start
             pv = " ".join(move.uci() for move in iteration.pv)
             nps = int(nodes / elapsed) if elapsed > 0 else 0
+            tbhits = f" tbhits {self.engine.tablebase_hits - hits}" if self.syzygy else ""
             self.send(
                 f"info depth {iteration.depth} score {uci_score(iteration)} nodes {nodes}"
-                f" nps {nps} time {int(elapsed * 1000)} pv {pv}"
+                f" nps {nps}{tbhits} time {int(elapsed * 1000)} pv {pv}"
             )
 
         time = None if infinite else think_time(limits, position.board.turn == chess.WHITE)
@@ -262,18 +269,23 @@ class UciSession:
         self.send(f"info string book move {entry.move.uci()}")
         return entry.move
 
-    def _open_tablebase(self, path: str) -> chess.syzygy.Tablebase | None:
+    def _new_engine(self) -> Engine:
+        """An engine with the options' table size and Syzygy tables."""
+        return Engine(self.game, table_mb=self.options.hash_mb, tablebase=self.syzygy)
+
+    def _open_tablebase(self, path: str) -> Syzygy | None:
         """The Syzygy tables in the directories of `path` (separated by the OS path separator)."""
         try:
-            return chess.syzygy.open_tablebase(path)
-        except OSError as error:
-            self.send(f"info string SyzygyPath {path!r} unreadable: {error}")
+            return Syzygy.open(path)
+        except ValueError as error:
+            self.send(f"info string SyzygyPath {error}")
             return None
 
     def _table_move(self, position: Position) -> chess.Move | None:
         """The tables' best move: the quickest safe win, the longest loss, or a draw."""
-        if self.tablebase is None or chess.popcount(position.board.occupied) > 7:
+        if self.syzygy is None or chess.popcount(position.board.occupied) > self.syzygy.pieces:
             return None
+        tables = self.syzygy.tables
         board = position.board.copy(stack=False)
         ranked = []
         try:
@@ -283,8 +295,8 @@ class UciSession:
                     if board.is_checkmate():
                         rank: tuple[int, int, int] = (3, 0, 0)
                     else:
-                        wdl = -self.tablebase.probe_wdl(board)
-                        dtz = self.tablebase.probe_dtz(board)
+                        wdl = -tables.probe_wdl(board)
+                        dtz = tables.probe_dtz(board)
                         zeroing = int(board.halfmove_clock == 0)
                         # winning: zeroing first, then the fewest plies to zeroing (dtz < 0);
                         # losing: not zeroing, then the most plies (dtz > 0)

@@ -15,9 +15,11 @@ from zerosum.cli.common import game_and_position, line_text, move_number, print_
 from zerosum.game import Chance, Evaluating, Game, Rendering
 from zerosum.games.backgammon import Backgammon, parse_dice
 from zerosum.games.chess import Chess
+from zerosum.games.syzygy import Syzygy
 from zerosum.games.tree import Tree
 from zerosum.search import rank_moves
 from zerosum.search.engine import Engine, EngineResult, Iteration
+from zerosum.search.scores import is_proven
 from zerosum.search.table import DEFAULT_MEGABYTES
 
 DEFAULT_TIME = 2.0
@@ -49,6 +51,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         ' pig: "SCORE0 SCORE1 TURN PLAYER"',
     )
     parser.add_argument("--fen", help="chess: the position as FEN (default the start)")
+    parser.add_argument(
+        "--syzygy", metavar="PATH", help="chess: folders of Syzygy tables to score endings from"
+    )
     parser.add_argument("--dice", help="backgammon: the roll to play, e.g. 6-5")
     parser.add_argument(
         "--top", type=int, default=5, help="games with dice: how many moves to list (default 5)"
@@ -65,9 +70,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     game, state = analysed_position(args.game, args.position, args.fen, args.dice)
+    tablebase = syzygy_tables(args.syzygy, args.game)
     if has_dice(game):
         return run_ranking(game, state, args)
-    engine = Engine(game, table_mb=args.table_mb)
+    engine = Engine(game, table_mb=args.table_mb, tablebase=tablebase)
     budget = args.time
     if budget is None and args.depth is None and args.nodes is None:
         budget = DEFAULT_TIME if isinstance(game, Evaluating) else None
@@ -83,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
         on_iteration=None if args.json else show,
     )
     report = analysis_report(game, state, result)
+    if tablebase is not None:
+        report["tbhits"] = engine.tablebase_hits
+        tablebase.close()
     if args.json:
         print_json(report)
     else:
@@ -90,6 +99,18 @@ def run(args: argparse.Namespace) -> int:
         if result.stopped:
             print(f"stopped by {result.stopped} after depth {result.depth}")
     return 0
+
+
+def syzygy_tables(path: str | None, game: str) -> Syzygy | None:
+    """The Syzygy tables of `--syzygy`, for chess only; ValueError with the reason."""
+    if path is None:
+        return None
+    if game != "chess":
+        raise ValueError("--syzygy is for chess")
+    try:
+        return Syzygy.open(path)
+    except ValueError as error:
+        raise ValueError(f"--syzygy {error}") from None
 
 
 def run_ranking(game: Game, state: Any, args: argparse.Namespace) -> int:
@@ -176,6 +197,8 @@ def rolled(game: Backgammon, state: Any, dice: str) -> Any:
 
 def describe_score(result: EngineResult | Iteration) -> str:
     """A score as a person reads it: a proven win, loss or draw, or an estimate."""
+    if result.plies is None and is_proven(result.score):  # from an endgame table
+        return f"{'win' if result.value > 0 else 'loss'} by the tables ({result.value:+g})"
     if result.plies is not None and result.value != 0:
         outcome = "win" if result.value > 0 else "loss"
         proven = "" if result.exact or abs(result.value) == 1 else " at least"

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from zerosum.cli.analyze import syzygy_tables
 from zerosum.game import Chance, Game, MoveText, Player, Rendering, require
 from zerosum.games.backgammon import Backgammon
 from zerosum.games.chess import Chess
@@ -48,13 +49,16 @@ def perfect_player(game: Game, order: list[Any] | None = None) -> Chooser:
     return lambda state: alphabeta(game, state, order=move_order, distance=True).best_move
 
 
-def engine_player(game: Game, args: argparse.Namespace, seconds: float = 2.0) -> Chooser:
-    """The engine with `--time` seconds a move (default `seconds`) or to `--depth` plies."""
+def engine_player(
+    game: Game, args: argparse.Namespace, seconds: float = 2.0, tablebase: Any = None
+) -> Chooser:
+    """The engine with `--time` seconds a move (default `seconds`) or to `--depth` plies,
+    scoring the positions `tablebase` holds from it."""
     if args.time is not None and not args.time > 0:
         raise ValueError(f"--time must be more than 0 seconds, got {args.time}")
     if args.depth is not None and args.depth < 1:
         raise ValueError(f"--depth must be at least 1, got {args.depth}")
-    engine = Engine(game)
+    engine = Engine(game, tablebase=tablebase)
     budget = args.time if args.time is not None or args.depth is not None else seconds
     return lambda state: engine.search(state, depth=args.depth, time=budget).best_move
 
@@ -95,10 +99,13 @@ PLAYABLE: dict[str, Playable] = {
         ),
         marks=("X", "O"),
     ),
-    # Chess from the start or --fen: the engine with --time seconds a move (default 5).
+    # Chess from the start or --fen: the engine with --time seconds a move (default 5), with
+    # the Syzygy tables of --syzygy in its search.
     "chess": Playable(
         make_game=lambda args: Chess(args.fen or "startpos"),
-        make_ai=lambda game, args: engine_player(game, args, seconds=5.0),
+        make_ai=lambda game, args: engine_player(
+            game, args, seconds=5.0, tablebase=syzygy_tables(args.syzygy, "chess")
+        ),
         marks=("White", "Black"),
     ),
 }
@@ -119,6 +126,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--table", help="a table file the program plays from")
     parser.add_argument("--seed", type=int, help="seed for the dice of games with chance")
     parser.add_argument("--fen", help="chess: the starting position as FEN")
+    parser.add_argument("--syzygy", metavar="PATH", help="chess: folders of Syzygy tables")
     parser.add_argument(
         "--misere", action="store_true", help="Nim: whoever takes the last object loses"
     )

@@ -10,14 +10,18 @@ from typing import Any
 
 from zerosum.cli.common import GAMES, print_json
 from zerosum.game import Game
+from zerosum.games.nim import Nim, parse_heaps
 from zerosum.solve import Progress, Table, read_header, solve
 from zerosum.solve.table import identity
 
+TABLE_GAMES = {**GAMES, "nim": Nim}
+"""The games a table can be built for: the built-in ones, and Nim with its heaps."""
 SIZE_OPTIONS = {
     "width": "columns (connect4)",
     "height": "rows (connect4)",
     "connect": "stones in a line to win (connect4)",
 }
+GAME_OPTIONS = (*SIZE_OPTIONS, "heaps", "misere")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -29,9 +33,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
     build = actions.add_parser("build", help="solve every position and write the table")
-    build.add_argument("game", help=", ".join(sorted(GAMES)))
+    build.add_argument("game", help=", ".join(sorted(TABLE_GAMES)))
     for option, meaning in SIZE_OPTIONS.items():
         build.add_argument(f"--{option}", type=int, help=meaning)
+    build.add_argument("--heaps", help='heap sizes (nim), e.g. "3,5,8"')
+    build.add_argument(
+        "--misere",
+        action="store_const",
+        const=True,
+        help="whoever takes the last object loses (nim)",
+    )
     build.add_argument("-o", "--output", required=True, help="the table file to write")
     build.add_argument("--workers", type=int, help="processes to use (default: every core)")
     build.add_argument("--scheduler", help="address of a Dask scheduler to build on")
@@ -54,7 +65,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run_build(args: argparse.Namespace) -> int:
     name = args.game
-    options = {o: getattr(args, o) for o in SIZE_OPTIONS if getattr(args, o) is not None}
+    options = {o: getattr(args, o) for o in GAME_OPTIONS if getattr(args, o) is not None}
+    if "heaps" in options:
+        options["heaps"] = parse_heaps(options["heaps"])
     game = build_game(name, options)
     output = Path(args.output)
     if not output.parent.is_dir():
@@ -111,12 +124,13 @@ def run_probe(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_game(name: str, options: dict[str, int]) -> Game:
-    """The built-in game `name` made with `options`; ValueError for an unknown game or option."""
-    if name not in GAMES:
-        raise ValueError(f"unknown game {name!r}: choose one of {', '.join(sorted(GAMES))}")
+def build_game(name: str, options: dict[str, Any]) -> Game:
+    """The game `name` made with `options`; ValueError for an unknown game or option."""
+    if name not in TABLE_GAMES:
+        known = ", ".join(sorted(TABLE_GAMES))
+        raise ValueError(f"unknown game {name!r}: choose one of {known}")
     try:
-        return GAMES[name](**options)  # type: ignore[call-arg]
+        return TABLE_GAMES[name](**options)  # type: ignore[call-arg]
     except TypeError:
         flags = " ".join(f"--{option}" for option in options)
         raise ValueError(f"{name} takes no {flags}") from None
@@ -125,7 +139,7 @@ def build_game(name: str, options: dict[str, int]) -> Game:
 def load(path: str) -> tuple[str, Table]:
     """The command-line name of the game a table file was built for, and the verified table."""
     header = read_header(path)
-    for name, make in GAMES.items():
+    for name, make in TABLE_GAMES.items():
         if identity(make())[0] == header["game"]:
             try:
                 game = make(**header["parameters"])  # type: ignore[call-arg]
@@ -155,7 +169,10 @@ def table_report(name: str, table: Table, path: str, size: int) -> dict[str, Any
 
 
 def describe(report: dict[str, Any]) -> str:
-    parameters = " ".join(f"{key} {value}" for key, value in report["parameters"].items())
+    parameters = " ".join(
+        f"{key} {','.join(map(str, value)) if isinstance(value, list) else value}"
+        for key, value in report["parameters"].items()
+    )
     lines = [
         f"{report['game']}{' (' + parameters + ')' if parameters else ''}:"
         f" {report['positions']:,} positions, {report['terminal']:,} terminal",

@@ -1,23 +1,27 @@
-"""The engine on Connect Four with its enhancements switched on one after another.
+"""The engine with its enhancements switched on one after another, on Connect Four and chess.
 
-Each configuration searches the same positions to each depth with the threat-aware evaluation
-(quiescence off, so that every configuration computes the same score); the numbers are the
-nodes it entered, summed over the positions, and the effective branching factor
-`(nodes per position) ** (1 / depth)`. The benchmark `benchmarks/engine_ablation.py` and
-`zerosum chart ablation` both draw on these numbers.
+Each configuration searches the same positions to each depth; the numbers are the nodes it
+entered, summed over the positions, and the effective branching factor
+`(nodes per position) ** (1 / depth)`. On Connect Four, with the threat-aware evaluation and
+quiescence off, every configuration computes the same score. On chess, with quiescence on
+throughout, the last steps prune forward and extend checks, so their scores may differ. The
+benchmark `benchmarks/engine_ablation.py` and `zerosum chart ablation` draw on these numbers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
+from zerosum.games.chess import Chess
 from zerosum.games.connect4 import ConnectFour
 from zerosum.search.engine import Engine
 
 NOTHING = dict(
     table=False, iterative=False, hash_move=False, killers=False, history=False,
-    null_window=False, quiescence=False,
+    captures=False, null_window=False, quiescence=False, null_move=False,
+    late_move_reductions=False, futility=False, check_extensions=False,
 )  # fmt: skip
 """Every enhancement off: plain alpha-beta in the game's own (centre-first) order."""
 
@@ -32,6 +36,26 @@ STEPS: tuple[tuple[str, dict[str, bool]], ...] = (
 
 POSITIONS = ("", "4453", "44444326", "3435261")
 """Connect Four positions (columns played from the empty board) searched by every step."""
+
+CHESS_STEPS: tuple[tuple[str, dict[str, bool]], ...] = (
+    ("alpha-beta + quiescence (MVV-LVA), python-chess's move order", dict(captures=True)),
+    ("+ ordering, table, iterative deepening, PVS", dict(
+        killers=True, history=True, table=True, hash_move=True, iterative=True,
+        null_window=True)),
+    ("+ null move", dict(null_move=True)),
+    ("+ late-move reductions", dict(late_move_reductions=True)),
+    ("+ futility pruning", dict(futility=True)),
+    ("+ check extensions", dict(check_extensions=True)),
+)  # fmt: skip
+"""Each step on top of the ones before; quiescence is on throughout (chess needs it)."""
+
+CHESS_POSITIONS = (
+    "startpos",
+    "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+)
+"""Chess positions: the start, an Italian game, a queen's gambit and an endgame (perft's 3rd)."""
 
 
 @dataclass(frozen=True)
@@ -50,12 +74,19 @@ class AblationPoint:
         return (self.nodes / self.positions) ** (1 / self.depth)
 
 
-def configurations() -> Iterator[tuple[str, dict[str, bool]]]:
+def configurations(
+    steps: tuple[tuple[str, dict[str, bool]], ...] = STEPS, base: dict[str, bool] = NOTHING
+) -> Iterator[tuple[str, dict[str, bool]]]:
     """Each step's name and the engine's flags with it and every step before it switched on."""
-    flags = dict(NOTHING)
-    for name, change in STEPS:
+    flags = dict(base)
+    for name, change in steps:
         flags.update(change)
         yield name, dict(flags)
+
+
+def chess_configurations() -> Iterator[tuple[str, dict[str, bool]]]:
+    """The chess steps, each with the flags of every step before it, quiescence on."""
+    return configurations(CHESS_STEPS, dict(NOTHING, quiescence=True))
 
 
 def ablation_experiment(
@@ -64,8 +95,26 @@ def ablation_experiment(
     """Every configuration at every depth, on 7x6 Connect Four from `positions`."""
     game = ConnectFour()
     states = [game.parse_state(moves) for moves in positions]
+    return _ablation(game, states, configurations(), depths)
+
+
+def chess_ablation_experiment(
+    depths: Iterable[int] = range(1, 5), positions: Iterable[str] = CHESS_POSITIONS
+) -> tuple[AblationPoint, ...]:
+    """Every chess configuration at every depth, from `positions` (FEN)."""
+    game = Chess()
+    states = [game.parse_state(fen) for fen in positions]
+    return _ablation(game, states, chess_configurations(), depths)
+
+
+def _ablation(
+    game: Any,
+    states: list[Any],
+    steps: Iterable[tuple[str, dict[str, bool]]],
+    depths: Iterable[int],
+) -> tuple[AblationPoint, ...]:
     points = []
-    for name, flags in configurations():
+    for name, flags in steps:
         for depth in depths:
             results = [Engine(game, **flags).search(state, depth=depth) for state in states]
             nodes = sum(result.stats.nodes for result in results)

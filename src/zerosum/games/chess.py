@@ -12,6 +12,8 @@
 - `noisy_moves`: captures and promotions by MVV-LVA; every legal move when in check, so that a
   quiescence search never stands pat in check and never misses a mate by check evasion.
 - `capture`: (victim, attacker) values for MVV-LVA ordering in the engine.
+- `in_check` and `null_move`: for check extensions, and for null-move pruning (no null move in
+  check or with only king and pawns, where zugzwang is common).
 
 Moves are python-chess `Move` objects; as text they are read in SAN (`Nf3`) or UCI (`g1f3`) and
 written in SAN. Positions are read from FEN (or `startpos`).
@@ -430,6 +432,11 @@ class Chess:
         """The Polyglot Zobrist key (equal to `chess.polyglot.zobrist_hash`)."""
         return state.key
 
+    def path_key(self, state: Position) -> tuple[tuple[int, ...], int]:
+        """What of the way to `state` its outcome depends on: the keys of the positions since
+        the last capture or pawn move (repetitions) and the fifty-move counter."""
+        return state.history, state.board.halfmove_clock
+
     def noisy_moves(self, state: Position) -> list[chess.Move]:
         """Captures and promotions by MVV-LVA; every legal move when in check."""
         board = state.board
@@ -438,6 +445,20 @@ class Chess:
         noisy = state.captures_and_promotions()
         noisy.sort(key=lambda m: self._mvv_lva(board, m), reverse=True)
         return noisy
+
+    def in_check(self, state: Position) -> bool:
+        return state.board.is_check()
+
+    def null_move(self, state: Position) -> Position | None:
+        """The position with the turn passed, or None in check or with only king and pawns."""
+        board = state.board
+        mover = board.occupied_co[board.turn]
+        if board.is_check() or not mover & ~(board.pawns | board.kings):
+            return None
+        after = board.copy(stack=False)
+        after.push(chess.Move.null())
+        key = state.key ^ _TURN ^ _state_keys(board) ^ _state_keys(after)
+        return Position(after, key)  # no repetition across a pass
 
     def capture(self, state: Position, move: chess.Move) -> tuple[float, float] | None:
         """(value of the piece taken, value of the piece taking it), or None for a quiet move."""

@@ -7,6 +7,12 @@ the last object wins; in misère play (`misere=True`) that player loses. Utiliti
 
 As text a move is the heap (1-based, as shown by `render`) and the count, "2 3" or "2:3":
 take 3 from heap 2. A position is the heap sizes, "3 5 8" or "3,5,8", with player 0 to move.
+
+The key of a position keeps the heaps in their order: (3, 5) and (5, 3) are worth the same,
+but a move names its heap by number, so a best move stored for one (take 4 from heap 2) would
+be illegal in the other. The heaps are written one after the other in a prefix code (Elias's
+gamma code of size + 1) behind a leading 1, then the player to move: one integer for any number
+of heaps of any size, two positions never sharing it; heaps up to 8 take 7 bits each.
 """
 
 from __future__ import annotations
@@ -67,6 +73,16 @@ class Nim:
         """+1 for the winner: whoever took the last object (normal) or did not (misère)."""
         mover_lost = not self.misere
         return -1 if (player == state[1]) == mover_lost else 1
+
+    def key(self, state: State) -> int:
+        """A perfect integer key: the heaps in order, in the gamma code, then the player."""
+        heaps, player = state
+        key = 1
+        for size in heaps:
+            code = size + 1  # `width` bits behind `width - 1` zeros: where each heap starts
+            width = code.bit_length()
+            key = key << (2 * width - 1) | code
+        return key << 1 | player
 
     def perfect_move(self, state: State) -> Move:
         """A move of a perfect player: to a P position (Bouton's move, or the misère rule's)

@@ -20,9 +20,17 @@ The enhancements, each a constructor flag so that its effect can be measured:
   time budget is gone: it would not finish.
 - `table`: a transposition table (`zerosum.search.table`) keyed by the game's `key`. Stored
   scores cut nodes off only where their depth suffices and their bound decides; results of
-  subtrees that met no estimate are stored as final, valid at any depth. A game that declares
-  itself history-dependent (`zerosum.game.HistoryDependent`) gets moves from the table, never
-  scores. The stored move is played only if it is legal.
+  subtrees that met no estimate are stored as final, valid at any depth. The stored move is
+  played only if it is legal. Repetition rules (graph-history interaction): where the way to a
+  position decides its outcome (`zerosum.game.HistoryDependent`: a draw by repetition, a
+  fifty-move rule), the same key can hide two positions of different values, and a score
+  found along one path would corrupt the other (a draw by repeating a position that the other
+  path never visited). The game's own terminal test sees the path, and runs before the table
+  is probed; a score is stored with the game's `path_key` (`zerosum.game.PathKeyed`: for
+  chess, the positions since the last capture or pawn move and the fifty-move counter) and
+  reused only for a position reached with an equal one, so every reused score is the value of
+  the same position with the same future; the stored move is tried on any path. A
+  history-dependent game without `path_key` gets moves from the table, never scores.
 - move ordering: the `hash_move` first, then captures by MVV-LVA (`captures`, for games that
   offer `zerosum.game.Capturing`), then the two `killers` of the ply, then the rest by the
   `history` heuristic, ties kept in the game's own order of `legal_moves`;
@@ -30,8 +38,24 @@ The enhancements, each a constructor flag so that its effect can be measured:
   window and searched again only when it might be better;
 - `quiescence`: at the depth limit, the game's `noisy_moves` (`zerosum.game.Noisy`) are played
   out before evaluating, so that the horizon does not fall in the middle of an exchange.
-- `tablebase`: a solved table (`zerosum.solve.Table`, or anything with `lookup(state)` giving
-  `(value, distance)` or None): a position it holds is scored from it and never searched.
+- forward pruning, for games that say what it needs, in a depth-limited search, never at the
+  root, in check or with a proven score at stake (the window beyond a win or loss):
+  `null_move` (`zerosum.game.Passing`: if passing, searched 2 or 3 plies less deep, still
+  reaches beta, the node is cut off); `late_move_reductions` (`zerosum.game.Checking`: a quiet
+  move late in the order, not a capture, noisy move, killer or check, is searched a ply less,
+  two when very late, and again at full depth if it beats alpha); `futility` (`Checking` and
+  `Evaluating`: at depth 1 or 2, when the evaluation plus `futility_margin` per ply, in
+  utility units, stays below alpha, quiet moves that give no check are skipped). Each of these
+  counts as an estimate, so a pruned search never calls itself exact nor stores a final
+  score; once an iteration meets no horizon, the next ones search without forward pruning, so
+  a search to the end still finds the game's value.
+- `check_extensions` (`Checking`): a move that gives check is searched a ply deeper, as long
+  as the check is given within the iteration's depth (a line is at most twice as long).
+- `tablebase`: a solved table (`zerosum.solve.Table`, `zerosum.games.syzygy.Syzygy`, or
+  anything with `lookup(state)` giving `(value, distance)` or None): a position it holds is
+  scored from it and never searched. A table that knows a win but not its length gives the
+  distance `zerosum.search.scores.UNKNOWN_DISTANCE`: a proven score below every win of known
+  length, whose `plies` is None.
 
 `trace` (a `zerosum.search.trace.Trace`, not an enhancement) records the last iteration of each
 search: nodes entered with their window, leaves, cut-offs, table hits and returns, every score
@@ -49,7 +73,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from zerosum.game import Capturing, Evaluating, Game, Keyed, Noisy, is_history_dependent, require
+from zerosum.game import (
+    Capturing,
+    Checking,
+    Evaluating,
+    Game,
+    Keyed,
+    Noisy,
+    Passing,
+    PathKeyed,
+    is_history_dependent,
+    require,
+)
 from zerosum.search.result import SearchResult, SearchStats
 from zerosum.search.scores import (
     EVALUATION_UNIT,
@@ -79,6 +114,18 @@ UNLIMITED = 1 << 30
 
 CHECK_EVERY = 256
 """Nodes between two looks at the clock and the stop request (a chess node costs ~0.2 ms)."""
+
+NULL_MOVE_DEPTH = 3
+"""The least depth at which a null move is tried."""
+
+LATE_MOVE = 3
+"""Moves searched at full depth before the quiet ones are reduced."""
+
+REDUCTION_DEPTH = 3
+"""The least depth at which a late quiet move is searched one ply (two, very late) less."""
+
+FUTILITY_DEPTH = 2
+"""The greatest depth at which a quiet move is pruned when even a margin would not reach alpha."""
 
 
 @dataclass(frozen=True)
@@ -151,14 +198,23 @@ class Engine:
         null_window: bool = True,
         quiescence: bool = True,
         quiescence_depth: int = 16,
+        null_move: bool = True,
+        late_move_reductions: bool = True,
+        futility: bool = True,
+        futility_margin: float = 1.5,
+        check_extensions: bool = True,
         tablebase: Any = None,
         trace: Trace | None = None,
     ) -> None:
         if quiescence_depth < 0:
             raise ValueError(f"quiescence depth must be at least 0, got {quiescence_depth}")
+        if not futility_margin >= 0:
+            raise ValueError(f"futility margin must be at least 0, got {futility_margin}")
         self.game = game
         self.table = TranspositionTable(table_mb) if table and isinstance(game, Keyed) else None
-        self.reuse_scores = not is_history_dependent(game)
+        history_dependent = is_history_dependent(game)
+        self.path_key = game.path_key if history_dependent and isinstance(game, PathKeyed) else None
+        self.reuse_scores = not history_dependent or self.path_key is not None
         self.iterative = iterative
         self.hash_move = hash_move and self.table is not None
         self.killers = killers
@@ -169,6 +225,17 @@ class Engine:
         self.quiescence = quiescence and isinstance(game, Noisy)
         self.quiescence_depth = quiescence_depth
         self.evaluating = isinstance(game, Evaluating)
+        checking = isinstance(game, Checking)
+        self.in_check = game.in_check if checking else None
+        self.null_move = null_move and isinstance(game, Passing) and self.evaluating
+        self.late_move_reductions = late_move_reductions and checking
+        self.futility = futility and checking and self.evaluating
+        self.futility_margin = round(futility_margin * EVALUATION_UNIT)
+        self.check_extensions = check_extensions and checking
+        self.forward = self.null_move or self.late_move_reductions or self.futility
+        self.pruning = False  # forward pruning in the running iteration
+        self.extension_limit = 0  # the ply up to which checks are extended in this iteration
+        self.null_ply = -2  # the ply of the null move on the current line, if any
         self.tablebase = tablebase
         self.tablebase_hits = 0
         self.trace = trace
@@ -176,7 +243,7 @@ class Engine:
         self.killer_moves: dict[int, list] = {}
         self.pv: dict[int, tuple] = {}
         self.root_move: Any = None
-        self.nodes = self.terminals = self.evaluations = self.cutoffs = 0
+        self.nodes = self.terminals = self.evaluations = self.cutoffs = self.horizons = 0
         self.estimates = 0  # evaluations plus reused table scores that rest on evaluations
         self.next_check = UNLIMITED
         self.deadline: float | None = None
@@ -256,7 +323,7 @@ class Engine:
         if nodes is not None and nodes < 1:
             raise ValueError(f"node budget must be at least 1, got {nodes}")
         game = self.game
-        self.nodes = self.terminals = self.evaluations = self.cutoffs = 0
+        self.nodes = self.terminals = self.evaluations = self.cutoffs = self.horizons = 0
         self.stop_requested.clear()
         if game.is_terminal(state):
             return
@@ -276,6 +343,7 @@ class Engine:
         self.budgeted = False  # the first iteration always finishes, unless stopped
         self.next_check = CHECK_EVERY
         target = depth if depth is not None else UNLIMITED
+        prune = self.forward
         if not self.evaluating or not self.iterative:
             schedule: range = range(target, target + 1)
         else:
@@ -284,8 +352,9 @@ class Engine:
             if time is not None and current > 1 and clock.perf_counter() - start > time / 2:
                 self.stopped = "time"
                 return
+            horizons = self.horizons
             try:
-                iteration = self._iterate(state, current)
+                iteration = self._iterate(state, current, prune)
             except _Stop:
                 return
             except KeyboardInterrupt:
@@ -296,11 +365,16 @@ class Engine:
             yield iteration
             if iteration.exact:
                 return
+            if self.horizons == horizons:  # every line ended: only pruning kept it from exact
+                prune = False
             self.budgeted = True
             self.next_check = self.nodes + 1
 
-    def _iterate(self, state: Any, depth: int) -> Iteration:
+    def _iterate(self, state: Any, depth: int, prune: bool) -> Iteration:
         start = clock.perf_counter()
+        self.pruning = prune and depth < UNLIMITED
+        self.extension_limit = depth if depth < UNLIMITED else 0
+        self.null_ply = -2
         nodes_before, estimates_before = self.nodes, self.estimates
         if self.trace is not None:  # only the last iteration is kept
             self.trace.clear()
@@ -370,6 +444,7 @@ class Engine:
                     trace.record(HIT, state, ply, score)
                 return score
         if depth <= 0:
+            self.horizons += 1
             if self.quiescence:
                 return self._quiesce(state, ply, alpha, beta, 0)
             self.evaluations += 1
@@ -383,10 +458,12 @@ class Engine:
         hash_move = None
         if table is not None:
             key = game.key(state)
+            path = self.path_key(state) if self.path_key is not None else None
             entry = table.probe(key)
             if entry is not None:
                 hash_move = entry[4]
-                if entry[1] >= depth and self.reuse_scores and ply:  # the root needs its move
+                # the root needs its move; a score holds only for the path it was found on
+                if entry[1] >= depth and self.reuse_scores and ply and entry[6] == path:
                     score, bound = entry[2], entry[3]
                     if score >= PROVEN:  # stored relative to its own node
                         score -= ply
@@ -413,27 +490,55 @@ class Engine:
             moves = self._order(state, moves, hash_move, ply, player)
         if trace is not None:
             trace.record(ENTER, state, ply, None, alpha, beta)
-        to_move, result, node = game.to_move, game.result, self._node
+        in_check = self.in_check is not None and self.in_check(state)
+        # forward pruning: never at the root, in check, or with a proven score at stake
+        pruning = self.pruning and ply > 0 and not in_check and alpha > -PROVEN and beta < PROVEN
+        static = None
+        if pruning and self.null_move and depth >= NULL_MOVE_DEPTH and ply != self.null_ply + 1:
+            static = self._static(state)
+            if static >= beta:
+                score = self._null_move(state, depth, ply, beta, player)
+                if score is not None:
+                    if trace is not None:
+                        trace.record(CUTOFF, state, ply, score, alpha, beta)
+                        trace.record(EXIT, state, ply, score, alpha, beta)
+                    return score
+        margin = None  # the futility margin, at a frontier node where even it cannot reach alpha
+        if pruning and self.futility and depth <= FUTILITY_DEPTH:
+            static = self._static(state) if static is None else static
+            if static + self.futility_margin * depth <= alpha:
+                margin = static + self.futility_margin * depth
+        reducing = pruning and self.late_move_reductions and depth >= REDUCTION_DEPTH
+        tactical = self._tactical(state, ply) if margin is not None or reducing else ()
+        to_move, result, search = game.to_move, game.result, self._child
         original_alpha = alpha
         best, best_move = -INFINITY, None
         null_window = False
-        for move in moves:
+        for index, move in enumerate(moves):
             child = result(state, move)
             turn = to_move(child) != player
+            gives_check = self.in_check is not None and self.in_check(child)
+            next_depth = depth - 1
+            if gives_check and self.check_extensions and ply < self.extension_limit:
+                next_depth = depth
+            if index and not gives_check and move not in tactical:  # a quiet move, not the first
+                if margin is not None:  # futile: it would not reach alpha
+                    self.estimates += 1
+                    best = max(best, margin)
+                    continue
+                if reducing and index >= LATE_MOVE:  # late: searched less deep, unless it is good
+                    reduction = 1 if index < 2 * LATE_MOVE else 2
+                    score = search(child, turn, next_depth - reduction, ply, alpha, alpha + 1)
+                    if score <= alpha:
+                        self.estimates += 1
+                        best = max(best, score)
+                        continue
             if null_window:
-                if turn:
-                    score = -node(child, depth - 1, ply + 1, -alpha - 1, -alpha)
-                else:
-                    score = node(child, depth - 1, ply + 1, alpha, alpha + 1)
+                score = search(child, turn, next_depth, ply, alpha, alpha + 1)
                 if alpha < score < beta:  # it may be better: find out by how much
-                    if turn:
-                        score = -node(child, depth - 1, ply + 1, -beta, -alpha)
-                    else:
-                        score = node(child, depth - 1, ply + 1, alpha, beta)
-            elif turn:
-                score = -node(child, depth - 1, ply + 1, -beta, -alpha)
+                    score = search(child, turn, next_depth, ply, alpha, beta)
             else:
-                score = node(child, depth - 1, ply + 1, alpha, beta)
+                score = search(child, turn, next_depth, ply, alpha, beta)
             if score > best:
                 best, best_move = score, move
                 if score > alpha:
@@ -450,10 +555,52 @@ class Engine:
             stored = best + ply if best >= PROVEN else best - ply if best <= -PROVEN else best
             bound = LOWER if best >= beta else EXACT if best > original_alpha else UPPER
             sure = UNLIMITED if self.estimates == estimates else depth
-            table.store(key, sure, stored, bound, best_move)
+            table.store(key, sure, stored, bound, best_move, path)
         if trace is not None:
             trace.record(EXIT, state, ply, best, original_alpha, beta)
         return best
+
+    def _child(self, child: Any, turn: bool, depth: int, ply: int, alpha: int, beta: int) -> int:
+        """The score of `child` (`turn`: the other player moves there) for the player to move at
+        its parent, at `ply`, searched `depth` plies in the window (`alpha`, `beta`)."""
+        if turn:
+            return -self._node(child, depth, ply + 1, -beta, -alpha)
+        return self._node(child, depth, ply + 1, alpha, beta)
+
+    def _static(self, state: Any) -> int:
+        """The evaluation of `state` for its player to move, to decide what to prune."""
+        self.evaluations += 1
+        return heuristic_score(self.game.evaluate(state, self.game.to_move(state)))  # type: ignore[attr-defined]
+
+    def _null_move(self, state: Any, depth: int, ply: int, beta: int, player: int) -> int | None:
+        """A score of at least `beta` when passing, searched less deep, still reaches `beta`
+        (a real move would do better still); else None. Never a proven score: a pass is not
+        a move of the game."""
+        passed = self.game.null_move(state)  # type: ignore[attr-defined]
+        if passed is None:
+            return None
+        reduction = 2 if depth < 6 else 3
+        saved, self.null_ply = self.null_ply, ply
+        try:
+            turn = self.game.to_move(passed) != player
+            score = self._child(passed, turn, depth - 1 - reduction, ply, beta - 1, beta)
+        finally:
+            self.null_ply = saved
+        if score < beta:
+            return None
+        self.estimates += 1
+        return beta if score >= PROVEN else score
+
+    def _tactical(self, state: Any, ply: int) -> list:
+        """The moves of `state` that are never pruned or reduced: the killers and the noisy moves
+        (the captures, for a game that names no noisy moves)."""
+        game = self.game
+        moves = list(self.killer_moves.get(ply, ()))
+        if isinstance(game, Noisy):
+            moves += game.noisy_moves(state)
+        elif self.captures:
+            moves += [move for move in game.legal_moves(state) if game.capture(state, move)]  # type: ignore[attr-defined]
+        return moves
 
     def _quiesce(self, state: Any, ply: int, alpha: int, beta: int, depth: int) -> int:
         """The score of `state` at the horizon: its evaluation, or better, after noisy moves."""

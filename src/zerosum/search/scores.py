@@ -32,11 +32,19 @@ def scaled_evaluation(value: float) -> float:
     return float(value) * SCALE
 
 
+UNKNOWN_DISTANCE = SCALE // 4
+"""The distance given to a win or loss known without its length (an endgame table's win/draw/
+loss): it scores below every win of known length and above every estimate, and decodes to no
+plies."""
+
+
 def decode(score: float) -> tuple[float, int | None]:
-    """The utility-scale value of a distance-aware score, and the plies of a proven result."""
+    """The utility-scale value of a distance-aware score, and the plies of a proven result (None
+    for a draw, an estimate, or a result of unknown length)."""
     if isinstance(score, int):
         value = round(score / SCALE)
-        return value, (abs(value * SCALE - score) if value else None)
+        plies = abs(value * SCALE - score) if value else None
+        return value, (None if plies is None or plies >= UNKNOWN_DISTANCE else plies)
     return score / SCALE, None
 
 

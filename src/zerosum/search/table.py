@@ -2,7 +2,9 @@
 
 An entry remembers, for one position, the depth it was searched to, the score found, whether
 that score is exact or only a bound (the search was cut off: a lower bound after a fail-high,
-an upper bound after a fail-low) and the best move found, which is tried first next time.
+an upper bound after a fail-low), the best move found, which is tried first next time, and
+the `path` the score holds for (what of the way to the position its outcome depends on, for a
+game with repetition rules; None where the position alone decides).
 
 The table holds a fixed number of slots, derived from its size in megabytes and rounded up to a
 prime: a position goes to slot `hash(key) % slots` (a prime modulus mixes every bit of a key in;
@@ -27,12 +29,12 @@ EXACT, LOWER, UPPER = 0, 1, 2
 """Bound types: the score is the value, at least the value, or at most the value."""
 
 ENTRY_BYTES = 256
-"""Measured cost of one entry in CPython (a slot in the dict and a tuple of six fields)."""
+"""Measured cost of one entry in CPython (a slot in the dict and a tuple of its fields)."""
 
 DEFAULT_MEGABYTES = 256
 
-Entry = tuple[Hashable, int, int, int, Any, int]
-"""`(key, depth, score, bound, move, generation)`."""
+Entry = tuple[Hashable, int, int, int, Any, int, Any]
+"""`(key, depth, score, bound, move, generation, path)`."""
 
 
 @dataclass(frozen=True)
@@ -95,13 +97,16 @@ class TranspositionTable:
             return entry
         return None
 
-    def store(self, key: Hashable, depth: int, score: int, bound: int, move: Any) -> None:
-        """Remember a result for `key`, unless its slot holds a deeper one of this search."""
+    def store(
+        self, key: Hashable, depth: int, score: int, bound: int, move: Any, path: Any = None
+    ) -> None:
+        """Remember a result for `key` (reached by `path`), unless its slot holds a deeper one
+        of this search."""
         slot = hash(key) % self.slots
         old = self.entries.get(slot)
         generation = self.generation
         if old is None or old[0] == key or old[5] != generation or old[1] <= depth:
-            self.entries[slot] = (key, depth, score, bound, move, generation)
+            self.entries[slot] = (key, depth, score, bound, move, generation, path)
             self.stores += 1
 
     def new_search(self) -> None:

@@ -12,9 +12,12 @@ integer per position, its *rank*, from the point of view of the side to move:
 
 so that the larger rank is always the outcome the side to move prefers, and a position's rank
 is the largest of its children's ranks as seen from it (`seen_by_opponent`, `seen_by_mover`).
+The functions ending in `s` or `_all` do the same to every rank of a numpy array at once.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 SPAN = 1 << 17
 HALF = SPAN >> 1
@@ -62,3 +65,23 @@ def seen_by_opponent(rank: int) -> int:
 def seen_by_mover(rank: int) -> int:
     """The rank of a position as it counts for the same player, moving one ply before it."""
     return rank + 1 if rank < -HALF else rank - 1
+
+
+def outcomes(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`outcome` of every rank of an array: their values and distances, as arrays."""
+    win, loss = ranks > HALF, ranks < -HALF
+    values = np.where(win, -(-ranks // SPAN), np.where(loss, ranks // SPAN, 0))
+    distances = np.where(win | loss, np.abs(ranks - values * SPAN), -ranks)
+    if len(distances) and distances.max() > MAX_DISTANCE:
+        raise ValueError(f"a game longer than {MAX_DISTANCE} plies cannot be stored in a table")
+    return values, distances
+
+
+def seen_by_opponent_all(ranks: np.ndarray) -> np.ndarray:
+    """`seen_by_opponent` of every rank of an array."""
+    return np.where(ranks > HALF, 1 - ranks, np.where(ranks < -HALF, -1 - ranks, ranks - 1))
+
+
+def seen_by_mover_all(ranks: np.ndarray) -> np.ndarray:
+    """`seen_by_mover` of every rank of an array."""
+    return np.where(ranks < -HALF, ranks + 1, ranks - 1)

@@ -1,8 +1,9 @@
-"""Where the expansion of a layer runs: in this process, in a pool of processes, or on Dask.
+"""Where the work on a layer runs: in this process, in a pool of processes, or on Dask.
 
 A *mapper* takes a function and a list of argument tuples and yields the results in the order
-of the tuples, whatever order the work finished in. The retrograde build hands it the chunks of
-a layer; the function and its arguments must be picklable (a game defined at module level is).
+of the tuples, whatever order the work finished in; its `width` is how many tasks run at once.
+The retrograde build hands it the chunks of a layer; the function and its arguments must be
+picklable (a game defined at module level is).
 """
 
 from __future__ import annotations
@@ -11,11 +12,23 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
-Mapper = Callable[[Callable[..., Any], list[tuple]], Iterator[Any]]
+Mapping = Callable[[Callable[..., Any], list[tuple]], Iterator[Any]]
 CONNECT_TIMEOUT = "10s"
 """How long to wait for a Dask scheduler to answer."""
+
+
+@dataclass(frozen=True)
+class Mapper:
+    """Runs `function(*task)` for every task, `width` at a time; yields results in task order."""
+
+    map: Mapping
+    width: int
+
+    def __call__(self, function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
+        return self.map(function, tasks)
 
 
 def default_workers() -> int:
@@ -38,7 +51,7 @@ def mapper(workers: int | None = None, scheduler: str | None = None) -> Iterator
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     if workers == 1:
-        yield _serial
+        yield Mapper(_serial, 1)
         return
     pool = None
 
@@ -51,7 +64,7 @@ def mapper(workers: int | None = None, scheduler: str | None = None) -> Iterator
         return pool.imap(_Call(function), tasks)
 
     try:
-        yield mapping
+        yield Mapper(mapping, workers)
     finally:
         if pool is not None:
             pool.terminate()
@@ -90,6 +103,6 @@ def _dask(address: str) -> Iterator[Mapper]:
         return (future.result() for future in futures)
 
     try:
-        yield mapping
+        yield Mapper(mapping, max(1, sum(client.nthreads().values())))
     finally:
         client.close()

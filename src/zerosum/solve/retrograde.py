@@ -8,11 +8,15 @@ the side to move, with its distance to the end under perfect play (the winner hu
 loser delays, a draw takes its shortest line; see `zerosum.solve.outcome`).
 
 - A `Layered` game (every move raises a counter such as the stones on the board by one) is
-  solved layer by layer: enumeration expands one layer into the next, in parallel over chunks
-  of positions (a pool of processes, or a Dask cluster), and keeps on disk only what each
-  position needs later (its mover, its terminal utility, its children's keys); propagation then
-  solves the layers from the last one back, a position taking the best of its children, so
-  memory holds two layers of positions at a time besides the finished table (11 bytes each).
+  solved layer by layer, each layer in tasks run in parallel (a pool of processes, or a Dask
+  cluster). Enumeration expands one layer into the next: a task sends each child to the task of
+  the next layer its key hashes to, pickled, so that copies of a position reached from several
+  tasks merge there and this process only routes bytes; it keeps on disk only what each
+  position needs later (its mover, its terminal utility, its children's keys). Propagation then
+  solves the layers from the last one back: the values of a layer depend only on the layer
+  after it, so each task gets that solved layer whole and a share of the positions, each taking
+  the best of its children. Memory holds two layers of positions at a time besides the
+  finished table (11 bytes each).
 - Any other game is solved in this process with a count of unsettled successors per position:
   a finished game settles first; a child that gives its parent the best value the game allows
   settles the parent at once (the first such child in distance order is the quickest); the
@@ -24,14 +28,17 @@ loser delays, a draw takes its shortest line; see `zerosum.solve.outcome`).
 from __future__ import annotations
 
 import os
+import pickle
 import tempfile
 import time
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import islice
+from itertools import pairwise
 from typing import Any, BinaryIO
+
+import numpy as np
 
 from zerosum.game import Game, Keyed, Layered, require
 from zerosum.solve.outcome import (
@@ -39,9 +46,11 @@ from zerosum.solve.outcome import (
     MAX_VALUE,
     NO_END,
     SPAN,
-    outcome,
+    outcomes,
     seen_by_mover,
+    seen_by_mover_all,
     seen_by_opponent,
+    seen_by_opponent_all,
     terminal_rank,
 )
 from zerosum.solve.parallel import Mapper, mapper
@@ -50,10 +59,20 @@ from zerosum.solve.table import Section, Table
 __all__ = ["Progress", "solve"]
 
 CHUNK = 20_000
-"""Most positions in one task of the parallel enumeration (and between two progress reports)."""
+"""Positions between two progress reports of the unlayered build."""
 MIN_CHUNK = 4096
-"""Fewest positions in one task: a smaller layer is expanded in one task, in this process."""
+"""Fewest positions in one task: a smaller layer is handled in one task, in this process."""
+MAX_CHUNK = 1 << 16
+"""Most positions valued in one task, so that the arrays of their children stay small."""
+TASKS_PER_WORKER = 2
+"""Tasks a layer is split into for each process, so that a slow one holds up less."""
+_COLUMNS = ("Q", "B", "I", "q", "Q")
+"""Array kinds of a layer's columns: keys, movers, counts, terminal ranks, children's keys."""
+_FIBONACCI, _MASK = 0x9E3779B97F4A7C15, (1 << 64) - 1
+"""Multiplicative hashing of a key to its task (Knuth): any bits of the key spread out."""
 KEY_LIMIT = 1 << 64
+SPILL_IN_MEMORY = 16 << 20
+"""Bytes of enumerated layers kept in memory before they go to a temporary file."""
 ENDLESS = (MAX_VALUE + 2) * SPAN
 """The rank of a position never settled (a draw by endless play): no outcome has it."""
 
@@ -82,9 +101,10 @@ def solve(
     """The table of every position reachable from `positions` (default: the initial position),
     each with its value for the side to move, its distance to the end and its best moves.
 
-    A layered game is expanded on `workers` processes (default: every core) or on the Dask
-    cluster whose scheduler listens at `scheduler` (an address such as "tcp://host:8786");
-    another game is solved in this process. `progress` is called as the build advances.
+    A layered game is expanded and valued on `workers` processes (default: every core) or on
+    the Dask cluster whose scheduler listens at `scheduler` (an address such as
+    "tcp://host:8786"); another game is solved in this process. `progress` is called as the
+    build advances.
     """
     require(game, Keyed, "retrograde analysis")
     starts = [game.initial_state()] if positions is None else list(positions)
@@ -95,13 +115,24 @@ def solve(
         if scheduler is not None:
             raise ValueError(f"{type(game).__name__} has no layers: it is solved in one process")
         return Table(game, [_solve_unlayered(game, starts, meter)])
-    with mapper(workers, scheduler) as mapping, tempfile.TemporaryFile() as spill:
+    with (
+        mapper(workers, scheduler) as mapping,
+        tempfile.SpooledTemporaryFile(SPILL_IN_MEMORY) as spill,
+    ):
         return Table(game, _solve_layered(game, starts, mapping, spill, meter))
 
 
-def expand(game: Game, layer: int, states: list[Any]) -> tuple:
-    """Each state's mover, number of moves, terminal rank (0 unless terminal) and children's
-    keys, and the children themselves by key: one task of the layered enumeration."""
+def expand(game: Game, layer: int, payloads: list[Any], parts: int, pack: bool) -> tuple:
+    """One task of the layered enumeration. Its positions are those of `payloads` (dicts from
+    key to state, pickled when `pack`); their keys, movers, numbers of moves, terminal ranks
+    (0 unless terminal) and children's keys, and their children split by key into `parts`
+    payloads for the next layer (None for an empty one)."""
+    merging = map(pickle.loads, payloads) if pack else iter(payloads)
+    positions = next(merging)  # the first payload takes in the others (payloads are used up)
+    for payload in merging:
+        positions.update(payload)
+    keys, states = array("Q", positions), list(positions.values())  # sorted by key at the end
+    del positions
     # The hot loop of the build: methods bound once, keys and layers checked after it, in C.
     key, to_move, result = game.key, game.to_move, game.result  # type: ignore[attr-defined]
     is_terminal, legal_moves, utility = game.is_terminal, game.legal_moves, game.utility
@@ -127,8 +158,7 @@ def expand(game: Game, layer: int, states: list[Any]) -> tuple:
             child = result(state, move)
             child_key = key(child)
             add_child_key(child_key)
-            if child_key not in children:
-                children[child_key] = child
+            children[child_key] = child
     try:
         keyed = array("Q", child_keys)  # checks every key is an unsigned 64-bit integer
     except (TypeError, OverflowError):
@@ -141,7 +171,27 @@ def expand(game: Game, layer: int, states: list[Any]) -> tuple:
             f"a move from layer {layer} reaches layer {min(strays)}:"
             " every move of a layered game must add exactly one"
         )
-    return movers, counts, ranks, keyed, children
+    return keys, movers, counts, ranks, keyed, _split(children, parts, pack)
+
+
+def _split(positions: dict[int, Any], parts: int, pack: bool) -> list[Any]:
+    """`positions` in `parts` payloads by a hash of the key, each pickled when `pack`, None
+    when empty: every task sends a position to the same part, where its copies merge."""
+    if parts == 1:
+        split = [positions]
+    else:
+        split = [{} for _ in range(parts)]
+        for key, state in positions.items():
+            split[(key * _FIBONACCI & _MASK) * parts >> 64][key] = state
+    return [
+        (pickle.dumps(part, pickle.HIGHEST_PROTOCOL) if pack else part) if part else None
+        for part in split
+    ]
+
+
+def _parts(width: int, positions: int) -> int:
+    """How many tasks share a layer of about `positions` positions on `width` processes."""
+    return 1 if width == 1 else max(1, min(TASKS_PER_WORKER * width, positions // MIN_CHUNK))
 
 
 def _solve_layered(
@@ -150,55 +200,58 @@ def _solve_layered(
     pending: dict[int, dict[int, Any]] = {}
     for state in starts:
         pending.setdefault(game.layer(state), {})[_check_key(game.key(state))] = state  # type: ignore[attr-defined]
+    # Between processes the positions travel pickled by the tasks, this process only routes
+    # the bytes: it never unpickles a state.
+    pack = mapping.width > 1
     meter.start("enumerate")
     enumerated = []
     while pending:
         layer = min(pending)
-        current = pending.pop(layer)
+        current, size = [_split(pending.pop(layer), 1, pack)], 0
         while current:
-            following = pending.pop(layer + 1, {})
-            columns = _enumerate_layer(game, layer, current, following, mapping, meter)
+            parts = _parts(mapping.width, size)  # the next layer's, sized after this one's
+            columns, following = _enumerate_layer(game, layer, current, parts, mapping, meter)
+            starting = pending.pop(layer + 1, None)
+            if starting:
+                for part, payload in zip(following, _split(starting, parts, pack), strict=True):
+                    part.append(payload)
             enumerated.append(_spill(spill, layer, columns))
-            layer, current = layer + 1, following
+            current = [[p for p in part if p is not None] for part in following]
+            current = [part for part in current if part]
+            layer, size = layer + 1, len(columns[4])
     meter.start("propagate")
     sections: list[Section] = []
-    above: _SolvedLayer | None = None
+    above: tuple | None = None  # the layer solved last: its number, keys, movers and ranks
     for layer, offset, sizes in reversed(enumerated):
         keys, movers, counts, ranks, child_keys = _unspill(spill, offset, sizes)
-        if above is not None and above.layer != layer + 1:
-            above = None
-        _propagate_layer(movers, counts, ranks, child_keys, above)
+        if above is not None and above[0] == layer + 1:
+            columns = (movers, counts, ranks, child_keys)
+            ranks = _propagate_layer(layer, columns, above[1:], mapping, meter)
+        else:  # every position is a finished game: nothing to propagate
+            meter.advance(layer, len(keys))
+        keys, movers, ranks = _by_key(keys, movers, ranks)
         sections.append(_section(layer, keys, ranks))
-        above = _SolvedLayer(layer, keys, movers, ranks)
-        meter.advance(layer, len(keys))
+        above = (layer, keys, movers, ranks)
     sections.reverse()
     return sections
 
 
 def _enumerate_layer(
-    game: Game,
-    layer: int,
-    current: dict[int, Any],
-    following: dict[int, Any],
-    mapping: Mapper,
-    meter: _Meter,
-) -> tuple:
-    """The columns of one layer in key order (keys, movers, counts, terminal ranks, children's
-    keys); adds the next layer's positions to `following`."""
-    keys = array("Q", sorted(current))  # in key order, as the table will hold them
-    states = list(map(current.__getitem__, keys))
-    size = min(CHUNK, max(MIN_CHUNK, -(-len(states) // 8)))
-    tasks = [(game, layer, states[i : i + size]) for i in range(0, len(states), size)]
-    del states
-    movers, counts, ranks, child_keys = bytearray(), array("I"), array("q"), array("Q")
-    for part_movers, part_counts, part_ranks, part_child_keys, children in mapping(expand, tasks):
-        movers += part_movers
-        counts.extend(part_counts)
-        ranks.extend(part_ranks)
-        child_keys.extend(part_child_keys)
-        following.update(children)
-        meter.advance(layer, len(part_movers))
-    return keys, movers, counts, ranks, child_keys
+    game: Game, layer: int, current: list[list[Any]], parts: int, mapping: Mapper, meter: _Meter
+) -> tuple[tuple, list[list[Any]]]:
+    """The columns of one layer (keys, movers, counts, terminal ranks, children's keys) from its
+    payloads split into tasks; and the next layer's payloads split into `parts` tasks."""
+    pack = mapping.width > 1
+    tasks = [(game, layer, payloads, parts, pack) for payloads in current]
+    columns = (array("Q"), bytearray(), array("I"), array("q"), array("Q"))
+    following: list[list[Any]] = [[] for _ in range(parts)]
+    for *part_columns, children in mapping(expand, tasks):
+        for column, part in zip(columns, part_columns, strict=True):
+            column += part
+        for payloads, payload in zip(following, children, strict=True):
+            payloads.append(payload)
+        meter.advance(layer, len(part_columns[0]))
+    return columns, following
 
 
 def _spill(spill: BinaryIO, layer: int, columns: tuple) -> tuple[int, int, tuple[int, int]]:
@@ -210,70 +263,66 @@ def _spill(spill: BinaryIO, layer: int, columns: tuple) -> tuple[int, int, tuple
 
 
 def _unspill(spill: BinaryIO, offset: int, sizes: tuple[int, int]) -> tuple:
+    """A layer's columns read back from the spill file, as numpy arrays."""
     positions, edges = sizes
     spill.seek(offset)
-    keys, counts, ranks, child_keys = array("Q"), array("I"), array("q"), array("Q")
-    keys.fromfile(spill, positions)
-    movers = spill.read(positions)
-    counts.fromfile(spill, positions)
-    ranks.fromfile(spill, positions)
-    child_keys.fromfile(spill, edges)
-    return keys, movers, counts, ranks, child_keys
-
-
-@dataclass
-class _SolvedLayer:
-    """A solved layer, and its ranks as seen from the layer before, built once per mover."""
-
-    layer: int
-    keys: array
-    movers: bytes
-    ranks: array
-
-    def __post_init__(self) -> None:
-        self.views: dict[int, dict[int, int]] = {}
-
-    def seen_by(self, player: int) -> dict[int, int]:
-        """Key -> rank of each position for `player` moving into it from the layer before."""
-        view = self.views.get(player)
-        if view is None:
-            # A layer holds few distinct ranks: map each once, then the whole layer in C.
-            distinct = set(self.ranks)
-            by_mover = {rank: seen_by_mover(rank) for rank in distinct}
-            by_opponent = {rank: seen_by_opponent(rank) for rank in distinct}
-            if self.movers.count(player) == len(self.movers):
-                view = dict(zip(self.keys, map(by_mover.__getitem__, self.ranks), strict=True))
-            elif player not in self.movers:
-                view = dict(zip(self.keys, map(by_opponent.__getitem__, self.ranks), strict=True))
-            else:
-                view = {
-                    key: (by_mover if mover == player else by_opponent)[rank]
-                    for key, mover, rank in zip(self.keys, self.movers, self.ranks, strict=True)
-                }
-            self.views[player] = view
-        return view
+    return tuple(
+        np.frombuffer(spill.read(count * np.dtype(kind).itemsize), kind)
+        for kind, count in zip(_COLUMNS, (positions,) * 4 + (edges,), strict=True)
+    )
 
 
 def _propagate_layer(
-    movers: bytes, counts: array, ranks: array, child_keys: array, above: _SolvedLayer | None
-) -> None:
-    """Fill in the rank of every unfinished position: the best of its children's."""
-    if above is None:
-        return
-    players = set(movers)
-    if len(players) == 1:  # one side moves in the whole layer: one view, one stream of ranks
-        seen = map(above.seen_by(players.pop()).__getitem__, child_keys)
-        for index, count in enumerate(counts):
-            if count:
-                ranks[index] = max(islice(seen, count))
-        return
-    views = [above.seen_by(player) if player in players else None for player in (0, 1)]
-    start = 0
-    for index, count in enumerate(counts):
-        if count:
-            end = start + count
-            ranks[index] = max(map(views[movers[index]].__getitem__, child_keys[start:end]))
-            start = end
+    layer: int, columns: tuple, above: tuple, mapping: Mapper, meter: _Meter
+) -> np.ndarray:
+    """The ranks of a layer's positions from its columns (movers, counts, terminal ranks,
+    children's keys) and the solved layer `above` (keys in order, movers, ranks): a task for
+    each process of the mapper, each given the whole layer above."""
+    movers, counts, ranks, child_keys = columns
+    parts = max(-(-len(counts) // MAX_CHUNK), min(mapping.width, len(counts) // MIN_CHUNK))
+    bounds = [len(counts) * part // parts for part in range(parts + 1)]
+    edges = np.zeros(len(counts) + 1, np.intp)
+    np.cumsum(counts, out=edges[1:])
+    tasks = [
+        (*above, movers[a:b], counts[a:b], ranks[a:b], child_keys[edges[a] : edges[b]])
+        for a, b in pairwise(bounds)
+    ]
+    solved = []
+    for part in mapping(settle, tasks):
+        solved.append(part)
+        meter.advance(layer, len(part))
+    return np.concatenate(solved)
+
+
+def settle(
+    keys: np.ndarray,
+    movers: np.ndarray,
+    ranks: np.ndarray,
+    chunk_movers: np.ndarray,
+    counts: np.ndarray,
+    chunk_ranks: np.ndarray,
+    child_keys: np.ndarray,
+) -> np.ndarray:
+    """The ranks of a chunk of positions whose children make up the solved layer (`keys` in
+    order, `movers`, `ranks`): a finished game keeps its rank, another takes the best of its
+    children's ranks as seen from it. One task of the layered propagation."""
+    solved = chunk_ranks.copy()
+    if not len(child_keys):
+        return solved
+    child = np.searchsorted(keys, child_keys)  # every child is in the layer
+    ranks = ranks[child]
+    same = movers[child] == np.repeat(chunk_movers, counts)
+    seen = np.where(same, seen_by_mover_all(ranks), seen_by_opponent_all(ranks))
+    moving = counts > 0
+    first_child = np.cumsum(counts, dtype=np.intp) - counts
+    solved[moving] = np.maximum.reduceat(seen, first_child[moving])
+    return solved
+
+
+def _by_key(keys: np.ndarray, *columns: np.ndarray) -> tuple[np.ndarray, ...]:
+    """`keys` in ascending order, and `columns` in the same order."""
+    order = np.argsort(keys, kind="stable")
+    return keys[order], *(column[order] for column in columns)
 
 
 def _solve_unlayered(game: Game, starts: list[Any], meter: _Meter) -> Section:
@@ -290,10 +339,7 @@ def _solve_unlayered(game: Game, starts: list[Any], meter: _Meter) -> Section:
         for index, done in enumerate(settled):
             if not done:
                 ranks[index] = ENDLESS
-    order = sorted(range(len(keys)), key=keys.__getitem__)
-    return _section(
-        None, array("Q", map(keys.__getitem__, order)), array("q", map(ranks.__getitem__, order))
-    )
+    return _section(None, *_by_key(np.frombuffer(keys, "Q"), np.frombuffer(ranks, "q")))
 
 
 def _enumerate_graph(game: Game, starts: list[Any], meter: _Meter) -> tuple:
@@ -385,16 +431,17 @@ def _propagate_graph(
     return settled
 
 
-def _section(layer: int | None, keys: array, ranks: array) -> Section:
+def _section(layer: int | None, keys: np.ndarray, ranks: np.ndarray) -> Section:
     """The table section of these positions, given in key order."""
-    decoded = {rank: (0, NO_END) if rank == ENDLESS else outcome(rank) for rank in set(ranks)}
-    value_of = {rank: value for rank, (value, _) in decoded.items()}
-    distance_of = {rank: distance for rank, (_, distance) in decoded.items()}
+    values, distances = outcomes(ranks)
+    endless = ranks == ENDLESS
+    values[endless], distances[endless] = 0, NO_END
+    values, distances = values.astype("b"), distances.astype("H")
     return Section(
         layer,
-        keys,
-        array("b", map(value_of.__getitem__, ranks)),
-        array("H", map(distance_of.__getitem__, ranks)),
+        array("Q", keys.tobytes()),
+        array("b", values.tobytes()),
+        array("H", distances.tobytes()),
     )
 
 

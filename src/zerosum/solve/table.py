@@ -37,7 +37,7 @@ import tempfile
 from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import asdict, astuple, dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +80,8 @@ class Counts:
         )
 
     def __add__(self, other: Counts) -> Counts:
-        return Counts(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
+        pairs = zip(vars(self).values(), vars(other).values(), strict=True)
+        return Counts(*(a + b for a, b in pairs))
 
 
 @dataclass(frozen=True)
