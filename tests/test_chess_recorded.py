@@ -1,5 +1,6 @@
 """Facts that the speed work on chess must keep: the evaluation's values and the noisy moves
-(in their order) on recorded positions, and perft counts of the published suite.
+(in their order) on recorded positions, the board and key that `play` makes (python-chess's
+`push` and Polyglot hash along random games), and perft counts of the published suite.
 
 The values were recorded before the hot paths of `zerosum.games.chess` were rewritten for
 speed; they are compared exactly, so any change of the evaluation's arithmetic shows here.
@@ -183,8 +184,8 @@ def cheap_perft_lines(limit=3000):
     """(FEN, depth, count) of the suite's positions whose deepest count up to `limit` leaves."""
     cases = []
     for line in oracle_path("chess", "perftsuite.epd").read_text().splitlines():
-        fen, *fields = line.split(";")
-        counts = [(int(f.split()[0][1:]), int(f.split()[1])) for f in fields if f.strip()]
+        fen, *parts = line.split(";")
+        counts = [(int(p.split()[0][1:]), int(p.split()[1])) for p in parts if p.strip()]
         fitting = [(depth, count) for depth, count in counts if count <= limit]
         if fitting:
             cases.append((fen.strip(), *max(fitting)))
