@@ -33,7 +33,9 @@ NAME = "zerosum"
 AUTHOR = "the zerosum authors"
 
 MARGIN = 0.1
-"""Seconds kept back from every budget for the engine's overshoot and the GUI's lag."""
+"""Seconds kept back from every budget for the engine's overshoot and the GUI's lag: from a
+fixed `movetime`, a tenth of it when that is less (a short movetime would otherwise be mostly
+margin)."""
 
 MOVES_TO_GO = 30
 """The moves the remaining time is shared among when the time control does not say."""
@@ -45,7 +47,8 @@ LEAST_TIME = 0.01
 def think_time(limits: dict[str, int], white: bool) -> float | None:
     """The seconds to think for `go` with `limits` (in ms), or None when the clock is not used."""
     if "movetime" in limits:
-        return max(LEAST_TIME, limits["movetime"] / 1000 - MARGIN)
+        seconds = limits["movetime"] / 1000
+        return max(LEAST_TIME, seconds - min(MARGIN, seconds / 10))
     remaining = limits.get("wtime" if white else "btime")
     if remaining is None:
         return None
