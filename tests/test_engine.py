@@ -6,6 +6,7 @@ import itertools
 import zlib
 
 import pytest
+import trees
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,15 +22,8 @@ ORDERING = ("iterative", "hash_move", "killers", "history", "captures", "null_wi
 FORWARD = ("null_move", "late_move_reductions", "futility", "check_extensions")
 
 
-class ScoredTree(Tree):
-    """A tree with an evaluation, noisy moves and captures, so that every engine path runs."""
-
-    def evaluate(self, state, player):
-        estimate = zlib.crc32(repr(state).encode()) % 1000 / 1000 - 0.5
-        return estimate if player == 0 else -estimate
-
-    def noisy_moves(self, state):
-        return [move for move in self.legal_moves(state) if move % 2 == 0]
+class ScoredTree(trees.ScoredTree):
+    """A scored tree whose even moves are captures, so that MVV-LVA ordering runs too."""
 
     def capture(self, state, move):
         return (move + 1, 3 - move) if move % 2 == 0 else None

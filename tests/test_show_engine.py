@@ -1,11 +1,11 @@
 """The engine's trace, and the pictures of its search rebuilt from it."""
 
-import zlib
 from xml.etree import ElementTree
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from trees import ScoredTree
 
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tree import Tree
@@ -27,17 +27,6 @@ CONNECT4 = ConnectFour()
 POSITION = CONNECT4.parse_state("4453")
 SVG = "{http://www.w3.org/2000/svg}"
 NODE_EVENTS = (ENTER, LEAF, HIT)
-
-
-class ScoredTree(Tree):
-    """A tree with an evaluation and noisy moves, so that the engine's every path runs."""
-
-    def evaluate(self, state, player):
-        estimate = zlib.crc32(repr(state).encode()) % 1000 / 1000 - 0.5
-        return estimate if player == 0 else -estimate
-
-    def noisy_moves(self, state):
-        return [move for move in self.legal_moves(state) if move % 2 == 0]
 
 
 def traced_search(game, state, depth, trace, **flags):
