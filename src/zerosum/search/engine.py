@@ -447,9 +447,8 @@ class Engine:
             self.horizons += 1
             if self.quiescence:
                 return self._quiesce(state, ply, alpha, beta, 0)
-            self.evaluations += 1
             self.estimates += 1
-            score = heuristic_score(game.evaluate(state, game.to_move(state)))  # type: ignore[attr-defined]
+            score = self._static(state)
             if trace is not None:
                 trace.record(LEAF, state, ply, score)
             return score
@@ -568,7 +567,7 @@ class Engine:
         return self._node(child, depth, ply + 1, alpha, beta)
 
     def _static(self, state: Any) -> int:
-        """The evaluation of `state` for its player to move, to decide what to prune."""
+        """The evaluation of `state` for its player to move, as a score (counted)."""
         self.evaluations += 1
         return heuristic_score(self.game.evaluate(state, self.game.to_move(state)))  # type: ignore[attr-defined]
 
@@ -606,9 +605,8 @@ class Engine:
         """The score of `state` at the horizon: its evaluation, or better, after noisy moves."""
         game = self.game
         player = game.to_move(state)
-        self.evaluations += 1
         self.estimates += 1
-        best = heuristic_score(game.evaluate(state, player))  # type: ignore[attr-defined]
+        best = self._static(state)
         trace = self.trace
         if not self.quiescence or best >= beta or depth >= self.quiescence_depth:
             if trace is not None:
