@@ -1,4 +1,5 @@
-"""Ranks of solved positions: the array forms give what the one-rank functions give."""
+"""Ranks of solved positions: decoded to the outcome they encode; the array forms give what
+the one-rank functions give."""
 
 import numpy as np
 import pytest
@@ -10,7 +11,6 @@ from zerosum.solve.outcome import (
     MAX_DISTANCE,
     MAX_VALUE,
     SPAN,
-    outcome,
     outcomes,
     seen_by_mover,
     seen_by_mover_all,
@@ -18,19 +18,23 @@ from zerosum.solve.outcome import (
     seen_by_opponent_all,
 )
 
-# Every outcome a table can hold: a win or loss by 1 to MAX_VALUE, or a draw, at any distance.
-RANKS = st.one_of(
-    st.builds(lambda v, d: v * SPAN - d, st.integers(1, MAX_VALUE), st.integers(0, MAX_DISTANCE)),
-    st.builds(lambda v, d: -v * SPAN + d, st.integers(1, MAX_VALUE), st.integers(0, MAX_DISTANCE)),
-    st.builds(lambda d: -d, st.integers(0, MAX_DISTANCE)),
+# Every outcome a table can hold, as (rank, value, distance): a win or loss by 1 to MAX_VALUE,
+# or a draw, at any distance.
+DISTANCES = st.integers(0, MAX_DISTANCE)
+OUTCOMES = st.one_of(
+    st.builds(lambda v, d: (v * SPAN - d, v, d), st.integers(1, MAX_VALUE), DISTANCES),
+    st.builds(lambda v, d: (-v * SPAN + d, -v, d), st.integers(1, MAX_VALUE), DISTANCES),
+    st.builds(lambda d: (-d, 0, d), DISTANCES),
 )
 
 
-@given(st.lists(RANKS, max_size=30))
-def test_array_forms_equal_the_one_rank_functions(ranks):
+@given(st.lists(OUTCOMES, max_size=30))
+def test_ranks_decode_to_their_outcomes_and_array_forms_equal_the_one_rank_functions(triples):
+    ranks = [rank for rank, _, _ in triples]
     array = np.array(ranks, np.int64)
     values, distances = outcomes(array)
-    assert list(zip(values.tolist(), distances.tolist(), strict=True)) == list(map(outcome, ranks))
+    assert values.tolist() == [value for _, value, _ in triples]
+    assert distances.tolist() == [distance for _, _, distance in triples]
     assert seen_by_mover_all(array).tolist() == list(map(seen_by_mover, ranks))
     assert seen_by_opponent_all(array).tolist() == list(map(seen_by_opponent, ranks))
 

@@ -12,7 +12,8 @@ integer per position, its *rank*, from the point of view of the side to move:
 
 so that the larger rank is always the outcome the side to move prefers, and a position's rank
 is the largest of its children's ranks as seen from it (`seen_by_opponent`, `seen_by_mover`).
-The functions ending in `s` or `_all` do the same to every rank of a numpy array at once.
+`outcomes` decodes the ranks of a numpy array, and the functions ending in `_all` do the same
+as their one-rank twins to every rank of an array at once.
 """
 
 from __future__ import annotations
@@ -38,21 +39,6 @@ def terminal_rank(utility: float) -> int:
     return int(utility) * SPAN
 
 
-def outcome(rank: int) -> tuple[int, int]:
-    """The (value, distance) a rank encodes, for the same side to move."""
-    if rank > HALF:
-        value = -(-rank // SPAN)
-        distance = value * SPAN - rank
-    elif rank < -HALF:
-        value = rank // SPAN
-        distance = rank - value * SPAN
-    else:
-        value, distance = 0, -rank
-    if distance > MAX_DISTANCE:
-        raise ValueError(f"a game longer than {MAX_DISTANCE} plies cannot be stored in a table")
-    return value, distance
-
-
 def seen_by_opponent(rank: int) -> int:
     """The rank of a position as it counts for the other player, one ply before it."""
     if rank > HALF:
@@ -68,7 +54,8 @@ def seen_by_mover(rank: int) -> int:
 
 
 def outcomes(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`outcome` of every rank of an array: their values and distances, as arrays."""
+    """The (value, distance) every rank of an array encodes, for the same side to move, as two
+    arrays; ValueError if a distance is too long to store."""
     win, loss = ranks > HALF, ranks < -HALF
     values = np.where(win, -(-ranks // SPAN), np.where(loss, ranks // SPAN, 0))
     distances = np.where(win | loss, np.abs(ranks - values * SPAN), -ranks)
