@@ -1,13 +1,16 @@
 """Retrograde analysis: counts, values equal to exact search, impartial theory, cycles, scores."""
 
+import pickle
 import random
 from functools import reduce
 from operator import xor
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from zerosum.game import Restorable
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.search import alphabeta
@@ -190,6 +193,52 @@ def test_layers_valued_in_chunks_of_7_positions_give_the_same_table(tictactoe_ta
 def test_two_workers_solve_a_layer_where_both_sides_move_like_one(monkeypatch):
     monkeypatch.setattr(retrograde, "MIN_CHUNK", 2)  # layers of 4 to 16 nodes split in tasks
     game = TwiceInARow(list(range(-3, 4)) + list(range(3, -6, -1)))
+    assert solve(game, workers=2).sections == solve(game, workers=1).sections
+
+
+def test_tictactoe_positions_are_rebuilt_from_their_keys():
+    positions = list(reachable(TICTACTOE, TICTACTOE.initial_state()).values())
+    keys = np.array([TICTACTOE.key(state) for state in positions], np.uint64)
+    assert isinstance(TICTACTOE, Restorable)
+    assert TICTACTOE.from_keys(keys) == positions
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 6), st.integers(2, 5), st.randoms(use_true_random=False))
+def test_connect4_positions_are_rebuilt_from_their_keys(width, height, connect, rng):
+    game = ConnectFour(width, height, connect)
+    positions = [random_position(game, rng, 0, game.cells) for _ in range(30)]
+    keys = np.array([game.key(state) for state in positions], np.uint64)
+    assert game.from_keys(keys) == positions  # a won position too: its `won` flag is rebuilt
+
+
+def test_connect4_board_too_wide_for_64_bit_keys_is_not_rebuilt():
+    with pytest.raises(ValueError, match="9x7 board has keys wider than 64 bits"):
+        ConnectFour(9, 7).from_keys(np.array([0], np.uint64))
+
+
+def test_a_restorable_game_sends_its_positions_to_the_next_tasks_as_keys():
+    game = ConnectFour(4, 3)
+    start = game.initial_state()
+    payloads = retrograde._split(game, {game.key(start): start}, 1, True)
+    *_, following = retrograde.expand(game, 0, payloads, 3, True)
+    sent = [payload for payload in following if payload is not None]
+    assert all(payload.dtype == np.uint64 for payload in sent)
+    children = {game.key(game.result(start, move)) for move in game.legal_moves(start)}
+    assert sorted(np.concatenate(sent).tolist()) == sorted(children)
+
+
+def test_another_layered_game_sends_its_positions_pickled():
+    game = TwiceInARow([0] * 16)
+    payloads = retrograde._split(game, {1: 1}, 1, True)
+    *_, following = retrograde.expand(game, 0, payloads, 2, True)
+    sent = [pickle.loads(payload) for payload in following if payload is not None]
+    assert sorted(key for payload in sent for key in payload) == [2, 3]
+
+
+def test_two_workers_build_the_same_connect4_table_as_one(monkeypatch):
+    monkeypatch.setattr(retrograde, "MIN_CHUNK", 50)  # several tasks a layer: the pool runs
+    game = ConnectFour(4, 3)
     assert solve(game, workers=2).sections == solve(game, workers=1).sections
 
 

@@ -9,7 +9,7 @@ of view explicitly: `utility(state, player)` is the payoff *for `player`*, and b
 is zero-sum, `utility(state, 0) == -utility(state, 1)`.
 
 Everything else is optional and discovered at run time with `isinstance` against the small
-protocols below (`Keyed`, `Layered`, `Evaluating`, `Bounded`, `Noisy`, `Capturing`,
+protocols below (`Keyed`, `Restorable`, `Layered`, `Evaluating`, `Bounded`, `Noisy`, `Capturing`,
 `Checking`, `Passing`, `HistoryDependent`, `PathKeyed`, `Chance`, `MoveText`, `StateText`,
 `Rendering`), so that a game of ten
 lines works with every algorithm that needs no more than it gives, and a search that needs
@@ -74,6 +74,18 @@ class Keyed(Protocol):
     """
 
     def key(self, state: Any) -> Hashable: ...
+
+
+@runtime_checkable
+class Restorable(Protocol):
+    """A keyed game whose integer key is a perfect encoding: positions are rebuilt from keys.
+
+    `from_keys(keys)` takes a numpy array of keys (unsigned 64-bit integers, as `key` gives
+    them) and returns the states they encode, in the same order. Retrograde analysis then sends
+    positions between processes as 8-byte keys instead of pickled states.
+    """
+
+    def from_keys(self, keys: Any) -> list[Any]: ...
 
 
 @runtime_checkable

@@ -27,6 +27,10 @@ exact solver is `zerosum.games.connect4_solver`.
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from zerosum.game import Player
 
 State = tuple[int, int, int, bool]
@@ -76,6 +80,13 @@ class ConnectFour:
         for bit, count in lines_through.items():
             weights[count] = weights.get(count, 0) | bit
         self.cell_weights = tuple(weights.items())
+        # For `from_keys`: shifts by 1, 2, 4... that smear a column's top bit down, each masked
+        # to the bits that stay within the column.
+        self._smear = tuple(
+            (shift, sum(((1 << stride - shift) - 1) << c * stride for c in range(width)))
+            for shift in (1 << i for i in range(stride.bit_length()))
+            if shift < stride
+        )
         self._threats_of, self._threats = (-1, -1), (0, 0)
 
     def initial_state(self) -> State:
@@ -95,23 +106,23 @@ class ConnectFour:
         opponent_stones = position ^ mask
         mask |= mask + self.bottom[move]
         mover_stones = opponent_stones ^ mask
-        return (opponent_stones, mask, moves + 1, self.has_line(mover_stones))
+        return (opponent_stones, mask, moves + 1, self.line_starts(mover_stones) != 0)
 
-    def has_line(self, stones: int) -> bool:
-        """True when `stones` contain `connect` in a row in some direction."""
+    def line_starts(self, stones: Any) -> Any:
+        """The cells where a line of `connect` of `stones` starts, in any direction: a bitboard,
+        or a numpy array of them (every direction is checked: a line is rare)."""
+        starts = 0
         if self.connect == 4:  # pairs of pairs: two shifts instead of three
             for shift in self.directions:
                 pairs = stones & stones >> shift
-                if pairs & pairs >> 2 * shift:
-                    return True
-            return False
+                starts |= pairs & pairs >> 2 * shift
+            return starts
         for shift in self.directions:
             run = stones
             for _ in range(self.connect - 1):
-                run &= run >> shift
-            if run:
-                return True
-        return False
+                run = run & run >> shift  # never in place: `stones` may be an array
+            starts |= run
+        return starts
 
     def is_terminal(self, state: State) -> bool:
         return state[3] or state[2] == self.cells
@@ -133,6 +144,26 @@ class ConnectFour:
     def layer(self, state: State) -> int:
         """The number of stones on the board: every move adds one."""
         return state[2]
+
+    def from_keys(self, keys: np.ndarray) -> list[State]:
+        """The positions whose keys are `keys` (a numpy array), in order: the inverse of `key`.
+
+        In each column a key holds the mover's stones plus the column's stones (a run of ones
+        from the bottom), so one more per column leaves the bit above the top stone highest
+        and the mover's stones below it; smearing that bit downwards gives the mask.
+        """
+        if self.stride * self.width > 64:
+            raise ValueError(f"a {self.width}x{self.height} board has keys wider than 64 bits")
+        keys = np.asarray(keys, np.uint64)
+        smeared = keys + np.uint64(self.bottom_row)
+        for shift, within in self._smear:
+            smeared |= smeared >> shift & np.uint64(within)
+        mask = smeared >> 1 & np.uint64(self.board)
+        position = keys - mask
+        won = self.line_starts(position ^ mask) != 0  # the player who just moved
+        moves = np.bitwise_count(mask)
+        columns = position.tolist(), mask.tolist(), moves.tolist(), won.tolist()
+        return list(zip(*columns, strict=True))
 
     def winning_cells(self, stones: int, mask: int) -> int:
         """The empty cells where one more of `stones` would complete a line."""

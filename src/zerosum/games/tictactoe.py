@@ -17,6 +17,8 @@ between them are ignored): `"XOX.O...."`; the side to move follows from the coun
 
 from __future__ import annotations
 
+import numpy as np
+
 from zerosum.game import Player
 
 State = tuple[int, int]
@@ -74,6 +76,11 @@ class TicTacToe:
         """A perfect 18-bit key: X's squares in the low bits, O's above."""
         x, o = state
         return x | o << 9
+
+    def from_keys(self, keys: np.ndarray) -> list[State]:
+        """The positions whose keys are `keys` (a numpy array), in order: the inverse of `key`."""
+        keys = np.asarray(keys, np.uint64)
+        return list(zip((keys & FULL).tolist(), (keys >> 9).tolist(), strict=True))
 
     def layer(self, state: State) -> int:
         """The number of marks on the board: every move adds one."""

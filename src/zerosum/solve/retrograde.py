@@ -10,9 +10,11 @@ loser delays, a draw takes its shortest line; see `zerosum.solve.outcome`).
 - A `Layered` game (every move raises a counter such as the stones on the board by one) is
   solved layer by layer, each layer in tasks run in parallel (a pool of processes, or a Dask
   cluster). Enumeration expands one layer into the next: a task sends each child to the task of
-  the next layer its key hashes to, pickled, so that copies of a position reached from several
-  tasks merge there and this process only routes bytes; it keeps on disk only what each
-  position needs later (its mover, its terminal utility, its children's keys). Propagation then
+  the next layer its key hashes to, so that copies of a position reached from several tasks
+  merge there. A child travels as its 8-byte key when the game rebuilds positions from keys
+  (`Restorable`), else pickled (and this process only routes the bytes). This process keeps on
+  disk only what each position needs later (its mover, its terminal utility, its children's
+  keys). Propagation then
   solves the layers from the last one back: the values of a layer depend only on the layer
   after it, so each task gets that solved layer whole and a share of the positions, each taking
   the best of its children. Memory holds two layers of positions at a time besides the
@@ -40,7 +42,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from zerosum.game import Game, Keyed, Layered, require
+from zerosum.game import Game, Keyed, Layered, Restorable, require
 from zerosum.solve.outcome import (
     HALF,
     MAX_VALUE,
@@ -69,7 +71,7 @@ TASKS_PER_WORKER = 2
 _COLUMNS = ("Q", "B", "I", "q", "Q")
 """Array kinds of a layer's columns: keys, movers, counts, terminal ranks, children's keys."""
 _FIBONACCI, _MASK = 0x9E3779B97F4A7C15, (1 << 64) - 1
-"""Multiplicative hashing of a key to its task (Knuth): any bits of the key spread out."""
+"""Multiplicative hashing of a key to its task (Knuth)."""
 KEY_LIMIT = 1 << 64
 SPILL_IN_MEMORY = 16 << 20
 """Bytes of enumerated layers kept in memory before they go to a temporary file."""
@@ -123,16 +125,11 @@ def solve(
 
 
 def expand(game: Game, layer: int, payloads: list[Any], parts: int, pack: bool) -> tuple:
-    """One task of the layered enumeration. Its positions are those of `payloads` (dicts from
-    key to state, pickled when `pack`); their keys, movers, numbers of moves, terminal ranks
-    (0 unless terminal) and children's keys, and their children split by key into `parts`
-    payloads for the next layer (None for an empty one)."""
-    merging = map(pickle.loads, payloads) if pack else iter(payloads)
-    positions = next(merging)  # the first payload takes in the others (payloads are used up)
-    for payload in merging:
-        positions.update(payload)
-    keys, states = array("Q", positions), list(positions.values())  # sorted by key at the end
-    del positions
+    """One task of the layered enumeration. Its positions are those of `payloads` (see
+    `_split`); their keys, movers, numbers of moves, terminal ranks (0 unless terminal) and
+    children's keys, and their children split by key into `parts` payloads for the next layer
+    (None for an empty one)."""
+    keys, states = _merge(game, payloads, pack)
     # The hot loop of the build: methods bound once, keys and layers checked after it, in C.
     key, to_move, result = game.key, game.to_move, game.result  # type: ignore[attr-defined]
     is_terminal, legal_moves, utility = game.is_terminal, game.legal_moves, game.utility
@@ -171,22 +168,49 @@ def expand(game: Game, layer: int, payloads: list[Any], parts: int, pack: bool) 
             f"a move from layer {layer} reaches layer {min(strays)}:"
             " every move of a layered game must add exactly one"
         )
-    return keys, movers, counts, ranks, keyed, _split(children, parts, pack)
+    return keys, movers, counts, ranks, keyed, _split(game, children, parts, pack)
 
 
-def _split(positions: dict[int, Any], parts: int, pack: bool) -> list[Any]:
-    """`positions` in `parts` payloads by a hash of the key, each pickled when `pack`, None
-    when empty: every task sends a position to the same part, where its copies merge."""
+def _split(game: Game, positions: dict[int, Any], parts: int, pack: bool) -> list[Any]:
+    """`positions` (a dict from key to state) in `parts` payloads by a hash of the key, None
+    when empty: every task sends a position to the same part, where its copies merge. A
+    payload is a numpy array of keys for a `Restorable` game, else a dict from key to state,
+    pickled when `pack`."""
+    if isinstance(game, Restorable):
+        keys = np.fromiter(positions, np.uint64, len(positions))
+        tasks = _task_of(keys, parts)
+        order = np.argsort(tasks, kind="stable")
+        bounds = np.searchsorted(tasks[order], np.arange(parts + 1))
+        return [keys[order[a:b]] if b > a else None for a, b in pairwise(bounds)]
     if parts == 1:
         split = [positions]
     else:
         split = [{} for _ in range(parts)]
         for key, state in positions.items():
-            split[(key * _FIBONACCI & _MASK) * parts >> 64][key] = state
+            split[_task_of(key, parts)][key] = state
     return [
         (pickle.dumps(part, pickle.HIGHEST_PROTOCOL) if pack else part) if part else None
         for part in split
     ]
+
+
+def _task_of(key: Any, parts: int) -> Any:
+    """Which of `parts` tasks a key goes to (a key, or a numpy array of keys): the high bits
+    of its multiplicative hash (Knuth), so that any bits of the key spread out."""
+    return ((key * _FIBONACCI & _MASK) >> 32) * parts >> 32
+
+
+def _merge(game: Game, payloads: list[Any], pack: bool) -> tuple[array, list[Any]]:
+    """The keys and states of a task's positions from its payloads (see `_split`), each
+    position once."""
+    if isinstance(game, Restorable):
+        keys = np.unique(np.concatenate(payloads))
+        return array("Q", keys.tobytes()), game.from_keys(keys)
+    merging = map(pickle.loads, payloads) if pack else iter(payloads)
+    positions = next(merging)  # the first payload takes in the others (payloads are used up)
+    for payload in merging:
+        positions.update(payload)
+    return array("Q", positions), list(positions.values())  # sorted by key at the end
 
 
 def _parts(width: int, positions: int) -> int:
@@ -200,20 +224,21 @@ def _solve_layered(
     pending: dict[int, dict[int, Any]] = {}
     for state in starts:
         pending.setdefault(game.layer(state), {})[_check_key(game.key(state))] = state  # type: ignore[attr-defined]
-    # Between processes the positions travel pickled by the tasks, this process only routes
-    # the bytes: it never unpickles a state.
+    # Between processes the states of a game that is not `Restorable` travel pickled by the
+    # tasks, this process only routes the bytes: it never unpickles a state.
     pack = mapping.width > 1
     meter.start("enumerate")
     enumerated = []
     while pending:
         layer = min(pending)
-        current, size = [_split(pending.pop(layer), 1, pack)], 0
+        current, size = [_split(game, pending.pop(layer), 1, pack)], 0
         while current:
             parts = _parts(mapping.width, size)  # the next layer's, sized after this one's
             columns, following = _enumerate_layer(game, layer, current, parts, mapping, meter)
             starting = pending.pop(layer + 1, None)
             if starting:
-                for part, payload in zip(following, _split(starting, parts, pack), strict=True):
+                starts_split = _split(game, starting, parts, pack)
+                for part, payload in zip(following, starts_split, strict=True):
                     part.append(payload)
             enumerated.append(_spill(spill, layer, columns))
             current = [[p for p in part if p is not None] for part in following]
