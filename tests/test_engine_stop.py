@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 from zerosum.games.chess import Chess
+from zerosum.games.tree import Tree
 from zerosum.search.engine import Engine
 
 
@@ -49,3 +50,37 @@ def test_a_stop_requested_before_a_search_is_forgotten_when_it_starts():
     result = engine.search(game.initial_state(), depth=2)
     assert result.stopped is None
     assert result.depth == 2
+
+
+class Estimated(Tree):
+    """Three root moves over a tree three plies deep, evaluated at the first two plies (from
+    player 0's side): move 0 looks best after one ply, move 1 after two."""
+
+    ESTIMATES = {
+        (0,): 0.5, (1,): 0.25, (2,): 0.125,
+        (0, 0): -0.375, (0, 1): -0.25, (1, 0): 0.375, (1, 1): 0.25, (2, 0): 0.0, (2, 1): 0.125,
+    }  # fmt: skip
+
+    def __init__(self):
+        super().__init__([[[1, -1], [1, -1]] for _ in range(3)])
+
+    def evaluate(self, state, player):
+        return self.ESTIMATES[state] if player == 0 else -self.ESTIMATES[state]
+
+
+def test_an_iteration_cut_short_answers_with_the_best_root_move_it_finished():
+    game = Estimated()
+    answers = set()
+    for nodes in range(1, 40):
+        result = Engine(game, table=False).search((), depth=2, nodes=nodes)
+        last = result.iterations[-1]
+        assert (result.best_move, result.value, result.depth) == (
+            last.best_move, last.value, last.depth,
+        )  # fmt: skip
+        answers.add((result.depth, last.complete, result.best_move, result.value))
+    assert answers == {
+        (1, True, 0, 0.5),  # stopped before depth 2 finished its first root move
+        (2, False, 0, -0.375),  # depth 2 finished move 0 only: still move 0, at its new score
+        (2, False, 1, 0.25),  # it found move 1 better, then ran out
+        (2, True, 1, 0.25),
+    }

@@ -97,7 +97,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"best move: {report['best_move']}  score: {describe_score(result)}")
         if result.stopped:
-            print(f"stopped by {result.stopped} after depth {result.depth}")
+            last = result.iterations[-1] if result.iterations else None
+            when = "during" if last is not None and not last.complete else "after"
+            print(f"stopped by {result.stopped} {when} depth {result.depth}")
     return 0
 
 
@@ -214,6 +216,7 @@ def iteration_line(game: Any, state: Any, iteration: Iteration) -> str:
         f"depth {iteration.depth:>2}  score {describe_score(iteration):<22}"
         f"  nodes {iteration.nodes:>10,}  nps {iteration.nps:>8,}"
         f"  time {iteration.seconds:7.3f}s  pv {pv}"
+        + ("" if iteration.complete else "  (cut short: the best root move searched so far)")
     )
 
 

@@ -12,12 +12,15 @@ The enhancements, each a constructor flag so that its effect can be measured:
 
 - `iterative`: iterative deepening, depth 1, 2, ... up to the depth asked for, until the value
   is exact (no line ended on an estimate), or until the node or time budget runs out; each
-  finished iteration is reported (`on_iteration`, `iterations`) and the deepest finished one is
-  the answer. The first iteration always finishes; Ctrl-C or the budget during a later one
-  returns the last finished one. `stop()`, from any thread, ends the search at once, even in
-  the first iteration: the answer is then the last finished iteration, or, when none finished,
-  the best root move found so far (with no score). An iteration is not started once half the
-  time budget is gone: it would not finish.
+  iteration is reported (`on_iteration`, `iterations`) and the last one is the answer. The
+  first iteration always finishes; the budget during a later one cuts it short, and so does
+  `stop()` (from any thread, at once, even in the first iteration). An iteration cut short
+  after it has searched a root move to its full depth (the first root move is the previous
+  iteration's best) is reported as such (`Iteration.complete` False) and answers with the best
+  of the root moves it finished: the whole budget is used, and a better move found at the new
+  depth is not thrown away. One cut short before that is dropped, and the iteration before it
+  answers; with none, the answer is the first root move (with no score). Ctrl-C during a later
+  iteration returns the last finished one.
 - `table`: a transposition table (`zerosum.search.table`) keyed by the game's `key`. Stored
   scores cut nodes off only where their depth suffices and their bound decides; results of
   subtrees that met no estimate are stored as final, valid at any depth. The stored move is
@@ -130,13 +133,14 @@ FUTILITY_DEPTH = 2
 
 @dataclass(frozen=True)
 class Iteration:
-    """One finished iteration of iterative deepening.
+    """One iteration of iterative deepening.
 
     `score` and `value` are for the player to move at the root (`value` on the game's utility
     scale); `exact` says the value is the game's (every line was followed to its end, or to a
     stored result that was); `plies` is the distance to the end of the win or loss the score
-    proves (a bound on the value unless `exact`). `nodes` and
-    `seconds` are this iteration's.
+    proves (a bound on the value unless `exact`). `nodes` and `seconds` are this iteration's.
+    `complete` is False for an iteration the budget cut short: its move, score and line are
+    the best of the root moves it searched to `depth` (at least the first), never `exact`.
     """
 
     depth: int
@@ -148,6 +152,7 @@ class Iteration:
     plies: int | None
     nodes: int
     seconds: float
+    complete: bool = True
 
     @property
     def nps(self) -> int:
@@ -159,12 +164,14 @@ class Iteration:
 class EngineResult(SearchResult):
     """A `SearchResult` with the engine's detail.
 
-    `score` is the integer score behind `value`; `depth` the deepest finished iteration;
-    `exact` whether the value is proven; `iterations` every finished iteration; `table` the
+    `score` is the integer score behind `value`; `depth` the depth of the iteration that
+    answers, the last of `iterations` (every iteration reported; the last may have been cut
+    short: `Iteration.complete`); `exact` whether the value is proven; `table` the
     transposition table's counts (None without a table); `seconds` the whole search's time;
     `stopped` why the search ended early: "time", "nodes", "interrupt", "stop", or None.
-    After a `stop` before any iteration finished, `depth` is 0 and `best_move` the best root
-    move found so far, without a score (`score` 0, `value` 0.0, not `exact`).
+    After a `stop` before the first iteration searched one root move to the end, `depth` is 0
+    and `best_move` the first legal move, without a score (`score` 0, `value` 0.0, not
+    `exact`).
     """
 
     score: int = 0
@@ -243,6 +250,7 @@ class Engine:
         self.killer_moves: dict[int, list] = {}
         self.pv: dict[int, tuple] = {}
         self.root_move: Any = None
+        self.root_score = 0
         self.nodes = self.terminals = self.evaluations = self.cutoffs = self.horizons = 0
         self.estimates = 0  # evaluations plus reused table scores that rest on evaluations
         self.next_check = UNLIMITED
@@ -290,7 +298,7 @@ class Engine:
         table = self.table.stats() if self.table is not None else None
         if not finished and self.stopped == "stop":  # stopped in the first iteration
             stats = SearchStats(self.nodes, self.terminals, self.evaluations, self.cutoffs)
-            move = self._best_root_move(state)
+            move = self.game.legal_moves(state)[0]  # no root move was searched to the end
             return EngineResult(
                 0.0, move, (move,), stats, None, 0, 0, False, (), table, seconds, "stop"
             )
@@ -349,9 +357,6 @@ class Engine:
         else:
             schedule = range(1, target + 1)
         for current in schedule:
-            if time is not None and current > 1 and clock.perf_counter() - start > time / 2:
-                self.stopped = "time"
-                return
             horizons = self.horizons
             try:
                 iteration = self._iterate(state, current, prune)
@@ -363,7 +368,7 @@ class Engine:
                 self.stopped = "interrupt"
                 return
             yield iteration
-            if iteration.exact:
+            if iteration.exact or not iteration.complete:
                 return
             if self.horizons == horizons:  # every line ended: only pruning kept it from exact
                 prune = False
@@ -378,20 +383,26 @@ class Engine:
         nodes_before, estimates_before = self.nodes, self.estimates
         if self.trace is not None:  # only the last iteration is kept
             self.trace.clear()
-        score = self._node(state, depth, 0, -INFINITY, INFINITY)
+        complete, self.pv[0] = True, ()  # the budget may stop it before the root is entered
+        try:
+            score = self._node(state, depth, 0, -INFINITY, INFINITY)
+        except _Stop:
+            if not self.pv.get(0):  # not one root move searched to the end
+                raise
+            score, complete = self.root_score, False
         seconds = clock.perf_counter() - start
         pv = self.pv.get(0, ())
         self.root_move = pv[0] if pv else None
         # Exact only if no estimate was met: with utilities beyond win/loss, a proven score
         # can still hide a larger outcome behind an estimate.
-        exact = self.estimates == estimates_before
+        exact = complete and self.estimates == estimates_before
         if is_proven(score) or exact:
             value, plies = decode(score)
         else:
             value, plies = score / EVALUATION_UNIT, None
         return Iteration(
             depth if depth < UNLIMITED else len(pv), score, value, self.root_move, pv, exact,
-            plies, self.nodes - nodes_before, seconds,
+            plies, self.nodes - nodes_before, seconds, complete,
         )  # fmt: skip
 
     def _check_budget(self) -> None:
@@ -411,12 +422,6 @@ class Engine:
             raise _Stop
         step = self.nodes + CHECK_EVERY
         self.next_check = step if self.node_limit is None else min(step, self.node_limit)
-
-    def _best_root_move(self, state: Any) -> Any:
-        """The best root move of an unfinished first iteration: its principal variation's
-        first move once one root move is searched, else the first legal move."""
-        pv = self.pv.get(0, ())
-        return pv[0] if pv else self.game.legal_moves(state)[0]
 
     # -- the search -------------------------------------------------------------------------
 
@@ -543,6 +548,8 @@ class Engine:
                 if score > alpha:
                     alpha = score
                     self.pv[ply] = (move, *self.pv.get(ply + 1, ()))
+                    if not ply:  # the answer if the budget cuts the iteration short
+                        self.root_score = score
                     if score >= beta:
                         self.cutoffs += 1
                         self._reward(state, move, depth, ply, player)
