@@ -54,6 +54,24 @@ def test_analyze_with_a_node_budget_says_it_stopped(capsys):
     assert report["depth"] < 20
 
 
+def test_analyze_answers_from_an_iteration_the_budget_cut_short_and_marks_it(capsys):
+    cut_short = 0
+    for nodes in range(300, 2100, 100):
+        report = run_json(capsys, "analyze", "connect4", "", "--depth", "20", "--nodes", str(nodes))
+        last = report["iterations"][-1]
+        assert report["stopped"] == "nodes" and report["depth"] == last["depth"]
+        assert (report["best_move"], report["score"]) == (last["pv"][0], last["score"])
+        if not last["complete"]:
+            cut_short += 1
+            assert not last["exact"] and all(it["complete"] for it in report["iterations"][:-1])
+            code, out, _ = run(
+                capsys, "analyze", "connect4", "", "--depth", "20", "--nodes", str(nodes)
+            )
+            assert out.splitlines()[-3].endswith("(cut short: the best root move searched so far)")
+            assert out.splitlines()[-1] == f"stopped by nodes during depth {last['depth']}"
+    assert cut_short
+
+
 def test_analyze_tictactoe_finds_the_loss_in_four_plies(capsys):
     report = run_json(capsys, "analyze", "tictactoe", "XO..X....")
     assert (report["score"], report["plies"], report["exact"]) == (-1, 4, True)

@@ -244,6 +244,7 @@ def analysis_report(game: Any, state: Any, result: EngineResult) -> dict:
                 "depth": it.depth,
                 "score": it.value,
                 "exact": it.exact,
+                "complete": it.complete,
                 "plies": it.plies,
                 "pv": [move_number(move) for move in line_text(game, state, it.pv)],
                 "nodes": it.nodes,
