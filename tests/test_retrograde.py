@@ -220,8 +220,9 @@ def test_connect4_board_too_wide_for_64_bit_keys_is_not_rebuilt():
 def test_a_restorable_game_sends_its_positions_to_the_next_tasks_as_keys():
     game = ConnectFour(4, 3)
     start = game.initial_state()
-    payloads = retrograde._split(game, {game.key(start): start}, 1, True)
-    *_, following = retrograde.expand(game, 0, payloads, 3, True)
+    carry = retrograde._carry(game, 2)
+    payloads = retrograde._split({game.key(start): start}, 1, carry)
+    *_, following = retrograde.expand(game, 0, payloads, 3, carry)
     sent = [payload for payload in following if payload is not None]
     assert all(payload.dtype == np.uint64 for payload in sent)
     children = {game.key(game.result(start, move)) for move in game.legal_moves(start)}
@@ -230,8 +231,9 @@ def test_a_restorable_game_sends_its_positions_to_the_next_tasks_as_keys():
 
 def test_another_layered_game_sends_its_positions_pickled():
     game = TwiceInARow([0] * 16)
-    payloads = retrograde._split(game, {1: 1}, 1, True)
-    *_, following = retrograde.expand(game, 0, payloads, 2, True)
+    carry = retrograde._carry(game, 2)
+    payloads = retrograde._split({1: 1}, 1, carry)
+    *_, following = retrograde.expand(game, 0, payloads, 2, carry)
     sent = [pickle.loads(payload) for payload in following if payload is not None]
     assert sorted(key for payload in sent for key in payload) == [2, 3]
 

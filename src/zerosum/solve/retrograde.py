@@ -72,6 +72,8 @@ _COLUMNS = ("Q", "B", "I", "q", "Q")
 """Array kinds of a layer's columns: keys, movers, counts, terminal ranks, children's keys."""
 _FIBONACCI, _MASK = 0x9E3779B97F4A7C15, (1 << 64) - 1
 """Multiplicative hashing of a key to its task (Knuth)."""
+KEYS, PICKLED, STATES = "keys", "pickled", "states"
+"""How positions travel between the tasks of a layer (`_carry`)."""
 KEY_LIMIT = 1 << 64
 SPILL_IN_MEMORY = 16 << 20
 """Bytes of enumerated layers kept in memory before they go to a temporary file."""
@@ -124,12 +126,12 @@ def solve(
         return Table(game, _solve_layered(game, starts, mapping, spill, meter))
 
 
-def expand(game: Game, layer: int, payloads: list[Any], parts: int, pack: bool) -> tuple:
+def expand(game: Game, layer: int, payloads: list[Any], parts: int, carry: str) -> tuple:
     """One task of the layered enumeration. Its positions are those of `payloads` (see
     `_split`); their keys, movers, numbers of moves, terminal ranks (0 unless terminal) and
     children's keys, and their children split by key into `parts` payloads for the next layer
     (None for an empty one)."""
-    keys, states = _merge(game, payloads, pack)
+    keys, states = _merge(game, payloads, carry)
     # The hot loop of the build: methods bound once, keys and layers checked after it, in C.
     key, to_move, result = game.key, game.to_move, game.result  # type: ignore[attr-defined]
     is_terminal, legal_moves, utility = game.is_terminal, game.legal_moves, game.utility
@@ -168,15 +170,23 @@ def expand(game: Game, layer: int, payloads: list[Any], parts: int, pack: bool) 
             f"a move from layer {layer} reaches layer {min(strays)}:"
             " every move of a layered game must add exactly one"
         )
-    return keys, movers, counts, ranks, keyed, _split(game, children, parts, pack)
+    return keys, movers, counts, ranks, keyed, _split(children, parts, carry)
 
 
-def _split(game: Game, positions: dict[int, Any], parts: int, pack: bool) -> list[Any]:
-    """`positions` (a dict from key to state) in `parts` payloads by a hash of the key, None
-    when empty: every task sends a position to the same part, where its copies merge. A
-    payload is a numpy array of keys for a `Restorable` game, else a dict from key to state,
-    pickled when `pack`."""
+def _carry(game: Game, width: int) -> str:
+    """How positions travel between the tasks of a layered build on `width` processes: as
+    arrays of keys (`KEYS`) for a `Restorable` game, else as dicts from key to state, pickled
+    (`PICKLED`) when they cross processes, as they are (`STATES`) when they do not."""
     if isinstance(game, Restorable):
+        return KEYS
+    return PICKLED if width > 1 else STATES
+
+
+def _split(positions: dict[int, Any], parts: int, carry: str) -> list[Any]:
+    """`positions` (a dict from key to state) in `parts` payloads by a hash of the key, each
+    carried as `carry` says (see `_carry`), None when empty: every task sends a position to
+    the same part, where its copies merge."""
+    if carry == KEYS:
         keys = np.fromiter(positions, np.uint64, len(positions))
         tasks = _task_of(keys, parts)
         order = np.argsort(tasks, kind="stable")
@@ -189,7 +199,9 @@ def _split(game: Game, positions: dict[int, Any], parts: int, pack: bool) -> lis
         for key, state in positions.items():
             split[_task_of(key, parts)][key] = state
     return [
-        (pickle.dumps(part, pickle.HIGHEST_PROTOCOL) if pack else part) if part else None
+        (pickle.dumps(part, pickle.HIGHEST_PROTOCOL) if carry == PICKLED else part)
+        if part
+        else None
         for part in split
     ]
 
@@ -200,13 +212,13 @@ def _task_of(key: Any, parts: int) -> Any:
     return ((key * _FIBONACCI & _MASK) >> 32) * parts >> 32
 
 
-def _merge(game: Game, payloads: list[Any], pack: bool) -> tuple[array, list[Any]]:
+def _merge(game: Game, payloads: list[Any], carry: str) -> tuple[array, list[Any]]:
     """The keys and states of a task's positions from its payloads (see `_split`), each
     position once."""
-    if isinstance(game, Restorable):
+    if carry == KEYS:
         keys = np.unique(np.concatenate(payloads))
         return array("Q", keys.tobytes()), game.from_keys(keys)
-    merging = map(pickle.loads, payloads) if pack else iter(payloads)
+    merging = map(pickle.loads, payloads) if carry == PICKLED else iter(payloads)
     positions = next(merging)  # the first payload takes in the others (payloads are used up)
     for payload in merging:
         positions.update(payload)
@@ -224,20 +236,19 @@ def _solve_layered(
     pending: dict[int, dict[int, Any]] = {}
     for state in starts:
         pending.setdefault(game.layer(state), {})[_check_key(game.key(state))] = state  # type: ignore[attr-defined]
-    # Between processes the states of a game that is not `Restorable` travel pickled by the
-    # tasks, this process only routes the bytes: it never unpickles a state.
-    pack = mapping.width > 1
+    carry = _carry(game, mapping.width)  # pickled states are only routed here, never unpickled
     meter.start("enumerate")
     enumerated = []
     while pending:
         layer = min(pending)
-        current, size = [_split(game, pending.pop(layer), 1, pack)], 0
+        current, size = [_split(pending.pop(layer), 1, carry)], 0
         while current:
             parts = _parts(mapping.width, size)  # the next layer's, sized after this one's
-            columns, following = _enumerate_layer(game, layer, current, parts, mapping, meter)
+            tasks = [(game, layer, payloads, parts, carry) for payloads in current]
+            columns, following = _enumerate_layer(layer, tasks, parts, mapping, meter)
             starting = pending.pop(layer + 1, None)
             if starting:
-                starts_split = _split(game, starting, parts, pack)
+                starts_split = _split(starting, parts, carry)
                 for part, payload in zip(following, starts_split, strict=True):
                     part.append(payload)
             enumerated.append(_spill(spill, layer, columns))
@@ -262,12 +273,10 @@ def _solve_layered(
 
 
 def _enumerate_layer(
-    game: Game, layer: int, current: list[list[Any]], parts: int, mapping: Mapper, meter: _Meter
+    layer: int, tasks: list[tuple], parts: int, mapping: Mapper, meter: _Meter
 ) -> tuple[tuple, list[list[Any]]]:
     """The columns of one layer (keys, movers, counts, terminal ranks, children's keys) from its
-    payloads split into tasks; and the next layer's payloads split into `parts` tasks."""
-    pack = mapping.width > 1
-    tasks = [(game, layer, payloads, parts, pack) for payloads in current]
+    tasks (the arguments of `expand`); and the next layer's payloads split into `parts` tasks."""
     columns = (array("Q"), bytearray(), array("I"), array("q"), array("Q"))
     following: list[list[Any]] = [[] for _ in range(parts)]
     for *part_columns, children in mapping(expand, tasks):
