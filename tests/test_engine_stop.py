@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 from zerosum.games.chess import Chess
+from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import Tree
 from zerosum.search.engine import Engine
 
@@ -84,3 +85,18 @@ def test_an_iteration_cut_short_answers_with_the_best_root_move_it_finished():
         (2, False, 1, 0.25),  # it found move 1 better, then ran out
         (2, True, 1, 0.25),
     }
+
+
+def test_a_search_to_the_end_is_bounded_by_its_node_budget_from_the_first_node():
+    game = TicTacToe()  # no evaluation: one iteration, to the end
+    start = game.initial_state()
+    assert Engine(game).search(start).stats.nodes == 2969
+    depths = set()
+    for nodes in (1, 300, 2000):
+        result = Engine(game).search(start, nodes=nodes)
+        assert (result.stopped, result.stats.nodes, result.exact) == ("nodes", nodes, False)
+        assert result.best_move in game.legal_moves(start)
+        if result.iterations:  # root moves solved before the budget ran out: the best of them
+            assert not result.iterations[-1].complete and result.value == 0
+        depths.add(result.depth)
+    assert 0 in depths and len(depths) > 1  # first move without a score; a cut-short answer

@@ -35,9 +35,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "analyze",
         help="analyse a position with the engine",
         description=(
-            "Search a position by iterative deepening and print each finished iteration (depth,"
+            "Search a position by iterative deepening and print each iteration (depth,"
             " score, nodes, speed, time, principal variation), then the best move. Games without"
-            " an evaluation (tictactoe, tree) are searched to the end. Games with dice"
+            " an evaluation (tictactoe, tree) are searched to the end, unless --time or --nodes"
+            " stops them (then the best root move solved so far answers). Games with dice"
             " (backgammon, pig) list their moves ranked by expectiminimax to --depth plies."
         ),
     )

@@ -13,8 +13,10 @@ The enhancements, each a constructor flag so that its effect can be measured:
 - `iterative`: iterative deepening, depth 1, 2, ... up to the depth asked for, until the value
   is exact (no line ended on an estimate), or until the node or time budget runs out; each
   iteration is reported (`on_iteration`, `iterations`) and the last one is the answer. The
-  first iteration always finishes; the budget during a later one cuts it short, and so does
-  `stop()` (from any thread, at once, even in the first iteration). An iteration cut short
+  first of several iterations always finishes; the budget during a later one cuts it short,
+  and so does `stop()` (from any thread, at once, even in the first iteration). A search with
+  a single iteration (to the end, for a game without `evaluate`, or with `iterative` off) is
+  bounded by the budget from its start. An iteration cut short
   after it has searched a root move to its full depth (the first root move is the previous
   iteration's best) is reported as such (`Iteration.complete` False) and answers with the best
   of the root moves it finished: the whole budget is used, and a better move found at the new
@@ -169,9 +171,9 @@ class EngineResult(SearchResult):
     short: `Iteration.complete`); `exact` whether the value is proven; `table` the
     transposition table's counts (None without a table); `seconds` the whole search's time;
     `stopped` why the search ended early: "time", "nodes", "interrupt", "stop", or None.
-    After a `stop` before the first iteration searched one root move to the end, `depth` is 0
-    and `best_move` the first legal move, without a score (`score` 0, `value` 0.0, not
-    `exact`).
+    When `stop` or the budget ends the search before its first iteration has searched one root
+    move to the end, `depth` is 0 and `best_move` the first legal move, without a score
+    (`score` 0, `value` 0.0, not `exact`).
     """
 
     score: int = 0
@@ -258,7 +260,7 @@ class Engine:
         self.node_limit: int | None = None
         self.stopped: str | None = None
         self.stop_requested = threading.Event()
-        self.budgeted = False  # False during the first iteration: only `stop` ends it
+        self.budgeted = False  # False during the first of several iterations: only `stop` ends it
 
     def stop(self) -> None:
         """Ask the running search (from any thread) to return as soon as it can."""
@@ -296,11 +298,11 @@ class Engine:
                 on_iteration(iteration)
         seconds = clock.perf_counter() - start
         table = self.table.stats() if self.table is not None else None
-        if not finished and self.stopped == "stop":  # stopped in the first iteration
+        if not finished and self.stopped is not None:  # stopped in the first iteration
             stats = SearchStats(self.nodes, self.terminals, self.evaluations, self.cutoffs)
             move = self.game.legal_moves(state)[0]  # no root move was searched to the end
             return EngineResult(
-                0.0, move, (move,), stats, None, 0, 0, False, (), table, seconds, "stop"
+                0.0, move, (move,), stats, None, 0, 0, False, (), table, seconds, self.stopped
             )
         if not finished:  # the root is over: its utility, proven
             utility = self.game.utility(state, self.game.to_move(state))
@@ -348,14 +350,16 @@ class Engine:
         start = clock.perf_counter()
         self.deadline = start + time if time is not None else None
         self.node_limit = nodes
-        self.budgeted = False  # the first iteration always finishes, unless stopped
-        self.next_check = CHECK_EVERY
         target = depth if depth is not None else UNLIMITED
         prune = self.forward
         if not self.evaluating or not self.iterative:
             schedule: range = range(target, target + 1)
         else:
             schedule = range(1, target + 1)
+        # The first of several iterations always finishes (it is quick, and gives a scored
+        # answer); a single iteration is bounded by the budget from its first node.
+        self.budgeted = len(schedule) == 1
+        self.next_check = self.nodes + 1 if self.budgeted else CHECK_EVERY
         for current in schedule:
             horizons = self.horizons
             try:
@@ -407,7 +411,7 @@ class Engine:
 
     def _check_budget(self) -> None:
         """Raise `_Stop` when asked to stop or the time or node budget is spent (the budget
-        only after the first iteration); else set the next check."""
+        only after the first of several iterations); else set the next check."""
         if self.stop_requested.is_set():
             self.stopped = "stop"
             raise _Stop
