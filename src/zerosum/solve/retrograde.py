@@ -11,8 +11,8 @@ loser delays, a draw takes its shortest line; see `zerosum.solve.outcome`).
   solved layer by layer, each layer in tasks run in parallel (a pool of processes, or a Dask
   cluster). Enumeration expands one layer into the next: a task sends each child to the task of
   the next layer its key hashes to, so that copies of a position reached from several tasks
-  merge there. A child travels as its 8-byte key when the game rebuilds positions from keys
-  (`Restorable`), else pickled (and this process only routes the bytes). This process keeps on
+  merge there. Between processes a child travels as its 8-byte key when the game rebuilds
+  positions from keys (`Restorable`), else pickled (and this process only routes the bytes). This process keeps on
   disk only what each position needs later (its mover, its terminal utility, its children's
   keys). Propagation then
   solves the layers from the last one back: the values of a layer depend only on the layer
@@ -174,12 +174,12 @@ def expand(game: Game, layer: int, payloads: list[Any], parts: int, carry: str) 
 
 
 def _carry(game: Game, width: int) -> str:
-    """How positions travel between the tasks of a layered build on `width` processes: as
-    arrays of keys (`KEYS`) for a `Restorable` game, else as dicts from key to state, pickled
-    (`PICKLED`) when they cross processes, as they are (`STATES`) when they do not."""
-    if isinstance(game, Restorable):
-        return KEYS
-    return PICKLED if width > 1 else STATES
+    """How positions travel between the tasks of a layered build on `width` processes: in one
+    process as dicts from key to state (`STATES`); across processes as arrays of keys (`KEYS`)
+    for a `Restorable` game, else as those dicts pickled (`PICKLED`)."""
+    if width == 1:
+        return STATES
+    return KEYS if isinstance(game, Restorable) else PICKLED
 
 
 def _split(positions: dict[int, Any], parts: int, carry: str) -> list[Any]:
