@@ -10,8 +10,11 @@ zerosum's positions a second with its states a second on the same game. The mach
 average is printed before and after each measure: on a shared machine it says what the
 numbers are worth.
 
-    python benchmarks/retrograde.py [--games tictactoe,c4-4x4,c4-5x4,c4-4x5] [--repeat 5]
-        [--repeat-large 1]
+The `-one` games are Connect Four expanded one position at a time (its rules on arrays
+hidden), as a game written in plain Python is: the speed-up of more processes is theirs.
+
+    python benchmarks/retrograde.py [--games tictactoe,c4-4x4,c4-5x4,c4-4x5,c4-5x4-one]
+        [--repeat 5] [--repeat-large 1]
 """
 
 from __future__ import annotations
@@ -32,7 +35,24 @@ GAMES = {
     "c4-4x4": ("connect4", {"width": 4, "height": 4}),
     "c4-5x4": ("connect4", {"width": 5, "height": 4}),
     "c4-4x5": ("connect4", {"width": 4, "height": 5}),
+    "c4-4x4-one": ("connect4-one", {"width": 4, "height": 4}),
+    "c4-5x4-one": ("connect4-one", {"width": 5, "height": 4}),
+    "c4-4x5-one": ("connect4-one", {"width": 4, "height": 5}),
 }
+"""The games built; `-one`: Connect Four without its rules on arrays, expanded one position at
+a time as a game written in plain Python is."""
+
+
+class OnePositionAtATime:
+    """A game without its rules on arrays (`zerosum.game.Vectorized`), all else the same."""
+
+    def __init__(self, game):
+        self.game = game
+
+    def __getattr__(self, name):
+        if name in ("game", "expand_keys", "layers"):
+            raise AttributeError(name)
+        return getattr(self.game, name)
 
 
 def build_here(name: str, workers: int, repeat: int) -> dict:
@@ -43,6 +63,8 @@ def build_here(name: str, workers: int, repeat: int) -> dict:
 
     kind, parameters = GAMES[name]
     game = TicTacToe() if kind == "tictactoe" else ConnectFour(**parameters)
+    if kind.endswith("-one"):
+        game = OnePositionAtATime(game)
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -152,7 +174,7 @@ def main() -> None:
         f"{'peak MB':>9}{'speed-up':>10}  value       load"
     )
     for name in args.games.split(","):
-        repeat = args.repeat if name in ("tictactoe", "c4-4x4") else args.repeat_large
+        repeat = args.repeat if name in ("tictactoe", "c4-4x4", "c4-4x4-one") else args.repeat_large
         single = None
         for workers in (1, cores):
             before = load()

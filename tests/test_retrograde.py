@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zerosum.game import Restorable
+from zerosum.game import Restorable, Vectorized
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.search import alphabeta
@@ -217,8 +217,36 @@ def test_connect4_board_too_wide_for_64_bit_keys_is_not_rebuilt():
         ConnectFour(9, 7).from_keys(np.array([0], np.uint64))
 
 
-def test_a_restorable_game_sends_its_positions_to_the_next_tasks_as_keys():
-    game = ConnectFour(4, 3)
+class RestorableOnly:
+    """Connect Four without its array rules (`Vectorized`): rebuilt from keys, but expanded one
+    position at a time."""
+
+    def __init__(self, width, height):
+        self.game = ConnectFour(width, height)
+
+    def __getattr__(self, name):
+        if name in ("game", "expand_keys", "layers"):
+            raise AttributeError(name)
+        return getattr(self.game, name)
+
+
+@pytest.mark.parametrize(
+    ("make", "workers", "carry"),
+    [
+        (lambda: ConnectFour(4, 3), 1, retrograde.VECTORS),
+        (lambda: ConnectFour(4, 3), 2, retrograde.VECTORS),
+        (lambda: RestorableOnly(4, 3), 1, retrograde.STATES),
+        (lambda: RestorableOnly(4, 3), 2, retrograde.KEYS),
+        (lambda: TwiceInARow([0] * 16), 1, retrograde.STATES),
+        (lambda: TwiceInARow([0] * 16), 2, retrograde.PICKLED),
+    ],
+)
+def test_positions_travel_as_keys_or_states_as_the_game_and_the_workers_allow(make, workers, carry):
+    assert retrograde._carry(make(), workers) == carry
+
+
+@pytest.mark.parametrize("game", [ConnectFour(4, 3), RestorableOnly(4, 3)], ids=["arrays", "keys"])
+def test_a_restorable_game_sends_its_positions_to_the_next_tasks_as_keys(game):
     start = game.initial_state()
     carry = retrograde._carry(game, 2)
     payloads = retrograde._split({game.key(start): start}, 1, carry)
@@ -238,10 +266,55 @@ def test_another_layered_game_sends_its_positions_pickled():
     assert sorted(key for payload in sent for key in payload) == [2, 3]
 
 
-def test_two_workers_build_the_same_connect4_table_as_one(monkeypatch):
+def test_one_or_two_workers_with_or_without_array_rules_build_the_same_table(monkeypatch):
     monkeypatch.setattr(retrograde, "MIN_CHUNK", 50)  # several tasks a layer: the pool runs
-    game = ConnectFour(4, 3)
-    assert solve(game, workers=2).sections == solve(game, workers=1).sections
+    tables = [solve(game, workers=workers) for game in (ConnectFour(4, 3), RestorableOnly(4, 3))
+              for workers in (1, 2)]  # fmt: skip
+    assert all(table.sections == tables[0].sections for table in tables)
+
+
+def test_a_vectorized_game_is_built_in_one_process_unless_told(monkeypatch):
+    asked, real = [], retrograde.mapper
+    monkeypatch.setattr(
+        retrograde, "mapper", lambda workers, scheduler: asked.append(workers) or real(1, None)
+    )
+    for game, workers in ((ConnectFour(3, 3), None), (RestorableOnly(3, 3), None),
+                          (ConnectFour(3, 3), 2)):  # fmt: skip
+        solve(game, workers=workers)
+    assert asked == [1, None, 2]  # None: every core
+
+
+def scalar_rules(game, states):
+    """What `expand_keys` must give, from the game's own rules one position at a time."""
+    movers, counts, utilities, children = [], [], [], []
+    for state in states:
+        mover, over = game.to_move(state), game.is_terminal(state)
+        moves = () if over else game.legal_moves(state)
+        movers.append(mover)
+        counts.append(len(moves))
+        utilities.append(game.utility(state, mover) if over else 0)
+        children += [game.key(game.result(state, move)) for move in moves]
+    return movers, counts, utilities, children
+
+
+def test_tictactoe_array_rules_equal_its_rules_on_every_position():
+    states = list(reachable(TICTACTOE, TICTACTOE.initial_state()).values())
+    keys = np.array([TICTACTOE.key(state) for state in states], np.uint64)
+    assert isinstance(TICTACTOE, Vectorized)
+    got = [column.tolist() for column in TICTACTOE.expand_keys(keys)]
+    assert got == list(scalar_rules(TICTACTOE, states))
+    assert TICTACTOE.layers(keys).tolist() == [TICTACTOE.layer(state) for state in states]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 6), st.integers(2, 5), st.randoms(use_true_random=False))
+def test_connect4_array_rules_equal_its_rules(width, height, connect, rng):
+    game = ConnectFour(width, height, connect)
+    states = [random_position(game, rng, 0, game.cells) for _ in range(30)]
+    keys = np.array([game.key(state) for state in states], np.uint64)
+    got = [column.tolist() for column in game.expand_keys(keys)]
+    assert got == list(scalar_rules(game, states))
+    assert game.layers(keys).tolist() == [game.layer(state) for state in states]
 
 
 def test_progress_reports_both_phases_and_every_position():
@@ -487,13 +560,25 @@ def test_keys_must_be_unsigned_64_bit_integers():
         solve(game)
 
 
-def test_a_move_that_skips_a_layer_is_refused():
-    class Skipping(ConnectFour):
-        def layer(self, state):
-            return state[2] * 2
+class Skipping(ConnectFour):
+    """Connect Four whose layer counts every stone twice: each move adds two."""
 
-    with pytest.raises(ValueError, match="exactly one"):
-        solve(Skipping(3, 2), workers=1)
+    def layer(self, state):
+        return state[2] * 2
+
+    def layers(self, keys):
+        return super().layers(keys) * 2
+
+
+class SkippingScored(LayeredScored):
+    def layer(self, state):
+        return 2 * super().layer(state)
+
+
+@pytest.mark.parametrize("game", [Skipping(3, 2), SkippingScored([0] * 16)], ids=["arrays", "one"])
+def test_a_move_that_skips_a_layer_is_refused(game):
+    with pytest.raises(ValueError, match="a move from layer 0 reaches layer 2: .* exactly one"):
+        solve(game, workers=1)
 
 
 def test_a_position_in_the_tablebase_is_looked_up_never_searched(tictactoe_table):

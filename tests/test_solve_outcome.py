@@ -16,6 +16,8 @@ from zerosum.solve.outcome import (
     seen_by_mover_all,
     seen_by_opponent,
     seen_by_opponent_all,
+    terminal_rank,
+    terminal_rank_all,
 )
 
 # Every outcome a table can hold, as (rank, value, distance): a win or loss by 1 to MAX_VALUE,
@@ -43,3 +45,12 @@ def test_array_of_a_game_too_long_to_store_is_a_value_error():
     with pytest.raises(ValueError, match="longer than 65534 plies"):
         outcomes(np.array([SPAN - MAX_DISTANCE - 1], np.int64))
     assert HALF < SPAN - MAX_DISTANCE  # a win at the longest distance is still a win
+
+
+def test_terminal_ranks_of_an_array_equal_each_ones_and_refuse_what_cannot_be_stored():
+    utilities = np.array([-2, -1, 0, 1, 127])
+    assert terminal_rank_all(utilities).tolist() == [terminal_rank(u) for u in utilities]
+    with pytest.raises(ValueError, match="integer utilities from -127 to 127, got -1 to 128"):
+        terminal_rank_all(np.array([-1, 128]))
+    with pytest.raises(ValueError, match="got an array of float64"):
+        terminal_rank_all(np.array([0.5]))

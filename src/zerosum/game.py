@@ -9,11 +9,10 @@ of view explicitly: `utility(state, player)` is the payoff *for `player`*, and b
 is zero-sum, `utility(state, 0) == -utility(state, 1)`.
 
 Everything else is optional and discovered at run time with `isinstance` against the small
-protocols below (`Keyed`, `Restorable`, `Layered`, `Evaluating`, `Bounded`, `Noisy`, `Capturing`,
-`Checking`, `Passing`, `HistoryDependent`, `PathKeyed`, `Chance`, `MoveText`, `StateText`,
-`Rendering`), so that a game of ten
-lines works with every algorithm that needs no more than it gives, and a search that needs
-more says so with a `ValueError`.
+protocols below (`Keyed`, `Restorable`, `Vectorized`, `Layered`, `Evaluating`, `Bounded`,
+`Noisy`, `Capturing`, `Checking`, `Passing`, `HistoryDependent`, `PathKeyed`, `Chance`,
+`MoveText`, `StateText`, `Rendering`), so that a game of ten lines works with every algorithm
+that needs no more than it gives, and a search that needs more says so with a `ValueError`.
 """
 
 from __future__ import annotations
@@ -86,6 +85,23 @@ class Restorable(Protocol):
     """
 
     def from_keys(self, keys: Any) -> list[Any]: ...
+
+
+@runtime_checkable
+class Vectorized(Protocol):
+    """A layered game whose rules also work on numpy arrays of keys (see `Restorable`), so that
+    retrograde analysis expands a whole layer without a Python call per position.
+
+    `expand_keys(keys)` returns four arrays: for each position, the player to move, its number
+    of legal moves (0 exactly when the game is over) and its utility for the player to move
+    (0 unless the game is over); and the keys of every position's children, position after
+    position, each position's in the order of its `legal_moves`. `layers(keys)` gives the
+    `layer` of each position.
+    """
+
+    def expand_keys(self, keys: Any) -> tuple[Any, Any, Any, Any]: ...
+
+    def layers(self, keys: Any) -> Any: ...
 
 
 @runtime_checkable

@@ -44,7 +44,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="whoever takes the last object loses (nim)",
     )
     build.add_argument("-o", "--output", required=True, help="the table file to write")
-    build.add_argument("--workers", type=int, help="processes to use (default: every core)")
+    build.add_argument(
+        "--workers",
+        type=int,
+        help="processes to use (default: every core; one for tic-tac-toe and Connect Four,"
+        " whose rules work on whole arrays)",
+    )
     build.add_argument("--scheduler", help="address of a Dask scheduler to build on")
     build.add_argument("--json", action="store_true", help="print one JSON object")
     build.set_defaults(run=run_build)

@@ -80,7 +80,7 @@ class ConnectFour:
         for bit, count in lines_through.items():
             weights[count] = weights.get(count, 0) | bit
         self.cell_weights = tuple(weights.items())
-        # For `from_keys`: shifts by 1, 2, 4... that smear a column's top bit down, each masked
+        # For `_masks`: shifts by 1, 2, 4... that smear a column's top bit down, each masked
         # to the bits that stay within the column.
         self._smear = tuple(
             (shift, sum(((1 << stride - shift) - 1) << c * stride for c in range(width)))
@@ -146,24 +146,48 @@ class ConnectFour:
         return state[2]
 
     def from_keys(self, keys: np.ndarray) -> list[State]:
-        """The positions whose keys are `keys` (a numpy array), in order: the inverse of `key`.
-
-        In each column a key holds the mover's stones plus the column's stones (a run of ones
-        from the bottom), so one more per column leaves the bit above the top stone highest
-        and the mover's stones below it; smearing that bit downwards gives the mask.
-        """
-        if self.stride * self.width > 64:
-            raise ValueError(f"a {self.width}x{self.height} board has keys wider than 64 bits")
+        """The positions whose keys are `keys` (a numpy array), in order: the inverse of `key`."""
         keys = np.asarray(keys, np.uint64)
-        smeared = keys + np.uint64(self.bottom_row)
-        for shift, within in self._smear:
-            smeared |= smeared >> shift & np.uint64(within)
-        mask = smeared >> 1 & np.uint64(self.board)
+        mask = self._masks(keys)
         position = keys - mask
         won = self.line_starts(position ^ mask) != 0  # the player who just moved
         moves = np.bitwise_count(mask)
         columns = position.tolist(), mask.tolist(), moves.tolist(), won.tolist()
         return list(zip(*columns, strict=True))
+
+    def expand_keys(self, keys: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The rules on a numpy array of keys (`zerosum.game.Vectorized`): movers, numbers of
+        moves, utilities for the mover, and the children's keys, centre columns first."""
+        keys = np.asarray(keys, np.uint64)
+        mask = self._masks(keys)
+        opponent = (keys - mask) ^ mask  # the stones of the player who just moved
+        moves = np.bitwise_count(mask)
+        won = self.line_starts(opponent) != 0
+        over = won | (moves == self.cells)
+        order = self.order
+        tops = np.array([self.top[c] for c in order], np.uint64)
+        bottoms = np.array([self.bottom[c] for c in order], np.uint64)
+        free = ((mask[:, None] & tops) == 0) & ~over[:, None]
+        grown = mask[:, None] | (mask[:, None] + bottoms)
+        children = opponent[:, None] + grown  # the child's mover is the player who just moved
+        utilities = np.where(won, -1, 0)  # the player to move has lost, or it is a draw
+        return (moves & 1).astype(np.uint8), free.sum(axis=1), utilities, children[free]
+
+    def layers(self, keys: np.ndarray) -> np.ndarray:
+        """The number of stones on each board of a numpy array of keys."""
+        return np.bitwise_count(self._masks(np.asarray(keys, np.uint64)))
+
+    def _masks(self, keys: np.ndarray) -> np.ndarray:
+        """The stones on each board of an array of keys. In each column a key holds the mover's
+        stones plus the column's stones (a run of ones from the bottom), so one more per column
+        leaves the bit above the top stone highest and the mover's stones below it; smearing
+        that bit downwards gives the column's stones."""
+        if self.stride * self.width > 64:
+            raise ValueError(f"a {self.width}x{self.height} board has keys wider than 64 bits")
+        smeared = keys + np.uint64(self.bottom_row)
+        for shift, within in self._smear:
+            smeared |= smeared >> shift & np.uint64(within)
+        return smeared >> 1 & np.uint64(self.board)
 
     def winning_cells(self, stones: int, mask: int) -> int:
         """The empty cells where one more of `stones` would complete a line."""

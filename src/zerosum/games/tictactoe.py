@@ -28,6 +28,7 @@ FULL = 0b111111111
 _LINE_MASKS = tuple(sum(1 << square for square in line) for line in LINES)
 # For every 9-bit set of squares: does it contain a line? One lookup instead of eight tests.
 _HAS_LINE = bytes(any(mask & line == line for line in _LINE_MASKS) for mask in range(512))
+_HAS_LINE_ARRAY = np.frombuffer(_HAS_LINE, np.uint8).astype(bool)
 # For every set of occupied squares: the empty ones, in index order.
 _EMPTY = tuple(tuple(s for s in range(9) if not occupied >> s & 1) for occupied in range(512))
 
@@ -81,6 +82,24 @@ class TicTacToe:
         """The positions whose keys are `keys` (a numpy array), in order: the inverse of `key`."""
         keys = np.asarray(keys, np.uint64)
         return list(zip((keys & FULL).tolist(), (keys >> 9).tolist(), strict=True))
+
+    def expand_keys(self, keys: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The rules on a numpy array of keys (`zerosum.game.Vectorized`): movers, numbers of
+        moves, utilities for the mover, and the children's keys in square order."""
+        keys = np.asarray(keys, np.uint64)
+        x, o = (keys & FULL).astype(np.intp), (keys >> 9).astype(np.intp)
+        x_won, o_won = _HAS_LINE_ARRAY[x], _HAS_LINE_ARRAY[o]
+        movers = (np.bitwise_count(x | o) & 1).astype(np.uint8)
+        over = x_won | o_won | (x | o == FULL)
+        utilities = np.where(x_won, 1, np.where(o_won, -1, 0)) * np.where(movers == X, 1, -1)
+        squares = np.uint64(1) << np.arange(18, dtype=np.uint64)  # X's squares, then O's
+        free = ((x | o)[:, None] >> np.arange(9) & 1 == 0) & ~over[:, None]
+        children = keys[:, None] | squares[np.where(movers == X, 0, 9)[:, None] + np.arange(9)]
+        return movers, free.sum(axis=1), utilities, children[free]
+
+    def layers(self, keys: np.ndarray) -> np.ndarray:
+        """The number of marks on each board of a numpy array of keys."""
+        return np.bitwise_count(np.asarray(keys, np.uint64))
 
     def layer(self, state: State) -> int:
         """The number of marks on the board: every move adds one."""

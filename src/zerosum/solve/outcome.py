@@ -32,11 +32,23 @@ MAX_VALUE = 127
 def terminal_rank(utility: float) -> int:
     """The rank of a finished game worth `utility` to the side to move; ValueError if unstorable."""
     if utility != int(utility) or not -MAX_VALUE <= utility <= MAX_VALUE:
-        raise ValueError(
-            f"retrograde analysis needs integer utilities from {-MAX_VALUE} to {MAX_VALUE},"
-            f" got {utility!r}"
-        )
+        raise _unstorable(repr(utility))
     return int(utility) * SPAN
+
+
+def terminal_rank_all(utilities: np.ndarray) -> np.ndarray:
+    """`terminal_rank` of every utility of an integer array."""
+    if not np.issubdtype(utilities.dtype, np.integer):
+        raise _unstorable(f"an array of {utilities.dtype}")
+    if len(utilities) and not -MAX_VALUE <= utilities.min() <= utilities.max() <= MAX_VALUE:
+        raise _unstorable(f"{utilities.min()} to {utilities.max()}")
+    return utilities.astype(np.int64) * SPAN
+
+
+def _unstorable(got: str) -> ValueError:
+    return ValueError(
+        f"retrograde analysis needs integer utilities from {-MAX_VALUE} to {MAX_VALUE}, got {got}"
+    )
 
 
 def seen_by_opponent(rank: int) -> int:
