@@ -1,8 +1,7 @@
 """The engine's trace, and the pictures of its search rebuilt from it."""
 
-from xml.etree import ElementTree
-
 import pytest
+from drawings import svg_groups
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from trees import ScoredTree
@@ -25,7 +24,6 @@ from zerosum.show.text import text
 
 CONNECT4 = ConnectFour()
 POSITION = CONNECT4.parse_state("4453")
-SVG = "{http://www.w3.org/2000/svg}"
 NODE_EVENTS = (ENTER, LEAF, HIT)
 
 
@@ -42,15 +40,6 @@ def traced_search(game, state, depth, trace, **flags):
     )
     last = tuple(after - before for after, before in zip(totals[-1], totals[-2], strict=True))
     return result, last
-
-
-def node_groups(document: str) -> list[set[str]]:
-    root = ElementTree.fromstring(document)
-    return [
-        set(group.get("class", "").split())
-        for group in root.iter(f"{SVG}g")
-        if "node" in group.get("class", "").split()
-    ]
 
 
 def test_engine_trace_has_one_node_event_per_node_of_the_last_iteration():
@@ -143,7 +132,7 @@ def test_engine_svg_counts_equal_the_trace():
     searched = engine_tree(CONNECT4, POSITION, 3, table=False, max_nodes=1_000)
     trace = Trace(max_ply=3)
     _, (nodes, _, _, _) = traced_search(CONNECT4, POSITION, 3, trace, table=False)
-    groups = node_groups(svg(searched))
+    groups = svg_groups(svg(searched))
     drawn = sum(bool({"examined", "hit"} & g) for g in groups)
     searched_events = sum(event.kind in NODE_EVENTS for event in trace.events)
     assert drawn == searched_events - searched.repeated == nodes - searched.left_out

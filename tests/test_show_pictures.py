@@ -5,6 +5,7 @@ import re
 from xml.etree import ElementTree
 
 import pytest
+from drawings import SVG, svg_groups
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,17 +20,6 @@ from zerosum.show.svg import layout, svg
 from zerosum.show.text import text
 
 SEED_TREE = Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
-SVG = "{http://www.w3.org/2000/svg}"
-
-
-def svg_groups(document: str) -> list[set[str]]:
-    """The class sets of the node groups of an SVG document (which must parse as XML)."""
-    root = ElementTree.fromstring(document)
-    return [
-        set(group.get("class", "").split())
-        for group in root.iter(f"{SVG}g")
-        if "node" in group.get("class", "").split()
-    ]
 
 
 def test_seed_tree_svg_has_11_examined_nodes_7_examined_and_2_pruned_leaves():
