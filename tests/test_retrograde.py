@@ -196,22 +196,6 @@ def test_two_workers_solve_a_layer_where_both_sides_move_like_one(monkeypatch):
     assert solve(game, workers=2).sections == solve(game, workers=1).sections
 
 
-def test_tictactoe_positions_are_rebuilt_from_their_keys():
-    positions = list(reachable(TICTACTOE, TICTACTOE.initial_state()).values())
-    keys = np.array([TICTACTOE.key(state) for state in positions], np.uint64)
-    assert isinstance(TICTACTOE, Restorable)
-    assert TICTACTOE.from_keys(keys) == positions
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.integers(1, 9), st.integers(1, 6), st.integers(2, 5), st.randoms(use_true_random=False))
-def test_connect4_positions_are_rebuilt_from_their_keys(width, height, connect, rng):
-    game = ConnectFour(width, height, connect)
-    positions = [random_position(game, rng, 0, game.cells) for _ in range(30)]
-    keys = np.array([game.key(state) for state in positions], np.uint64)
-    assert game.from_keys(keys) == positions  # a won position too: its `won` flag is rebuilt
-
-
 def test_connect4_board_too_wide_for_64_bit_keys_is_not_rebuilt():
     with pytest.raises(ValueError, match="9x7 board has keys wider than 64 bits"):
         ConnectFour(9, 7).from_keys(np.array([0], np.uint64))
@@ -297,24 +281,29 @@ def scalar_rules(game, states):
     return movers, counts, utilities, children
 
 
-def test_tictactoe_array_rules_equal_its_rules_on_every_position():
-    states = list(reachable(TICTACTOE, TICTACTOE.initial_state()).values())
-    keys = np.array([TICTACTOE.key(state) for state in states], np.uint64)
-    assert isinstance(TICTACTOE, Vectorized)
-    got = [column.tolist() for column in TICTACTOE.expand_keys(keys)]
-    assert got == list(scalar_rules(TICTACTOE, states))
-    assert TICTACTOE.layers(keys).tolist() == [TICTACTOE.layer(state) for state in states]
+def assert_key_rules_match(game, states):
+    """The game's rules on arrays of keys give what its rules give one state at a time: the
+    states rebuilt, the expansion, the layers."""
+    assert isinstance(game, Restorable) and isinstance(game, Vectorized)
+    keys = np.array([game.key(state) for state in states], np.uint64)
+    assert game.from_keys(keys) == states  # a won Connect Four too: its `won` flag is rebuilt
+    assert [column.tolist() for column in game.expand_keys(keys)] == list(
+        scalar_rules(game, states)
+    )
+    assert game.layers(keys).tolist() == [game.layer(state) for state in states]
+
+
+def test_tictactoe_rules_on_keys_match_its_rules_on_every_position():
+    assert_key_rules_match(
+        TICTACTOE, list(reachable(TICTACTOE, TICTACTOE.initial_state()).values())
+    )
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(1, 9), st.integers(1, 6), st.integers(2, 5), st.randoms(use_true_random=False))
-def test_connect4_array_rules_equal_its_rules(width, height, connect, rng):
+def test_connect4_rules_on_keys_match_its_rules(width, height, connect, rng):
     game = ConnectFour(width, height, connect)
-    states = [random_position(game, rng, 0, game.cells) for _ in range(30)]
-    keys = np.array([game.key(state) for state in states], np.uint64)
-    got = [column.tolist() for column in game.expand_keys(keys)]
-    assert got == list(scalar_rules(game, states))
-    assert game.layers(keys).tolist() == [game.layer(state) for state in states]
+    assert_key_rules_match(game, [random_position(game, rng, 0, game.cells) for _ in range(30)])
 
 
 def test_progress_reports_both_phases_and_every_position():
