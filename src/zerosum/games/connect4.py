@@ -147,22 +147,14 @@ class ConnectFour:
 
     def from_keys(self, keys: np.ndarray) -> list[State]:
         """The positions whose keys are `keys` (a numpy array), in order: the inverse of `key`."""
-        keys = np.asarray(keys, np.uint64)
-        mask = self._masks(keys)
-        position = keys - mask
-        won = self.line_starts(position ^ mask) != 0  # the player who just moved
-        moves = np.bitwise_count(mask)
-        columns = position.tolist(), mask.tolist(), moves.tolist(), won.tolist()
+        columns = (column.tolist() for column in self._decode(keys))
         return list(zip(*columns, strict=True))
 
     def expand_keys(self, keys: np.ndarray) -> tuple[np.ndarray, ...]:
         """The rules on a numpy array of keys (`zerosum.game.Vectorized`): movers, numbers of
         moves, utilities for the mover, and the children's keys, centre columns first."""
-        keys = np.asarray(keys, np.uint64)
-        mask = self._masks(keys)
-        opponent = (keys - mask) ^ mask  # the stones of the player who just moved
-        moves = np.bitwise_count(mask)
-        won = self.line_starts(opponent) != 0
+        position, mask, moves, won = self._decode(keys)
+        opponent = position ^ mask  # the stones of the player who just moved
         over = won | (moves == self.cells)
         order = self.order
         tops = np.array([self.top[c] for c in order], np.uint64)
@@ -176,6 +168,14 @@ class ConnectFour:
     def layers(self, keys: np.ndarray) -> np.ndarray:
         """The number of stones on each board of a numpy array of keys."""
         return np.bitwise_count(self._masks(np.asarray(keys, np.uint64)))
+
+    def _decode(self, keys: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The four parts of the states of an array of keys, as arrays: the mover's stones, all
+        the stones, their number, and whether the player who just moved has a line."""
+        keys = np.asarray(keys, np.uint64)
+        mask = self._masks(keys)
+        position = keys - mask
+        return position, mask, np.bitwise_count(mask), self.line_starts(position ^ mask) != 0
 
     def _masks(self, keys: np.ndarray) -> np.ndarray:
         """The stones on each board of an array of keys. In each column a key holds the mover's
