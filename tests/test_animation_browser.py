@@ -1,7 +1,7 @@
 """The HTML animation in a real browser: Debian's chromium driven by Playwright.
 
 Stepped through every frame with the keyboard; no script error; the last frame shows the
-seeds' value 3 and the two dark leaves. A screenshot of the last frame is kept in
+the textbook's value 3 and the two dark leaves. A screenshot of the last frame is kept in
 test-artifacts/. Skipped, with the reason, only when no browser can be found.
 """
 

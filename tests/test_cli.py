@@ -1,4 +1,4 @@
-"""The `zerosum` command: the seeds' numbers from the command line, JSON, and bad input."""
+"""The `zerosum` command: the textbook's numbers from the command line, JSON, and bad input."""
 
 import json
 import subprocess

@@ -78,7 +78,7 @@ def test_analyze_tictactoe_finds_the_loss_in_four_plies(capsys):
     assert report["best_move"] == 8
 
 
-def test_analyze_tree_gives_the_seeds_value_3(capsys):
+def test_analyze_tree_gives_the_textbook_value_3(capsys):
     report = run_json(capsys, "analyze", "tree", "[[3,12,8],[2,4,6],[14,5,2]]")
     assert (report["score"], report["best_move"], report["pv"]) == (3, 0, [0, 0])
 

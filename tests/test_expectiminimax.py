@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from zerosum.games.tree import Tree
 from zerosum.search.expectiminimax import expectiminimax
 
-# The seeds' dice lesson: two equally likely rolls after each move.
+# The textbook's dice lesson: two equally likely rolls after each move.
 DICE = [{"chance": [[0.5, 6], [0.5, 6]]}, {"chance": [[0.5, 10], [0.5, 1]]}]
 SQUARED = [{"chance": [[0.5, 36], [0.5, 36]]}, {"chance": [[0.5, 100], [0.5, 1]]}]
 

@@ -1,4 +1,4 @@
-"""The seeds' experiments: the numbers, and charts drawn from exactly those numbers."""
+"""The textbook's experiments: the numbers, and charts drawn from exactly those numbers."""
 
 import pytest
 

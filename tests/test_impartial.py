@@ -72,7 +72,7 @@ def test_count_plays_counts_every_sequence_of_moves():
 
 
 def decimal_steps(target):
-    """The seeds' decimal game as a subtraction game: tenths still to add before `target`."""
+    """The textbook's decimal game as a subtraction game: tenths still to add before `target`."""
     construction = pn_construction(SubtractionGame({1, 2}), target)
     return [tuple(sorted(target - d for d in step)) for step in construction.steps], construction
 

@@ -1,4 +1,4 @@
-"""Matrix games: known answers from the seeds and the literature, properties on random games."""
+"""Matrix games: known answers from the textbook and the literature, properties on random games."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ MORRA = [[0, 2, -3, 0], [-2, 0, 0, 3], [3, 0, 0, -4], [0, -3, 4, 0]]
 # Ferguson's odd-or-even: each shows 1 or 2 fingers; an odd sum is paid to the row player, an
 # even sum to the column player.
 FERGUSON_ODD_OR_EVEN = [[-2, 3], [3, -4]]
-# The seeds' unstable 3x3 shape: maxmin row R2 (3), minmax column C2 (7), R2 against C2 pays 6.
+# The textbook's unstable 3x3 shape: maxmin row R2 (3), minmax column C2 (7), R2 against C2 pays 6.
 UNSTABLE = [[9, 7, 1], [3, 6, 4], [2, 5, 8]]
 SADDLE = [[4, 5, 7], [3, 2, 1], [8, 6, 9]]
 
@@ -44,7 +44,7 @@ def test_matching_pennies_is_one_half_each_with_value_0():
 
 
 def test_odds_and_evens_with_0_to_5_fingers_is_even_half_the_time_with_value_0():
-    # The seeds' "pari o dispari": 0..5 fingers each, the row player wins 1 on an even sum.
+    # The textbook's "pari o dispari": 0..5 fingers each, the row player wins 1 on an even sum.
     game = [[1 if (i + j) % 2 == 0 else -1 for j in range(6)] for i in range(6)]
     solution = solve(game)
     assert solution.value == 0
@@ -77,7 +77,7 @@ def test_saddle_point_game_is_solved_by_pure_strategies_r3_c2_value_6():
     assert solution.column_strategy == (0, 1, 0)
 
 
-def test_seeds_unstable_game_has_lower_3_at_r2_upper_7_at_c2_and_value_between():
+def test_textbook_unstable_game_has_lower_3_at_r2_upper_7_at_c2_and_value_between():
     pure = pure_values(UNSTABLE)
     assert (pure.lower_value, pure.maxmin_rows) == (3, (1,))
     assert (pure.upper_value, pure.minmax_columns) == (7, (1,))

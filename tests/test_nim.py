@@ -1,4 +1,4 @@
-"""Nim by Bouton, normal and misère, against the exact search; the seeds' numbers."""
+"""Nim by Bouton, normal and misère, against the exact search; the textbook's numbers."""
 
 from itertools import combinations_with_replacement
 

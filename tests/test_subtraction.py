@@ -1,4 +1,4 @@
-"""Subtraction games: Grundy sequences, proved periods, the seeds' numbers."""
+"""Subtraction games: Grundy sequences, proved periods, the textbook's numbers."""
 
 from itertools import combinations_with_replacement
 from math import comb

@@ -1,4 +1,4 @@
-"""Tic-tac-toe: the seeds' numbers, count for count, and the rules."""
+"""Tic-tac-toe: the textbook's numbers, count for count, and the rules."""
 
 import random
 

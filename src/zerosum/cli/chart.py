@@ -1,4 +1,4 @@
-"""`zerosum chart ordering|growth|ablation -o FILE.png`: the seeds' experiments as charts."""
+"""`zerosum chart ordering|growth|ablation -o FILE.png`: the textbook's experiments as charts."""
 
 from __future__ import annotations
 
@@ -23,9 +23,9 @@ MAX_LEAVES = 200_000
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "chart",
-        help="draw one of the seeds' experiments as a chart (needs matplotlib)",
+        help="draw one of the textbook's experiments as a chart (needs matplotlib)",
         description=(
-            "ordering: finished games alpha-beta reaches on tic-tac-toe for the seeds' move"
+            "ordering: finished games alpha-beta reaches on tic-tac-toe for the textbook's move"
             " orders and 20 random ones. growth: leaves reached against depth on uniform trees"
             " by minimax and alpha-beta in random and best-first order, with b^m, b^(3m/4) and"
             " Knuth and Moore's minimal tree. ablation: the engine's nodes per depth and effective"

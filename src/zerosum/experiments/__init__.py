@@ -1,4 +1,4 @@
-"""The seeds' experiments as functions that return their numbers.
+"""The textbook's experiments as functions that return their numbers.
 
 Each function computes the numbers once; the tests assert them and the charts
 (`zerosum.show.charts`) draw them, so a chart can never disagree with a test.

@@ -1,4 +1,4 @@
-"""The seeds' move-ordering experiment: alpha-beta on tic-tac-toe with the squares in many orders.
+"""The textbook's move-ordering experiment: alpha-beta on tic-tac-toe, the squares in many orders.
 
 The value (a draw) never changes; the number of finished games alpha-beta reaches does:
 7,330 in square order, 2,893 centre and corners first, 17,002 edges first, and from 2,603 to
@@ -32,7 +32,7 @@ class OrderingRun:
 
 
 def random_order(seed: int) -> tuple[int, ...]:
-    """The squares 0-8 shuffled by `random.Random(seed)`, as the seeds shuffle them."""
+    """The squares 0-8 shuffled by `random.Random(seed)`, as the textbook shuffles them."""
     squares = list(range(9))
     random.Random(seed).shuffle(squares)
     return tuple(squares)

@@ -1,6 +1,6 @@
 """Tic-tac-toe on two 9-bit boards.
 
-Squares are numbered 0-8 row by row, as in the seeds:
+Squares are numbered 0-8 row by row, as in the textbook:
 
     0 | 1 | 2
     3 | 4 | 5
@@ -8,7 +8,7 @@ Squares are numbered 0-8 row by row, as in the seeds:
 
 A state is the pair `(x, o)` of bit masks of the squares each side holds. X moves first, so
 X is to move exactly when both have played the same number of stones. `legal_moves` returns
-the empty squares in index order (the order whose alpha-beta count the seeds give: 7,330).
+the empty squares in index order (the order whose alpha-beta count the textbook gives: 7,330).
 Utilities are +1 for a win, -1 for a loss and 0 for a draw, for the player asked about.
 
 As text a position is nine characters row by row, `X`, `O` and `.` (spaces, `|` and `/`

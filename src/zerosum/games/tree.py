@@ -1,6 +1,6 @@
 """An explicit game tree written as nested lists, the textbooks' first example.
 
-`Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]])` is the seeds' tree: the first player chooses one
+`Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]])` is the textbook's tree: the first player chooses one
 of three moves, the second player one of three replies, and the leaf is the payoff for the
 first player. A list is a node whose moves are its indices 0, 1, ...; a number is a leaf.
 Players alternate by depth; leaves may sit at any depth.
@@ -9,7 +9,7 @@ A node may also be a chance node, `{"chance": [[p, subtree], ...]}`: nobody choo
 subtree with index i follows with probability p (positive, the p summing to 1). Chance nodes
 do not count as turns: the player to move at a node is given by the number of player nodes
 (lists) above it, so `[{"chance": [[0.5, 6], [0.5, 6]]}, {"chance": [[0.5, 10], [0.5, 1]]}]`
-is the seeds' dice example, the first player choosing between two rolls of the dice.
+is the textbook's dice example, the first player choosing between two rolls of the dice.
 
 A state is the path of move (or outcome) indices from the root (a tuple), so `()` is the root
 and `(1, 0)` the leaf 2 above.

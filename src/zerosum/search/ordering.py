@@ -12,7 +12,7 @@ Order = Callable[[Any, Sequence[Any]], Iterable[Any]]
 def by_priority(priority: Iterable[Hashable]) -> Order:
     """An order that examines moves by their rank in `priority`; unlisted moves come last.
 
-    `by_priority([4, 0, 2, 6, 8, 1, 3, 5, 7])` is the seeds' centre-and-corners-first order for
+    `by_priority([4, 0, 2, 6, 8, 1, 3, 5, 7])` is the textbook's centre-and-corners-first order for
     tic-tac-toe.
     """
     priority = list(priority)

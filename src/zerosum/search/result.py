@@ -11,7 +11,7 @@ class SearchStats:
     """Counts of the work a search did.
 
     `nodes` counts every position the search entered (the root included); `terminals` the
-    finished games it reached (the seeds' count of games played to the end); `evaluations` the
+    finished games it reached (the textbook's count of games played to the end); `evaluations` the
     positions it judged with the game's heuristic at the depth limit; `cutoffs` the times it
     stopped examining a node's moves because the remaining ones could not matter.
     """

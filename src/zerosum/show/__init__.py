@@ -3,7 +3,7 @@
 `searched_tree(game, state)` runs an exact search with a trace and returns what it looked at
 (`engine_tree(game, state, depth)`: the engine's last iteration); `text`, `svg` and `html` each
 turn that into one self-contained string. `charts` (which needs the
-optional `matplotlib`, `pip install 'zerosum[charts]'`) draws the seeds' experiments as PNG.
+optional `matplotlib`, `pip install 'zerosum[charts]'`) draws the textbook's experiments as PNG.
 """
 
 from zerosum.show.searched import SearchedNode, SearchedTree, Step, engine_tree, searched_tree

@@ -1,4 +1,4 @@
-"""The seeds' experiments as charts, drawn with matplotlib (the optional extra `charts`).
+"""The textbook's experiments as charts, drawn with matplotlib (the optional extra `charts`).
 
 `ordering_figure`, `growth_figure` and `ablation_figure` draw the numbers that
 `zerosum.experiments` returns, the same numbers the tests assert; `image` turns a figure into

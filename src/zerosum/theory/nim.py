@@ -79,7 +79,7 @@ class NimHeaps:
     heap sizes, its components the single heaps.
 
     `options` lists one option per move (heap and count), so that `count_plays` counts the
-    games the seeds count: 51,823,082 from (3, 5, 8).
+    games the textbook counts: 51,823,082 from (3, 5, 8).
     """
 
     def options(self, position: tuple[int, ...]) -> list[tuple[int, ...]]:
