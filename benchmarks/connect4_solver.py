@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from zerosum.games.connect4 import ConnectFour
-from zerosum.games.connect4_solver import ConnectFourSolver
+from zerosum.solve.connect4 import ConnectFourSolver
 
 REFERENCE = {
     "Test_L3_R1": 51,

@@ -33,9 +33,9 @@ from zerosum.experiments.ablation import (
 )
 from zerosum.games.chess import Chess
 from zerosum.games.connect4 import ConnectFour
-from zerosum.games.connect4_solver import ConnectFourSolver
 from zerosum.search import alphabeta
 from zerosum.search.engine import Engine
+from zerosum.solve.connect4 import ConnectFourSolver
 
 
 def oracle(name: str) -> Path:

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from oracles import oracle_lines
 
 from zerosum.games.connect4 import ConnectFour
-from zerosum.games.connect4_solver import ConnectFourSolver
 from zerosum.search.engine import Engine
+from zerosum.solve.connect4 import ConnectFourSolver
 
 GAME = ConnectFour()
 SAMPLES = {"Test_L3_R1": (40, 51), "Test_L2_R1": (30, 449), "Test_L1_R1": (20, 3_296)}

@@ -10,11 +10,11 @@ import chess.engine
 import pytest
 from oracles import oracle_path
 
+from zerosum.cli.uci import uci_score
 from zerosum.games.chess import WIN, Chess
-from zerosum.games.syzygy import Syzygy
+from zerosum.games.chess.syzygy import Syzygy
 from zerosum.search.engine import Engine
 from zerosum.search.scores import PROVEN, UNKNOWN_DISTANCE, distance_score
-from zerosum.uci import uci_score
 
 GAME = Chess()
 KNN_V_KP = "7k/8/8/5p2/3N4/4N3/8/2K5 w - - 0 1"  # taking the pawn leaves KNNvK: a draw

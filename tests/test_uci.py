@@ -12,7 +12,7 @@ import chess.syzygy
 import pytest
 from oracles import oracle_path
 
-from zerosum.uci import UciSession, think_time
+from zerosum.cli.uci import UciSession, think_time
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"  # Ra8#
 MATE_IN_TWO = "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"  # the two rooks' ladder: Ra7 then Rb8#

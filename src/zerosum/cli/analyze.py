@@ -15,7 +15,7 @@ from zerosum.cli.common import game_and_position, line_text, move_number, print_
 from zerosum.game import Chance, Evaluating, Game, Rendering
 from zerosum.games.backgammon import Backgammon, parse_dice
 from zerosum.games.chess import Chess
-from zerosum.games.syzygy import Syzygy
+from zerosum.games.chess.syzygy import Syzygy
 from zerosum.games.tree import Tree
 from zerosum.search import rank_moves
 from zerosum.search.engine import Engine, EngineResult, Iteration

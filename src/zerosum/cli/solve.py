@@ -1,6 +1,6 @@
 """`zerosum solve GAME`: the exact value of a position, its best move, its line and its cost.
 
-Connect Four goes to the dedicated solver (`zerosum.games.connect4_solver`), with the test
+Connect Four goes to the dedicated solver (`zerosum.solve.connect4`), with the test
 sets' score convention, and can solve a whole test-set file; the other games go to the exact
 searches of `zerosum.search`.
 """
@@ -20,9 +20,9 @@ from zerosum.cli.common import (
     parse_int_list,
     print_json,
 )
-from zerosum.games.connect4_solver import ConnectFourSolver
 from zerosum.search import alphabeta, by_priority, minimax, negamax
 from zerosum.search.result import SearchResult
+from zerosum.solve.connect4 import ConnectFourSolver
 
 ALGORITHMS = {"minimax": minimax, "negamax": negamax, "alphabeta": alphabeta}
 

@@ -22,7 +22,7 @@ complete a line is a threat; threats that can be played at once, and threats on 
 the zugzwang of the end of the game favours their owner, weigh more; then each stone counts
 the lines it can still take part in) and `noisy_moves` (moves that win at once or stop the
 opponent's immediate win), so that quiescence search never stops with a win on the board. The
-exact solver is `zerosum.games.connect4_solver`.
+exact solver is `zerosum.solve.connect4`.
 """
 
 from __future__ import annotations

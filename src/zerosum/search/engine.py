@@ -56,7 +56,7 @@ The enhancements, each a constructor flag so that its effect can be measured:
   a search to the end still finds the game's value.
 - `check_extensions` (`Checking`): a move that gives check is searched a ply deeper, as long
   as the check is given within the iteration's depth (a line is at most twice as long).
-- `tablebase`: a solved table (`zerosum.solve.Table`, `zerosum.games.syzygy.Syzygy`, or
+- `tablebase`: a solved table (`zerosum.solve.Table`, `zerosum.games.chess.syzygy.Syzygy`, or
   anything with `lookup(state)` giving `(value, distance)` or None): a position it holds is
   scored from it and never searched. A table that knows a win but not its length gives the
   distance `zerosum.search.scores.UNKNOWN_DISTANCE`: a proven score below every win of known

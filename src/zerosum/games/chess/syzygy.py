@@ -21,7 +21,7 @@ import os
 import chess
 import chess.syzygy
 
-from zerosum.games.chess import WIN, Position
+from zerosum.games.chess.rules import WIN, Position
 from zerosum.search.scores import UNKNOWN_DISTANCE
 
 
@@ -68,6 +68,35 @@ class Syzygy:
         if abs(wdl) < 2:  # a draw, or a win or loss the fifty-move rule makes a draw
             return 0, None
         return (WIN if wdl > 0 else -WIN), UNKNOWN_DISTANCE
+
+    def best_move(self, position: Position) -> tuple[chess.Move, int] | None:
+        """The tables' best move in `position` and its win/draw/loss for the player to move
+        (2 a win, 0 a draw, -2 a loss; 1 and -1 a win or loss the fifty-move rule spoils): the
+        quickest safe win, the longest loss, or a draw. None where the tables do not hold it."""
+        board = position.board.copy(stack=False)
+        if chess.popcount(board.occupied) > self.pieces:
+            return None
+        ranked = []
+        try:
+            for move in position.legal_moves():
+                board.push(move)
+                try:
+                    if board.is_checkmate():
+                        rank: tuple[int, int, int] = (3, 0, 0)
+                    else:
+                        wdl = -self.tables.probe_wdl(board)
+                        dtz = self.tables.probe_dtz(board)
+                        zeroing = int(board.halfmove_clock == 0)
+                        # winning: zeroing first, then the fewest plies to zeroing (dtz < 0);
+                        # losing: not zeroing, then the most plies (dtz > 0)
+                        rank = (wdl, zeroing, dtz) if wdl > 0 else (wdl, -zeroing, dtz)
+                finally:
+                    board.pop()
+                ranked.append((rank, move))
+        except (KeyError, chess.syzygy.MissingTableError):
+            return None
+        rank, move = max(ranked, key=lambda pair: pair[0])
+        return move, min(rank[0], 2)
 
     def close(self) -> None:
         self.tables.close()
