@@ -49,7 +49,7 @@ def test_ranking_refuses_a_position_waiting_for_the_dice_and_a_zero_depth():
 def test_bearing_off_the_last_two_checkers_wins_a_gammon(capsys, depth):
     report = analyze_json(capsys, "backgammon", "X 2-1: 2 1 / 1:15", "--depth", depth)
     assert report["best_move"] == "2/off 1/off"
-    assert report["score"] == 2  # O has borne off none and is out of X's home board
+    assert report["value"] == 2  # O has borne off none and is out of X's home board
     assert [move["move"] for move in report["moves"]] == ["2/off 1/off", "2/1 1/off"]
 
 
@@ -87,11 +87,12 @@ def test_a_closed_board_leaves_one_move_the_pass(capsys):
 def test_json_has_the_ranked_moves_and_the_search_counts(capsys):
     report = analyze_json(capsys, "backgammon", f"X 6-5: {START}", "--top", "3", "--depth", "1")
     assert set(report) == {
-        "to_move", "depth", "best_move", "score", "moves", "legal_moves", "nodes", "seconds",
+        "game", "position", "to_move", "depth", "value", "exact", "best_move", "moves",
+        "legal_moves", "nodes", "seconds",
     }  # fmt: skip
     assert report["to_move"] == 0 and report["depth"] == 1
     assert report["legal_moves"] == 7 and len(report["moves"]) == 3
-    assert report["moves"][0] == {"move": report["best_move"], "score": report["score"]}
+    assert report["moves"][0] == {"move": report["best_move"], "value": report["value"]}
     assert report["nodes"] == 1 + 7  # the root and the seven positions judged
 
 
@@ -112,8 +113,9 @@ def test_a_pig_position_and_a_chance_tree_are_ranked_the_same_way(capsys):
     )
     tree = '[{"chance": [[0.5, 6], [0.5, 6]]}, {"chance": [[0.5, 10], [0.5, 1]]}]'
     report = analyze_json(capsys, "tree", tree)
-    assert (report["best_move"], report["score"], report["depth"]) == (0, 6, None)
-    assert report["moves"][1] == {"move": 1, "score": 5.5}
+    assert (report["best_move"], report["value"], report["depth"]) == ("0", 6, None)
+    assert report["exact"] is True
+    assert report["moves"][1] == {"move": "1", "value": 5.5}
 
 
 @pytest.mark.parametrize(
@@ -124,7 +126,7 @@ def test_a_pig_position_and_a_chance_tree_are_ranked_the_same_way(capsys):
         (["X 9-5: 6 / 1"], "bad dice '9-5'"),
         (["X: 6 / 1", "--dice", "0-3"], "bad dice '0-3'"),
         (["X: 6 / 1"], "the position waits for a roll: give the dice (backgammon: --dice 6-5)"),
-        (["X 6-5: 6 / 1", "--dice", "6-5"], "already has the dice 6-5: give them once"),
+        (["X 6-5: 6 / 1", "--dice", "6-5"], "has its roll already: give the dice once"),
         (["O 6-5: 6 / 19:14 bar"], "O's 6 point is X's 19 point"),
         (["X 6-5: 6 / 1", "--time", "1"], "searched to --depth, not by --time or --nodes"),
         (["X 6-5: 6 / 1", "--top", "0"], "--top must be at least 1"),
@@ -142,7 +144,7 @@ def test_bad_backgammon_analyses_are_one_line_and_exit_2(capsys, argv, reason):
 
 def test_dice_are_only_for_backgammon(capsys):
     assert main(["analyze", "connect4", "44", "--dice", "6-5"]) == 2
-    assert "--dice is for backgammon" in capsys.readouterr().err
+    assert "--dice: connect4 has no dice" in capsys.readouterr().err
 
 
 def test_analyze_backgammon_through_a_subprocess():

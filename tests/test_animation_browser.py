@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from zerosum.cli.explain import traced_engine as engine_tree
+from zerosum.cli.explain import traced_search as searched_tree
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tree import Tree
-from zerosum.show import searched_tree
 from zerosum.show.html import html
-from zerosum.show.searched import PRUNED, engine_tree
+from zerosum.show.searched import PRUNED
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 # As root in a closed network: no sandbox, no GPU, and none of Chromium's background traffic.

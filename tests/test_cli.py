@@ -19,11 +19,11 @@ def run_json(capsys, *argv):
 @pytest.mark.parametrize(
     ("algorithm", "leaves"), [("minimax", 255_168), ("negamax", 255_168), ("alphabeta", 7_330)]
 )
-def test_solve_tictactoe_reports_the_seed_counts(capsys, algorithm, leaves):
+def test_solve_tictactoe_reports_the_textbook_counts(capsys, algorithm, leaves):
     report = run_json(capsys, "solve", "tictactoe", "--algorithm", algorithm)
     assert report["value"] == 0
     assert report["leaves"] == leaves
-    assert report["best_move"] == 0
+    assert report["best_move"] == "0"
     assert report["pv"][0] == "0" and len(report["pv"]) == 9
     assert report["nodes"] > report["leaves"]
 
@@ -38,12 +38,12 @@ def test_solve_tictactoe_with_a_move_order(capsys, order, leaves):
 
 def test_solve_tictactoe_position_finds_the_only_drawing_square(capsys):
     report = run_json(capsys, "solve", "tictactoe", "--position", "XOX.O....")
-    assert (report["value"], report["best_move"]) == (0, 7)
+    assert (report["value"], report["best_move"]) == (0, "7")
 
 
 def test_solve_tictactoe_with_distance_reports_plies(capsys):
     report = run_json(capsys, "solve", "tictactoe", "--position", "XO..X....", "--distance")
-    assert (report["value"], report["best_move"], report["plies"]) == (-1, 8, 4)
+    assert (report["value"], report["best_move"], report["plies"]) == (-1, "8", 4)
 
 
 def test_solve_text_output_names_value_move_and_counts(capsys):
@@ -56,10 +56,10 @@ def test_solve_text_output_names_value_move_and_counts(capsys):
 
 def test_tree_reports_examined_and_pruned_leaves(capsys):
     report = run_json(capsys, "tree", SEED_TREE)
-    assert (report["value"], report["best_move"], report["leaves"]) == (3, 0, 7)
+    assert (report["value"], report["best_move"], report["leaves"]) == (3, "0", 7)
     assert report["pruned"] == [[1, 1], [1, 2]]
     assert len(report["examined"]) == 7
-    assert report["pv"] == [0, 0]
+    assert report["pv"] == ["0", "0"]
 
 
 def test_tree_with_minimax_prunes_nothing(capsys):
@@ -83,7 +83,8 @@ def test_tree_text_output_marks_the_pruned_leaves(capsys):
         (["tree", "[[3,12,8],[2,4,6],[14,5,2]"], "malformed tree"),
         (["tree", "[[3,12],[]]"], "empty list"),
         (["tree", '[[3,"x"]]'], "expected a number"),
-        (["solve", "chess"], "unknown game 'chess'"),
+        (["solve", "othello"], "unknown game 'othello'"),
+        (["solve", "chess"], "chess has too many positions to solve by searching to the end"),
         (["solve", "tictactoe", "--position", "XOX"], "bad position"),
         (["solve", "tictactoe", "--order", "4,a"], "bad move order"),
         (["solve", "tictactoe", "--order", "4,4"], "lists a move twice"),

@@ -32,7 +32,7 @@ def run_json(capsys, *argv):
 def test_analyze_connect4_reports_each_depth_and_the_best_column(capsys):
     report = run_json(capsys, "analyze", "connect4", "4453", "--depth", "3")
     assert [it["depth"] for it in report["iterations"]] == [1, 2, 3]
-    assert 1 <= report["best_move"] <= 7
+    assert report["best_move"] in list("1234567")
     assert report["pv"][0] == report["best_move"] == report["iterations"][-1]["pv"][0]
     assert report["nodes"] == sum(it["nodes"] for it in report["iterations"])
     assert report["depth"] == 3
@@ -60,7 +60,7 @@ def test_analyze_answers_from_an_iteration_the_budget_cut_short_and_marks_it(cap
         report = run_json(capsys, "analyze", "connect4", "", "--depth", "20", "--nodes", str(nodes))
         last = report["iterations"][-1]
         assert report["stopped"] == "nodes" and report["depth"] == last["depth"]
-        assert (report["best_move"], report["score"]) == (last["pv"][0], last["score"])
+        assert (report["best_move"], report["value"]) == (last["pv"][0], last["value"])
         if not last["complete"]:
             cut_short += 1
             assert not last["exact"] and all(it["complete"] for it in report["iterations"][:-1])
@@ -74,20 +74,27 @@ def test_analyze_answers_from_an_iteration_the_budget_cut_short_and_marks_it(cap
 
 def test_analyze_tictactoe_finds_the_loss_in_four_plies(capsys):
     report = run_json(capsys, "analyze", "tictactoe", "XO..X....")
-    assert (report["score"], report["plies"], report["exact"]) == (-1, 4, True)
-    assert report["best_move"] == 8
+    assert (report["value"], report["plies"], report["exact"]) == (-1, 4, True)
+    assert report["best_move"] == "8"
 
 
 def test_analyze_tree_gives_the_textbook_value_3(capsys):
     report = run_json(capsys, "analyze", "tree", "[[3,12,8],[2,4,6],[14,5,2]]")
-    assert (report["score"], report["best_move"], report["pv"]) == (3, 0, [0, 0])
+    assert (report["value"], report["best_move"], report["pv"]) == (3, "0", ["0", "0"])
 
 
 def test_solve_connect4_gives_the_published_score_and_a_best_column(capsys):
     report = run_json(capsys, "solve", "connect4", L3_FIRST)
-    assert (report["score"], report["best_move"]) == (-1, 6)
-    assert report["pv"] == [6, 7, 7, 7]
-    assert report["nodes"] > 0 and report["us"] >= 0
+    assert (report["score"], report["best_move"]) == (-1, "6")
+    assert report["pv"] == ["6", "7", "7", "7"]
+    assert (report["value"], report["plies"], report["exact"]) == (-1, 4, True)
+    assert report["nodes"] > 0 and report["seconds"] >= 0
+
+
+def test_solve_connect4_plies_agree_with_the_line_of_best_play(capsys):
+    for position in ("445566", "5554224333234511764415115", "271713432331713132", L3_FIRST):
+        report = run_json(capsys, "solve", "connect4", position)
+        assert report["plies"] == len(report["pv"]) and report["value"] in (1, -1)
 
 
 def test_solve_connect4_weak_gives_only_the_sign(capsys):
@@ -98,7 +105,8 @@ def test_solve_connect4_weak_gives_only_the_sign(capsys):
 def test_solve_connect4_text_says_who_wins_with_which_stone(capsys):
     code, out, _ = run(capsys, "solve", "connect4", "445566")
     assert code == 0
-    assert "score 18 (the player to move wins with their stone number 4)" in out
+    assert "X to move: value 1 (a win in 1 plies with best play)" in out
+    assert "score 18: the player to move wins with their stone number 4" in out
     assert "best move: 3" in out
 
 
@@ -121,11 +129,11 @@ def test_solve_file_json_is_a_list_with_expected_scores(capsys, tmp_path):
     path = tmp_path / "set.txt"
     path.write_text("5554224333234511764415115 4\n271713432331713132\n")
     rows = run_json(capsys, "solve", "connect4", "--file", str(path))
-    assert [(row["moves"], row["score"], row.get("expected")) for row in rows] == [
+    assert [(row["position"], row["score"], row.get("expected")) for row in rows] == [
         ("5554224333234511764415115", 4, 4),
         ("271713432331713132", -11, None),
     ]
-    assert all(row["nodes"] > 0 and row["us"] >= 0 for row in rows)
+    assert all(row["nodes"] > 0 and row["seconds"] >= 0 for row in rows)
 
 
 def test_solve_file_weak_compares_signs(capsys, tmp_path):
@@ -140,14 +148,13 @@ def test_solve_file_weak_compares_signs(capsys, tmp_path):
     [
         (["solve", "connect4", "4444444"], "column 4 is full"),
         (["solve", "connect4", "48"], "'8' is not a column"),
-        (["solve", "connect4", "4455667"], "the game is already over"),
         (["analyze", "connect4", "4455667"], "the game is already over"),
         (["analyze", "connect4", "4444444"], "column 4 is full"),
         (["analyze", "connect4", "44", "--time", "0"], "time must be more than 0"),
         (["analyze", "connect4", "44", "--depth", "-2"], "depth must be at least 1"),
         (["analyze", "tictactoe", "--depth", "2"], "does not provide Evaluating"),
         (["solve", "connect4", "--file", "/nonexistent/set.txt"], "cannot read"),
-        (["solve", "tictactoe", "--weak"], "--weak and --file are for connect4"),
+        (["solve", "tictactoe", "--weak"], "--weak is for games whose solver has a weak mode"),
         (["analyze", "shogi"], "unknown game 'shogi'"),
         (["analyze", "chess", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"], "bad FEN"),
         (["analyze", "chess", "--fen", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"], "already over"),
@@ -164,7 +171,7 @@ def test_solve_file_with_a_malformed_line_names_it(capsys, tmp_path):
     path.write_text("4453 2\n44x 1\n")
     code, _, err = run(capsys, "solve", "connect4", "--file", str(path))
     assert code == 2
-    assert f"{path}:2: expected MOVES [SCORE]" in err
+    assert f"{path}: position 2: bad moves '44x'" in err
 
 
 def test_solve_tictactoe_keeps_its_alphabeta_report(capsys):
@@ -174,7 +181,12 @@ def test_solve_tictactoe_keeps_its_alphabeta_report(capsys):
 
 def test_solve_tree_with_alphabeta(capsys):
     report = run_json(capsys, "solve", "tree", "[[3,12,8],[2,4,6],[14,5,2]]")
-    assert (report["value"], report["best_move"]) == (3, 0)
+    assert (report["value"], report["best_move"]) == (3, "0")
+
+
+def test_solve_a_finished_connect4_game_gives_its_result(capsys):
+    report = run_json(capsys, "solve", "connect4", "4455667")
+    assert (report["to_move"], report["value"], report["best_move"]) == (1, -1, None)
 
 
 def test_commands_run_as_a_module():

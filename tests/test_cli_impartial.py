@@ -52,17 +52,14 @@ def test_grundy_kayles_json_has_period_12_from_71(capsys):
     report = run_json(capsys, "grundy", "--octal", "0.77", "--upto", "200")
     assert (report["preperiod"], report["period"]) == (71, 12)
     assert report["values"][:12] == [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
-    assert (
-        run_json(capsys, "grundy", "--game", "kayles", "--upto", "200")["values"]
-        == report["values"]
-    )
+    assert run_json(capsys, "grundy", "kayles", "--upto", "200")["values"] == report["values"]
 
 
 def test_grundys_game_json_has_no_period(capsys):
-    report = run_json(capsys, "grundy", "--game", "grundy", "--upto", "100")
+    report = run_json(capsys, "grundy", "grundy", "--upto", "100")
     assert report["period"] is None and report["preperiod"] is None
     assert report["p_positions"][:6] == [0, 1, 2, 4, 7, 10]
-    assert main(["grundy", "--game", "grundy", "--upto", "20"]) == 0
+    assert main(["grundy", "grundy", "--upto", "20"]) == 0
     assert "no period found up to heap 20" in capsys.readouterr().out
 
 
@@ -117,7 +114,7 @@ def test_pn_subtract_134_from_100_is_p(capsys):
         (["grundy", "--subtract", "1,x"], "bad subtraction set '1,x'"),
         (["grundy", "--octal", "0.8"], "bad octal code '0.8'"),
         (["grundy", "--octal", "0.77", "--upto", "-1"], "the largest heap must be at least 0"),
-        (["grundy", "--game", "grundy", "--upto", "1000001"], "--upto is at most 1,000,000"),
+        (["grundy", "grundy", "--upto", "1000001"], "--upto is at most 1,000,000"),
         (["pn", "--subtract", "", "--start", "5"], "the subtraction set is empty"),
         (["pn", "--subtract", "1,2", "--start", "-3"], "must be non-negative"),
         (["pn", "--subtract", "1,2", "--start", "3", "--unit", "x"], "bad --unit 'x'"),

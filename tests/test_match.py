@@ -12,7 +12,9 @@ from zerosum.cli import main
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
-from zerosum.match import MatchResult, PlayerSpec, parse_player, play_game, play_match
+from zerosum.match import MatchResult, play_game, play_match
+from zerosum.registry import PlayerSpec, parse_player, player_maker
+from zerosum.solve.pig import solve_pig
 
 
 def test_mcts_description_parses_to_typed_options():
@@ -71,7 +73,7 @@ def test_players_alternate_who_moves_first():
     first_movers = []
 
     def recorder(name):
-        def make(game_, options, seed):
+        def make(seed):
             def choose(state):
                 if state == game.initial_state():
                     first_movers.append(name)
@@ -81,34 +83,33 @@ def test_players_alternate_who_moves_first():
 
         return make
 
-    from zerosum.match import PlayerKind
-
-    kinds = {"a": PlayerKind({}, recorder("a"), ""), "b": PlayerKind({}, recorder("b"), "")}
-    play_match(game, PlayerSpec("a"), PlayerSpec("b"), 4, kinds=kinds)
+    play_match(game, recorder("a"), recorder("b"), 4)
     assert first_movers == ["a", "b", "a", "b"]
 
 
 def test_first_legal_move_players_split_a_match_evenly():
     # Both always play the lowest empty square: whoever starts wins (squares 0, 3, 6 by X).
-    from zerosum.match import PlayerKind
+    game = TicTacToe()
 
-    first = PlayerKind({}, lambda game, options, seed: lambda s: game.legal_moves(s)[0], "")
-    result = play_match(TicTacToe(), PlayerSpec("f"), PlayerSpec("f"), 6, kinds={"f": first})
+    def first(seed):
+        return lambda state: game.legal_moves(state)[0]
+
+    result = play_match(game, first, first, 6)
     assert (result.wins, result.draws, result.losses) == (3, 0, 3)
 
 
 def test_match_is_reproducible_with_a_seed():
     game = Pig(20)
-    a, b = parse_player("mcts:iterations=30"), parse_player("random")
+    a, b = player_maker("mcts:iterations=30", game), player_maker("random", game)
     first = play_match(game, a, b, 6, seed=3)
     second = play_match(game, a, b, 6, seed=3)
     assert first == second
 
 
 def test_mcts_beats_random_at_tictactoe():
-    result = play_match(
-        TicTacToe(), parse_player("mcts:iterations=300"), parse_player("random"), 10, seed=1
-    )
+    game = TicTacToe()
+    mcts, random_ = player_maker("mcts:iterations=300", game), player_maker("random", game)
+    result = play_match(game, mcts, random_, 10, seed=1)
     assert result.losses == 0 and result.wins >= 6
 
 
@@ -122,7 +123,7 @@ def test_dice_are_rolled_by_the_match():
 
 def test_alphabeta_refuses_a_dice_game():
     with pytest.raises(ValueError, match="use expectiminimax"):
-        play_match(Pig(10), parse_player("alphabeta:depth=2"), parse_player("random"), 1)
+        player_maker("alphabeta:depth=2", Pig(10))
 
 
 def test_openings_start_each_pair_of_games(tmp_path, capsys):
@@ -200,13 +201,8 @@ def test_unknown_player_is_one_line_exit_2(capsys):
 
 def test_connect4_game_state_after_opening_is_used():
     game = ConnectFour()
-    result = play_match(
-        game,
-        parse_player("random"),
-        parse_player("random"),
-        2,
-        openings=[game.parse_state("4444")],
-    )
+    random_ = player_maker("random", game)
+    result = play_match(game, random_, random_, 2, openings=[game.parse_state("4444")])
     assert result.games == 2
 
 
@@ -225,16 +221,20 @@ def test_a_match_needs_a_game(capsys):
     assert "a match needs at least 1 game, got 0" in capsys.readouterr().err
 
 
-def test_the_solved_pig_player_beats_random_and_refuses_other_games():
-    result = play_match(Pig(20), parse_player("solved"), parse_player("random"), 30, seed=2)
+def test_the_perfect_pig_player_is_the_solved_policy_and_beats_random():
+    game = Pig(20)
+    perfect = player_maker("perfect", game)
+    result = play_match(game, perfect, player_maker("random", game), 30, seed=2)
     assert result.wins > 2 * result.losses
-    with pytest.raises(ValueError, match="plays Pig only"):
-        play_match(TicTacToe(), parse_player("solved"), parse_player("random"), 1)
+    choose, solution = perfect(0), solve_pig(20)
+    for state in [(0, 0, 0, 0, False), (0, 15, 0, 4, False), (1, 3, 12, 6, False)]:
+        assert choose(state) == solution.best_move(state)
 
 
 def test_the_engine_never_loses_tic_tac_toe_to_random_play():
+    game = TicTacToe()
     result = play_match(
-        TicTacToe(), parse_player("engine:nodes=100000"), parse_player("random"), 10
+        game, player_maker("engine:nodes=100000", game), player_maker("random", game), 10
     )
     assert result.losses == 0
     assert result.wins + result.draws == 10

@@ -124,7 +124,8 @@ def test_solve_pig_json_gives_the_win_probability(capsys):
 def test_solve_pig_from_a_position_in_text(capsys):
     assert main(["solve", "pig", "--target", "20", "--position", "10 15 4 1"]) == 0
     out = capsys.readouterr().out
-    assert "player 1 to move wins with probability" in out
+    assert "P1 to move: expected value 0.7803 under best play" in out
+    assert "wins with probability 0.8901" in out and "hold once the turn total reaches 5" in out
 
 
 def test_solve_pig_bad_target_is_one_line_exit_2():
@@ -139,7 +140,7 @@ def test_solve_pig_bad_target_is_one_line_exit_2():
 
 def test_target_option_of_another_game_is_refused(capsys):
     assert main(["solve", "tictactoe", "--target", "5"]) == 2
-    assert "--target is an option of pig only" in capsys.readouterr().err
+    assert "tictactoe has no option 'target' (its options: none)" in capsys.readouterr().err
 
 
 def test_counting_chance_levels_as_plies_stops_one_node_sooner():

@@ -43,12 +43,14 @@ def test_analyze_chess_finds_the_back_rank_mate(capsys):
     report = json.loads(capsys.readouterr().out)
     assert code == 0
     assert report["best_move"] == "Ra8#"
-    assert report["score"] == 1000 and report["plies"] == 1
+    assert report["value"] == 1000 and report["plies"] == 1
 
 
-def test_analyze_refuses_fen_for_another_game(capsys):
+def test_a_fen_is_a_position_like_any_other(capsys):
     assert main(["analyze", "connect4", "--fen", "x"]) == 2
-    assert "--fen is for chess" in capsys.readouterr().err
+    assert "bad moves 'x' at move 1" in capsys.readouterr().err
+    assert main(["analyze", "chess", MATE_IN_ONE, "--fen", MATE_IN_ONE]) == 2
+    assert "give the position once" in capsys.readouterr().err
 
 
 def test_the_program_plays_from_the_syzygy_tables_of_a_path(monkeypatch, capsys):

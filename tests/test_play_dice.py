@@ -10,7 +10,7 @@ from zerosum.cli import main
 def test_pig_game_to_10_runs_to_the_end_with_dice_and_an_explained_hold(monkeypatch, capsys):
     answers = itertools.chain(["h", "walk"], itertools.cycle(["r", "r", "h"]))
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
-    assert main(["play", "pig", "10", "--seed", "4"]) == 0
+    assert main(["play", "pig", "--target", "10", "--seed", "4"]) == 0
     out = capsys.readouterr().out
     assert "You are P0, the program is P1." in out
     assert "you cannot hold before rolling at least once this turn. Try again." in out
@@ -22,13 +22,16 @@ def test_pig_game_to_10_runs_to_the_end_with_dice_and_an_explained_hold(monkeypa
 def test_pig_program_at_a_depth_plays_by_expectiminimax(monkeypatch, capsys):
     answers = itertools.cycle(["r", "h"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
-    assert main(["play", "pig", "8", "--depth", "2", "--first", "ai", "--seed", "1"]) == 0
+    argv = ["play", "pig", "--target", "8", "--depth", "2", "--first", "ai", "--seed", "1"]
+    assert main(argv) == 0
     assert "The program (P0) plays roll." in capsys.readouterr().out
 
 
 def test_pig_target_must_be_a_number(capsys):
-    assert main(["play", "pig", "many"]) == 2
-    assert "pig takes one parameter, the target score" in capsys.readouterr().err
+    assert main(["play", "pig", "--target", "many"]) == 2
+    assert "pig option target: target must be an integer, got 'many'" in capsys.readouterr().err
+    assert main(["play", "pig(target=many)"]) == 2
+    assert "pig option target: target must be an integer, got 'many'" in capsys.readouterr().err
 
 
 def test_backgammon_shows_the_dice_and_explains_an_illegal_move(monkeypatch, capsys):
@@ -52,7 +55,7 @@ def test_backgammon_draws_the_board_once_a_turn_with_the_dice_on_it(monkeypatch,
 
 def test_pig_draws_the_board_once_before_each_decision(monkeypatch, capsys):
     answers = ["r", "r", "r", "q"]
-    code, out, _ = play_typed(monkeypatch, capsys, "pig", answers, "10", "--seed", "3")
+    code, out, _ = play_typed(monkeypatch, capsys, "pig", answers, "--target", "10", "--seed", "3")
     assert code == 0
     assert out.count("Pig to 10") == out.count("Chance: rolled ") + 1 == 4
     assert ", rolling" not in out

@@ -3,6 +3,7 @@
 from terminal import exit_status, spawn_play
 
 from zerosum.games.nim import Nim
+from zerosum.registry import player_maker
 
 
 def spawn(*args):
@@ -43,5 +44,6 @@ def test_misere_program_leaves_an_odd_number_of_single_objects():
 
 def test_perfect_move_from_a_p_position_takes_one_from_the_largest_heap():
     game = Nim((2, 2))
-    assert game.perfect_move(game.initial_state()) == (0, 1)
-    assert Nim((1, 1, 3), misere=True).perfect_move(((1, 1, 3), 0)) == (2, 2)
+    assert player_maker("perfect", game)(0)(game.initial_state()) == (0, 1)
+    misere = Nim((1, 1, 3), misere=True)
+    assert player_maker("perfect", misere)(0)(((1, 1, 3), 0)) == (2, 2)

@@ -62,11 +62,12 @@ def test_ctrl_c_leaves_with_exit_code_130_and_no_traceback():
 
 
 def test_a_perfect_program_never_loses_to_any_human_line():
-    from zerosum.cli.play import PLAYABLE
+    from zerosum import registry
     from zerosum.games.tictactoe import TicTacToe
 
     game = TicTacToe()
-    ai = PLAYABLE["tictactoe"].make_ai(game, None)
+    entry = registry.entry_of(game)
+    ai = registry.player_maker(registry.default_player(entry, game), game)(0)
 
     def worst_case(state, human):
         """The best result the human can force against the program, from the human's side."""

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from trees import ScoredTree
 
+from zerosum.cli.explain import traced_engine as engine_tree
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tree import Tree
 from zerosum.search import Trace, alphabeta
@@ -15,7 +16,6 @@ from zerosum.show.searched import (
     EXAMINED,
     PRUNED,
     TABLE_HIT,
-    engine_tree,
     engine_value,
     from_trace,
 )

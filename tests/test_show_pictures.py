@@ -9,11 +9,11 @@ from drawings import SVG, svg_groups
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from zerosum.cli.explain import traced_search as searched_tree
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import Tree
 from zerosum.search import Trace, alphabeta, minimax
 from zerosum.search.trace import ENTER, EXIT, HIT, LEAF
-from zerosum.show import searched_tree
 from zerosum.show.html import html
 from zerosum.show.searched import EXAMINED, PRUNED, TABLE_HIT, from_trace
 from zerosum.show.svg import layout, svg

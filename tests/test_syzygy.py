@@ -94,7 +94,7 @@ def test_analyze_chess_with_syzygy_reports_the_tables_win_and_their_hits(tables,
     code = main(["analyze", "chess", "--fen", fen, "--depth", "2", "--syzygy", path, "--json"])
     report = json.loads(capsys.readouterr().out)
     assert code == 0
-    assert (report["best_move"], report["score"], report["plies"]) == ("Qxc2", WIN, None)
+    assert (report["best_move"], report["value"], report["plies"]) == ("Qxc2", WIN, None)
     assert report["tbhits"] > 0
     assert main(["analyze", "chess", "--fen", fen, "--depth", "1", "--syzygy", path]) == 0
     assert "best move: Qxc2  score: win by the tables (+1000)" in capsys.readouterr().out
@@ -104,7 +104,7 @@ def test_analyze_chess_with_syzygy_reports_the_tables_win_and_their_hits(tables,
     ("args", "message"),
     [
         (["chess", "--syzygy", "/no/such/folder"], "--syzygy '/no/such/folder' unreadable"),
-        (["connect4", "--syzygy", "/tmp"], "--syzygy is for chess"),
+        (["connect4", "--syzygy", "/tmp"], "--syzygy: connect4 reads no endgame tables"),
     ],
 )
 def test_analyze_refuses_a_bad_syzygy_path_in_one_line(args, message, capsys):

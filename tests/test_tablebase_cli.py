@@ -26,7 +26,7 @@ def test_build_json_counts_tictactoe_positions_and_values(capsys, tmp_path):
     report = run_json(capsys, "tablebase", "build", "tictactoe", "-o", str(path), "--workers", "1")
     assert (report["positions"], report["terminal"]) == (5478, 958)
     assert (report["wins"], report["draws"], report["losses"]) == (2836, 1068, 1574)
-    assert (report["value"], report["distance"]) == (0, 9)
+    assert (report["value"], report["plies"]) == (0, 9)
     assert report["bytes"] == path.stat().st_size
     assert [layer["positions"] for layer in report["layers"]][:3] == [1, 9, 72]
 
@@ -45,18 +45,19 @@ def test_info_json_of_a_built_file(capsys, ttt):
     assert (report["positions"], report["terminal"], report["value"]) == (5478, 958, 0)
 
 
-def test_probe_gives_value_distance_and_best_moves(capsys, ttt):
+def test_probe_gives_value_plies_and_best_moves(capsys, ttt):
     report = run_json(capsys, "tablebase", "probe", str(ttt), "--position", "XX.OO....")
     assert report == {
+        "game": "tictactoe",
         "position": "XX.OO....",
         "to_move": 0,
         "value": 1,
-        "distance": 1,
+        "plies": 1,
         "best_moves": ["2"],
     }
     assert main(["tablebase", "probe", str(ttt), "--position", "X...O...X"]) == 0
     out = capsys.readouterr().out
-    assert "player 1 to move: a draw in 6 plies" in out and "best moves: 1 3 5 7" in out
+    assert "O to move: a draw in 6 plies" in out and "best moves: 1 3 5 7" in out
 
 
 def test_connect4_3x3_build_probe_by_columns(capsys, tmp_path):
@@ -76,7 +77,7 @@ def test_connect4_3x3_build_probe_by_columns(capsys, tmp_path):
         "1",
     )
     assert report["parameters"] == {"width": 3, "height": 3, "connect": 4}
-    assert (report["value"], report["distance"]) == (0, 9)
+    assert (report["value"], report["plies"]) == (0, 9)
     probe = run_json(capsys, "tablebase", "probe", str(path), "--position", "2")
     assert probe["to_move"] == 1 and probe["value"] == 0
 
@@ -108,11 +109,11 @@ def test_missing_file_and_position_outside_are_exit_2(capsys, ttt, tmp_path):
 def test_bad_build_options_are_exit_2(capsys, tmp_path):
     out = str(tmp_path / "x.tb")
     assert main(["tablebase", "build", "tictactoe", "--width", "3", "-o", out]) == 2
-    assert "tictactoe takes no --width" in capsys.readouterr().err
+    assert "tictactoe has no option 'width' (its options: none)" in capsys.readouterr().err
     assert main(["tablebase", "build", "connect4", "--width", "0", "-o", out]) == 2
     assert "width must be between 1 and 9 columns, got 0" in capsys.readouterr().err
     assert main(["tablebase", "build", "chess", "-o", out]) == 2
-    assert "unknown game 'chess'" in capsys.readouterr().err
+    assert "chess has too many positions to enumerate into a table" in capsys.readouterr().err
     assert main(["tablebase", "build", "tictactoe", "-o", out, "--workers", "0"]) == 2
     assert "workers must be at least 1" in capsys.readouterr().err
     assert main(["tablebase", "build", "tictactoe", "-o", str(tmp_path / "no" / "x.tb")]) == 2

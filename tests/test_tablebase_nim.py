@@ -70,7 +70,7 @@ def test_cli_builds_and_probes_a_misere_nim_table(capsys, tmp_path):
     assert (report["positions"], report["losses"], report["value"]) == (40, 10, -1)
     assert main(["tablebase", "probe", str(path), "--position", "1 1 1", "--json"]) == 0
     probe = json.loads(capsys.readouterr().out)
-    assert (probe["value"], probe["distance"], probe["best_moves"]) == (
+    assert (probe["value"], probe["plies"], probe["best_moves"]) == (
         -1,
         3,
         ["1:1", "2:1", "3:1"],
@@ -83,4 +83,5 @@ def test_cli_nim_heaps_must_be_numbers_and_only_nim_takes_them(capsys, tmp_path)
     assert main(["tablebase", "build", "nim", "--heaps", "3,x", "-o", output]) == 2
     assert "a heap size must be a non-negative integer, got 'x'" in capsys.readouterr().err
     assert main(["tablebase", "build", "connect4", "--heaps", "3", "-o", output]) == 2
-    assert "connect4 takes no --heaps" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "connect4 has no option 'heaps' (its options: width, height, connect)" in err

@@ -15,6 +15,7 @@ from zerosum.cli import (
     analyze,
     chart,
     explain,
+    games,
     grundy,
     match,
     matrix,
@@ -28,8 +29,8 @@ from zerosum.cli import (
 )
 from zerosum.cli.common import Parser
 
-COMMANDS = (analyze, chart, explain, play, solve, tree, nim, grundy, pn, tablebase, matrix, match,
-            uci)  # fmt: skip
+COMMANDS = (play, solve, analyze, explain, match, tablebase, games, tree, chart, nim, grundy, pn,
+            matrix, uci)  # fmt: skip
 
 
 def build_parser() -> Parser:

@@ -1,4 +1,4 @@
-"""`zerosum analyze GAME POSITION`: the engine's iterations as they finish, then its best move.
+"""`zerosum analyze GAME [POSITION]`: the engine's iterations as they finish, then its best move.
 
 Games with dice (backgammon, Pig, trees with chance nodes) are not the engine's: their
 position's moves are ranked by expectiminimax to `--depth` plies and the best few listed with
@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import replace
 from typing import Any
 
-from zerosum.cli.common import game_and_position, line_text, move_number, print_json
-from zerosum.game import Chance, Evaluating, Game, Rendering
-from zerosum.games.backgammon import Backgammon, parse_dice
-from zerosum.games.chess import Chess
-from zerosum.games.chess.syzygy import Syzygy
-from zerosum.games.tree import Tree
+from zerosum import registry
+from zerosum.cli.common import add_game_argument, game_setup, number, print_json
+from zerosum.cli.play import endgame_tables
+from zerosum.game import Evaluating, Game
+from zerosum.registry import Setup, format_move
 from zerosum.search import rank_moves
 from zerosum.search.engine import Engine, EngineResult, Iteration
 from zerosum.search.scores import is_proven
@@ -37,25 +37,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Search a position by iterative deepening and print each iteration (depth,"
             " score, nodes, speed, time, principal variation), then the best move. Games without"
-            " an evaluation (tictactoe, tree) are searched to the end, unless --time or --nodes"
-            " stops them (then the best root move solved so far answers). Games with dice"
-            " (backgammon, pig) list their moves ranked by expectiminimax to --depth plies."
+            " an evaluation (tictactoe, tree, most of your own) are searched to the end, unless"
+            " --time or --nodes stops them (then the best root move solved so far answers)."
+            " Games with dice (backgammon, pig) list their moves ranked by expectiminimax to"
+            " --depth plies."
         ),
     )
-    parser.add_argument("game", help="backgammon, chess, connect4, pig, tictactoe or tree")
+    add_game_argument(parser)
     parser.add_argument(
-        "position",
-        nargs="?",
-        default="",
-        help='connect4: columns played, e.g. "4453"; tictactoe: "XO..X...."; tree: the tree;'
-        ' chess: a FEN (or --fen); backgammon: "X 6-5: 24:2 13:5 8:3 6:5 / 24:2 13:5 8:3 6:5";'
-        ' pig: "SCORE0 SCORE1 TURN PLAYER"',
+        "--syzygy", metavar="PATH", help="endgame tables to score positions from (chess: Syzygy)"
     )
-    parser.add_argument("--fen", help="chess: the position as FEN (default the start)")
     parser.add_argument(
-        "--syzygy", metavar="PATH", help="chess: folders of Syzygy tables to score endings from"
+        "--dice", help="games with dice: the roll to play in a position waiting for it, e.g. 6-5"
     )
-    parser.add_argument("--dice", help="backgammon: the roll to play, e.g. 6-5")
     parser.add_argument(
         "--top", type=int, default=5, help="games with dice: how many moves to list (default 5)"
     )
@@ -70,10 +64,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    game, state = analysed_position(args.game, args.position, args.fen, args.dice)
-    tablebase = syzygy_tables(args.syzygy, args.game)
-    if has_dice(game):
-        return run_ranking(game, state, args)
+    setup = analysed_position(args)
+    game, state = setup.game, setup.state
+    tablebase = endgame_tables(setup, args.syzygy) if args.syzygy else None
+    if registry.has_dice(game):
+        return run_ranking(setup, args)
     engine = Engine(game, table_mb=args.table_mb, tablebase=tablebase)
     budget = args.time
     if budget is None and args.depth is None and args.nodes is None:
@@ -89,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         nodes=args.nodes,
         on_iteration=None if args.json else show,
     )
-    report = analysis_report(game, state, result)
+    report = analysis_report(setup, result)
     if tablebase is not None:
         report["tbhits"] = engine.tablebase_hits
         tablebase.close()
@@ -104,20 +99,31 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def syzygy_tables(path: str | None, game: str) -> Syzygy | None:
-    """The Syzygy tables of `--syzygy`, for chess only; ValueError with the reason."""
-    if path is None:
-        return None
-    if game != "chess":
-        raise ValueError("--syzygy is for chess")
-    try:
-        return Syzygy.open(path)
-    except ValueError as error:
-        raise ValueError(f"--syzygy {error}") from None
+def analysed_position(args: argparse.Namespace) -> Setup:
+    """The game and the unfinished position to analyse; for a game with dice, the position
+    once `--dice` are rolled when it waits for them."""
+    setup = game_setup(args)
+    if args.dice is not None:
+        if not registry.has_dice(setup.game):
+            raise ValueError(f"--dice: {setup.entry.name} has no dice")
+        setup = rolled(setup, args.dice)
+    return registry.unfinished(setup)
 
 
-def run_ranking(game: Game, state: Any, args: argparse.Namespace) -> int:
+def rolled(setup: Setup, dice: str) -> Setup:
+    """`setup` once `dice` are rolled; ValueError if its position is not waiting for them."""
+    game, state = setup.game, setup.state
+    if not game.is_chance(state):  # type: ignore[attr-defined]
+        raise ValueError("the position has its roll already: give the dice once")
+    outcome = registry.parse_move(game, state, dice)
+    if outcome not in [outcome for outcome, _ in game.chance_outcomes(state)]:  # type: ignore[attr-defined]
+        raise ValueError(f"the roll {dice!r} cannot happen in this position")
+    return replace(setup, state=game.result(state, outcome))
+
+
+def run_ranking(setup: Setup, args: argparse.Namespace) -> int:
     """Rank the moves of a game with dice by expectiminimax; print the best `--top` of them."""
+    game, state = setup.game, setup.state
     if args.time is not None or args.nodes is not None:
         raise ValueError("a game with dice is searched to --depth, not by --time or --nodes")
     if args.top < 1:
@@ -130,25 +136,27 @@ def run_ranking(game: Game, state: Any, args: argparse.Namespace) -> int:
     start = time.perf_counter()
     ranked = rank_moves(game, state, depth=depth)
     seconds = time.perf_counter() - start
-    listed = [(line_text(game, state, [entry.move])[0], entry.value) for entry in ranked]
+    listed = [(format_move(game, state, entry.move), entry.value) for entry in ranked]
     top = listed[: args.top]
     nodes = 1 + sum(entry.nodes for entry in ranked)
     if args.json:
         print_json(
             {
+                "game": setup.name,
+                "position": setup.position,
                 "to_move": game.to_move(state),
                 "depth": depth,
-                "best_move": move_number(listed[0][0]),
-                "score": listed[0][1],
-                "moves": [{"move": move_number(text), "score": value} for text, value in top],
+                "value": listed[0][1],
+                "exact": depth is None,
+                "best_move": listed[0][0],
+                "moves": [{"move": text, "value": value} for text, value in top],
                 "legal_moves": len(ranked),
                 "nodes": nodes,
                 "seconds": round(seconds, 6),
             }
         )
         return 0
-    if isinstance(game, Rendering):
-        print(game.render(state))
+    print(registry.render(game, state))
     plies = "to the end" if depth is None else f"{depth} pl{'y' if depth == 1 else 'ies'}"
     print(f"expectiminimax, {plies}; scores for the player to move:")
     width = max(len(text) for text, _ in top)
@@ -158,44 +166,6 @@ def run_ranking(game: Game, state: Any, args: argparse.Namespace) -> int:
     print(f"{len(ranked)} legal {moves}, {nodes:,} nodes, {seconds:.2f}s")
     print(f"best move: {listed[0][0]}  score: {listed[0][1]:+.4f}")
     return 0
-
-
-def has_dice(game: Game) -> bool:
-    """True for a game with chance nodes (a tree offers `Chance` whether it has them or not)."""
-    if isinstance(game, Tree):
-        return game.has_chance
-    return isinstance(game, Chance)
-
-
-def analysed_position(
-    name: str, position: str, fen: str | None, dice: str | None
-) -> tuple[Game, Any]:
-    """The game `name` and the unfinished position to analyse; chess reads a FEN, backgammon
-    takes the roll from `dice` when the position does not give it."""
-    if dice is not None and name != "backgammon":
-        raise ValueError("--dice is for backgammon")
-    if name != "chess":
-        if fen is not None:
-            raise ValueError("--fen is for chess")
-        game, state = game_and_position(name, position)
-        if dice is not None:
-            state = rolled(game, state, dice)  # type: ignore[arg-type]
-        return game, state
-    if fen is not None and position:
-        raise ValueError("give the chess position once: as FEN or with --fen")
-    game = Chess()
-    state = game.parse_state(fen or position or "startpos")
-    if game.is_terminal(state):
-        raise ValueError(f"the game is already over in {state.board.fen()!r}: nothing to search")
-    return game, state
-
-
-def rolled(game: Backgammon, state: Any, dice: str) -> Any:
-    """The backgammon position `state` once `dice` are rolled; ValueError if it has dice."""
-    if not game.is_chance(state):
-        roll = state[4]
-        raise ValueError(f"the position already has the dice {roll[0]}-{roll[1]}: give them once")
-    return game.result(state, parse_dice(dice))
 
 
 def describe_score(result: EngineResult | Iteration) -> str:
@@ -211,8 +181,8 @@ def describe_score(result: EngineResult | Iteration) -> str:
     return f"{result.value:+.3f}"
 
 
-def iteration_line(game: Any, state: Any, iteration: Iteration) -> str:
-    pv = " ".join(line_text(game, state, iteration.pv))
+def iteration_line(game: Game, state: Any, iteration: Iteration) -> str:
+    pv = " ".join(registry.line_text(game, state, iteration.pv))
     return (
         f"depth {iteration.depth:>2}  score {describe_score(iteration):<22}"
         f"  nodes {iteration.nodes:>10,}  nps {iteration.nps:>8,}"
@@ -221,18 +191,20 @@ def iteration_line(game: Any, state: Any, iteration: Iteration) -> str:
     )
 
 
-def analysis_report(game: Any, state: Any, result: EngineResult) -> dict:
-    """The JSON object of an analysis: the answer, then every iteration."""
-    pv = line_text(game, state, result.pv)
+def analysis_report(setup: Setup, result: EngineResult) -> dict:
+    """The JSON object of an analysis (docs/json.md): the answer, then every iteration."""
+    game, state = setup.game, setup.state
+    pv = registry.line_text(game, state, result.pv)
     table = result.table
     return {
+        "game": setup.name,
+        "position": setup.position,
         "to_move": game.to_move(state),
-        "score": result.value,
+        "value": number(result.value),
         "exact": result.exact,
         "plies": result.plies,
-        "engine_score": result.score,
-        "best_move": move_number(pv[0]) if pv else None,
-        "pv": [move_number(move) for move in pv],
+        "best_move": pv[0] if pv else None,
+        "pv": pv,
         "depth": result.depth,
         "nodes": result.stats.nodes,
         "seconds": round(result.seconds, 6),
@@ -243,11 +215,11 @@ def analysis_report(game: Any, state: Any, result: EngineResult) -> dict:
         "iterations": [
             {
                 "depth": it.depth,
-                "score": it.value,
+                "value": number(it.value),
                 "exact": it.exact,
                 "complete": it.complete,
                 "plies": it.plies,
-                "pv": [move_number(move) for move in line_text(game, state, it.pv)],
+                "pv": registry.line_text(game, state, it.pv),
                 "nodes": it.nodes,
                 "nps": it.nps,
                 "seconds": round(it.seconds, 6),

@@ -1,73 +1,78 @@
-"""What the subcommands share: the argument parser, game lookup, JSON and number printing."""
+"""What the subcommands share: the argument parser, the game argument, JSON and numbers."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from typing import Any, NoReturn
 
-from zerosum.game import Game
-from zerosum.games.backgammon import Backgammon
-from zerosum.games.connect4 import ConnectFour
-from zerosum.games.pig import Pig
-from zerosum.games.tictactoe import TicTacToe
-from zerosum.games.tree import Tree
+from zerosum import registry
+from zerosum.registry import Setup
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr and exit code 2."""
+    """An argument parser whose errors are one line on stderr and exit code 2, and which takes
+    no abbreviation of an option (`--game` is never read as `--games`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-GAMES: dict[str, Callable[[], Game]] = {
-    "tictactoe": TicTacToe,
-    "connect4": ConnectFour,
-    "pig": Pig,
-    "backgammon": Backgammon,
-}
+GAME_HELP = (
+    "the game: a built-in NAME (zerosum games lists them) or one an installed package"
+    " registers; else FILE.py:CLASS (a class in a Python file); else MODULE:CLASS (a class in"
+    " an importable module); tried in that order. Options may follow in parentheses,"
+    " NAME(key=value,...), passed to the game's constructor"
+)
 
 
-def make_game(name: str) -> Game:
-    """The built-in game called `name`; ValueError naming the known ones otherwise."""
-    try:
-        return GAMES[name]()
-    except KeyError:
-        known = ", ".join(sorted(GAMES))
-        raise ValueError(f"unknown game {name!r}: choose one of {known}") from None
+def add_game_argument(parser: argparse.ArgumentParser, *, position: bool = True) -> None:
+    """The game argument every command that plays or searches a game takes, the flags of the
+    built-in games' options, and (with `position`) the position: after the game, or
+    `--position` (`--fen` is the same, for chess players' habits)."""
+    parser.add_argument("game", metavar="GAME", help=GAME_HELP)
+    if position:
+        parser.add_argument(
+            "position_words",
+            nargs="*",
+            metavar="POSITION",
+            help="the position to start from, in the game's notation (default: the start)",
+        )
+        parser.add_argument(
+            "--position",
+            "--fen",
+            dest="position_option",
+            metavar="POSITION",
+            help="the position, as an option (chess: a FEN)",
+        )
+    group = parser.add_argument_group("options of the built-in games")
+    for option in registry.GAME_OPTIONS:
+        owners = [entry.name for entry in registry.BUILT_IN if entry.option(option.name)]
+        help_text = f"{option.help} ({', '.join(owners)})"
+        if option.switch:
+            group.add_argument(f"--{option.name}", action="store_const", const=True, help=help_text)
+        else:
+            group.add_argument(f"--{option.name}", metavar="VALUE", help=help_text)
 
 
-def game_and_position(name: str, text: str | None) -> tuple[Game, Any]:
-    """The game called `name` and the unfinished position `text` describes in it (the start
-    when empty); for "tree", `text` is the tree itself and the position its root."""
-    if name == "tree":
-        if not text:
-            raise ValueError('tree needs the tree itself, e.g. "[[3,12,8],[2,4,6],[14,5,2]]"')
-        game: Game = Tree.from_text(text)
-        state = game.initial_state()
-    else:
-        game = make_game(name)
-        state = game.parse_state(text) if text else game.initial_state()  # type: ignore[attr-defined]
-    if game.is_terminal(state):
-        raise ValueError(f"the game is already over in {text!r}: nothing to search")
-    return game, state
+def position_text(args: argparse.Namespace) -> str:
+    """The position the user gave, after the game or with `--position`, as one text."""
+    words = " ".join(getattr(args, "position_words", None) or [])
+    option = getattr(args, "position_option", None)
+    if words and option is not None:
+        raise ValueError("give the position once: after the game or with --position")
+    return option if option is not None else words
 
 
-def move_number(text: str) -> int | str:
-    """A move's text as a number when it is one (a column, a square), for JSON."""
-    return int(text) if text.isdigit() else text
-
-
-def line_text(game: Game, state: Any, moves: Any) -> list[str]:
-    """The moves of a line played from `state`, as the game writes them."""
-    words = []
-    for move in moves:
-        words.append(game.format_move(state, move))  # type: ignore[attr-defined]
-        state = game.result(state, move)
-    return words
+def game_setup(args: argparse.Namespace) -> Setup:
+    """The game the arguments name, made with their options, and the position they give."""
+    flags = {option.name: getattr(args, option.name) for option in registry.GAME_OPTIONS}
+    return registry.setup(args.game, position_text(args), flags)
 
 
 def print_json(data: Any) -> None:

@@ -1,36 +1,38 @@
-"""`zerosum explain tictactoe --position "XOX.O...." --depth 2 --show svg -o search.svg`, and
-`zerosum explain connect4 --position 4453 --depth 3 --show svg -o search.svg`."""
+"""`zerosum explain GAME [POSITION] --depth N --show svg -o search.svg`: a picture of a search.
+
+A game without an evaluation (tic-tac-toe, a tree, most games of your own) is searched exactly,
+to the end, and the first `--depth` plies are drawn; a game with an evaluation (Connect Four,
+chess) is searched by the whole engine to `--depth` plies, and its last iteration is drawn.
+This face runs the search with a trace; `zerosum.show` rebuilds and draws what it saw.
+"""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from zerosum.cli.common import (
-    game_and_position,
-    make_game,
-    move_number,
-    number,
-    parse_int_list,
-    print_json,
-)
+from zerosum import registry
+from zerosum.cli.common import add_game_argument, game_setup, number, parse_int_list, print_json
 from zerosum.cli.output import add_show_options, show
-from zerosum.cli.solve import ALGORITHMS
-from zerosum.search.ordering import by_priority
+from zerosum.game import Evaluating, Game
+from zerosum.search.engine import Engine, Iteration
+from zerosum.search.ordering import Order, by_priority
+from zerosum.search.result import SearchResult, SearchStats
+from zerosum.search.trace import Trace
 from zerosum.show.searched import (
     EXAMINED,
     PRUNED,
     TABLE_HIT,
     SearchedTree,
-    engine_tree,
-    searched_tree,
+    engine_picture,
+    from_trace,
 )
 
-EXACT_GAMES = ("tictactoe",)
-"""Games whose exact search from any position is quick enough to draw."""
-ENGINE_GAMES = ("connect4",)
-"""Games explained by the first plies of the engine's search."""
 ENGINE_MAX_NODES = 150
 EXACT_MAX_NODES = 2_000
+TRACE_LIMIT = 200_000
+"""Events an engine explanation keeps (a few tens of megabytes): a search to depth 9 of Connect
+Four makes about a quarter of them."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -40,50 +42,46 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Draw the first plies of what a search of a position did: the window each node was"
             " entered with, the score it returned, the branches a cut-off pruned, and a note of"
-            " how many nodes the search entered that the picture leaves out. Tic-tac-toe is"
-            " searched exactly, to the end. Connect Four is searched by the whole engine to"
-            " --depth plies (iterative deepening, hash move, killer moves, history, principal"
-            " variation search, quiescence, transposition table) and the picture is its last"
-            " iteration: the moves in the order the engine tried them, so the best move first"
-            " and the cut-offs it brings; a node tried with a null window and searched again"
-            " drawn once, saying what the first try returned; a position answered from the"
-            " table marked 'table hit' (--no-table: none is); scores in units"
-            " of a win (1), estimates to three decimals."
+            " how many nodes the search entered that the picture leaves out. A game without an"
+            " evaluation (tictactoe, your own) is searched exactly, to the end. A game with one"
+            " (connect4) is searched by the whole engine to --depth plies (iterative deepening,"
+            " hash move, killer moves, history, principal variation search, quiescence,"
+            " transposition table) and the picture is its last iteration: the moves in the order"
+            " the engine tried them, so the best move first and the cut-offs it brings; a node"
+            " tried with a null window and searched again drawn once, saying what the first try"
+            " returned; a position answered from the table marked 'table hit' (--no-table: none"
+            " is); scores in units of a win (1), estimates to three decimals."
         ),
     )
-    parser.add_argument("game", choices=EXACT_GAMES + ENGINE_GAMES)
-    parser.add_argument(
-        "--position",
-        default="",
-        help='the position: "XOX.O...." for tictactoe, the columns played (e.g. 4453) for'
-        " connect4 (default: the start)",
-    )
+    add_game_argument(parser)
     parser.add_argument(
         "--depth",
         type=int,
         default=2,
-        help="tictactoe: plies of the search to draw; connect4: plies the engine searches, all"
+        help="exact searches: plies of the search to draw; the engine: plies it searches, all"
         " drawn if they fit in --max-nodes (default 2)",
     )
     parser.add_argument(
         "--max-nodes",
         type=int,
-        help="at most this many nodes in the picture: for connect4 the deepest plies are left"
-        f" out until it fits (default {ENGINE_MAX_NODES}); for tictactoe a larger picture is"
-        f" an error (default {EXACT_MAX_NODES:,})",
+        help="at most this many nodes in the picture: for the engine the deepest plies are left"
+        f" out until it fits (default {ENGINE_MAX_NODES}); for an exact search a larger picture"
+        f" is an error (default {EXACT_MAX_NODES:,})",
     )
     parser.add_argument(
-        "--algorithm", choices=sorted(ALGORITHMS), help="tictactoe only (default alphabeta)"
+        "--algorithm",
+        choices=sorted(registry.SEARCHES),
+        help="exact searches only (default alphabeta)",
     )
     parser.add_argument(
         "--order",
-        help="tictactoe only: moves to examine first, comma-separated (e.g. 4,0,2,6,8,1,3,5,7)",
+        help="exact searches only: moves to examine first, comma-separated (e.g. 4,0,2,6,8)",
     )
     parser.add_argument(
         "--no-table",
         dest="table",
         action="store_false",
-        help="connect4 only: search without the transposition table",
+        help="the engine only: search without the transposition table",
     )
     add_show_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -91,10 +89,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.game in ENGINE_GAMES:
-        searched, report = explain_engine(args)
+    setup = registry.unfinished(game_setup(args))
+    if isinstance(setup.game, Evaluating):
+        searched, report = explain_engine(setup, args)
     else:
-        searched, report = explain_exact(args)
+        searched, report = explain_exact(setup, args)
     report.update(
         nodes_drawn=searched.count(EXAMINED) + searched.count(TABLE_HIT),
         pruned_drawn=searched.count(PRUNED),
@@ -106,59 +105,117 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def explain_exact(args: argparse.Namespace) -> tuple[SearchedTree, dict]:
+def traced_search(
+    game: Game,
+    state: Any,
+    *,
+    algorithm: str = "alphabeta",
+    order: Order | None = None,
+    max_ply: int | None = None,
+    max_nodes: int = EXACT_MAX_NODES,
+) -> SearchedTree:
+    """What an exact search of `state` to the end looked at, its first `max_ply` plies drawn
+    (all by default); ValueError when the picture would have more than `max_nodes` nodes."""
+    if algorithm not in registry.SEARCHES:
+        known = ", ".join(registry.SEARCHES)
+        raise ValueError(f"unknown algorithm {algorithm!r}: choose one of {known}")
+    trace = Trace(limit=3 * max_nodes + 1, max_ply=max_ply)  # at most 3 events a node
+    result = registry.SEARCHES[algorithm](game, state, order=order, trace=trace)
+    if not trace.complete:
+        raise ValueError(
+            f"the search has more than {max_nodes:,} nodes to draw: show fewer plies"
+            " (or a smaller tree)"
+        )
+    return from_trace(game, state, trace, result, algorithm=algorithm, order=order,
+                      max_nodes=max_nodes)  # fmt: skip
+
+
+def traced_engine(
+    game: Game, state: Any, depth: int, *, table: bool = True, max_nodes: int = ENGINE_MAX_NODES
+) -> SearchedTree:
+    """The last iteration of the engine's search of `state` to `depth`, as many of its plies
+    drawn as fit in `max_nodes` nodes."""
+    if depth < 1:
+        raise ValueError(f"--depth must be at least 1, got {depth}")
+    if game.is_terminal(state):
+        raise ValueError("the game is over in this position: there is no search to draw")
+    trace = Trace(limit=TRACE_LIMIT, max_ply=depth)
+    engine = Engine(game, table=table, trace=trace)
+    totals = [SearchStats()]  # the engine's counts after each iteration
+
+    def add_totals(_: Iteration) -> None:
+        totals.append(
+            SearchStats(engine.nodes, engine.terminals, engine.evaluations, engine.cutoffs)
+        )
+
+    result = engine.search(state, depth=depth, on_iteration=add_totals)
+    if not trace.complete:
+        raise ValueError(
+            f"the search to depth {depth} makes more than {TRACE_LIMIT:,} events to replay:"
+            " ask for fewer plies"
+        )
+    before, after = totals[-2], totals[-1]
+    stats = SearchStats(
+        after.nodes - before.nodes,
+        after.terminals - before.terminals,
+        after.evaluations - before.evaluations,
+        after.cutoffs - before.cutoffs,
+    )
+    last = SearchResult(result.score, result.best_move, result.pv, stats)
+    return engine_picture(
+        game, state, trace, last, depth=depth, iteration=result.depth, max_nodes=max_nodes
+    )
+
+
+def explain_exact(setup: registry.Setup, args: argparse.Namespace) -> tuple[SearchedTree, dict]:
     """The exact search's picture and the report's fields that say what was searched."""
     if args.depth < 0:
         raise ValueError(f"--depth must be at least 0, got {args.depth}")
     if not args.table:
-        raise ValueError("--no-table is for connect4: the exact searches keep no table")
-    game = make_game(args.game)
-    state = game.parse_state(args.position) if args.position else game.initial_state()  # type: ignore[attr-defined]
+        raise ValueError("--no-table is for the engine: the exact searches keep no table")
     order = by_priority(parse_int_list(args.order, "move order")) if args.order else None
     algorithm = args.algorithm or "alphabeta"
     max_nodes = EXACT_MAX_NODES if args.max_nodes is None else args.max_nodes
-    searched = searched_tree(
-        game, state, algorithm=algorithm, order=order, max_ply=args.depth, max_nodes=max_nodes
-    )
-    result = searched.result
-    return searched, {
-        "algorithm": algorithm,
-        "value": number(result.value),
-        "best_move": result.best_move,
-        "nodes": result.stats.nodes,
-        "leaves": result.stats.leaves,
-        "cutoffs": result.stats.cutoffs,
-        "plies_drawn": args.depth,
-    }
+    searched = traced_search(
+        setup.game, setup.state, algorithm=algorithm, order=order, max_ply=args.depth,
+        max_nodes=max_nodes,
+    )  # fmt: skip
+    return searched, report(setup, searched, algorithm) | {"plies_drawn": args.depth}
 
 
-def explain_engine(args: argparse.Namespace) -> tuple[SearchedTree, dict]:
+def explain_engine(setup: registry.Setup, args: argparse.Namespace) -> tuple[SearchedTree, dict]:
     """The engine's picture and the report's fields that say what its last iteration did."""
     if args.algorithm or args.order:
         raise ValueError(
-            f"{args.game} is explained with the engine: --algorithm and --order are for tictactoe"
+            f"{setup.entry.name} is explained with the engine (it has an evaluation):"
+            " --algorithm and --order are for exact searches"
         )
-    if args.depth < 1:
-        raise ValueError(f"--depth must be at least 1, got {args.depth}")
-    game, state = game_and_position(args.game, args.position)
     max_nodes = ENGINE_MAX_NODES if args.max_nodes is None else args.max_nodes
-    searched = engine_tree(game, state, args.depth, table=args.table, max_nodes=max_nodes)
-    result = searched.result
-    moves, position = [], state
-    for move in result.pv:
-        moves.append(move_number(game.format_move(position, move)))  # type: ignore[attr-defined]
-        position = game.result(position, move)
-    return searched, {
-        "algorithm": "engine",
+    searched = traced_engine(
+        setup.game, setup.state, args.depth, table=args.table, max_nodes=max_nodes
+    )
+    return searched, report(setup, searched, "engine") | {
         "table": args.table,
-        "value": number(result.value),
-        "best_move": moves[0] if moves else None,
-        "pv": moves,
         "depth": args.depth,
-        "nodes": result.stats.nodes,
-        "leaves": result.stats.leaves,
-        "cutoffs": result.stats.cutoffs,
         "table_hits_drawn": searched.count(TABLE_HIT),
         "searched_again_drawn": searched.searched_again,
         "plies_drawn": searched.max_ply,
+    }
+
+
+def report(setup: registry.Setup, searched: SearchedTree, algorithm: str) -> dict[str, Any]:
+    """The fields of an explanation every search has (docs/json.md)."""
+    result = searched.result
+    pv = registry.line_text(setup.game, setup.state, result.pv)
+    return {
+        "game": setup.name,
+        "position": setup.position,
+        "to_move": setup.game.to_move(setup.state),
+        "algorithm": algorithm,
+        "value": number(result.value),
+        "best_move": pv[0] if pv else None,
+        "pv": pv,
+        "nodes": result.stats.nodes,
+        "leaves": result.stats.leaves,
+        "cutoffs": result.stats.cutoffs,
     }

@@ -21,11 +21,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "number 0) and the period, reported only when a theorem proves it.",
     )
     game = parser.add_mutually_exclusive_group(required=True)
+    game.add_argument(
+        "game",
+        nargs="?",
+        choices=GAMES,
+        metavar="NAME",
+        help="a named game: grundy (split a heap unequally), kayles or dawson",
+    )
     game.add_argument("--subtract", metavar="S", help="subtraction game, e.g. 1,3,4")
     game.add_argument("--octal", metavar="CODE", help="octal game, e.g. 0.77 (Kayles)")
-    game.add_argument(
-        "--game", choices=GAMES, help="grundy (split a heap unequally), kayles or dawson"
-    )
     parser.add_argument("--upto", type=int, default=30, help="the largest heap (default 30)")
     parser.add_argument(
         "--search",

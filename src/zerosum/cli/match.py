@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
-from zerosum.cli.common import make_game, number, print_json
-from zerosum.game import MoveText, Rendering, StateText, require
-from zerosum.match import PLAYERS, MatchResult, PlayerKind, parse_player, play_match
+from zerosum import registry
+from zerosum.cli.common import add_game_argument, game_setup, number, print_json
+from zerosum.cli.play import ask_move
+from zerosum.game import Game, StateText, require
+from zerosum.match import MatchResult, play_match
+from zerosum.registry import Seat
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    kinds = "; ".join(f"{name}: {kind.summary}" for name, kind in _kinds().items())
+    kinds = "; ".join(f"{name}: {kind.summary}" for name, kind in registry.PLAYERS.items())
     parser = subparsers.add_parser(
         "match",
         help="play a match between two players",
@@ -20,7 +24,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             f" wins, draws and losses, score and Elo difference. Players: {kinds}."
         ),
     )
-    parser.add_argument("game", help="tictactoe, connect4, pig or backgammon")
+    add_game_argument(parser, position=False)
     parser.add_argument(
         "--a", required=True, metavar="SPEC", help="player A, e.g. mcts:iterations=800"
     )
@@ -36,37 +40,23 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def _kinds() -> dict[str, PlayerKind]:
-    """The library's players and a human at this terminal."""
-    return {**PLAYERS, "human": PlayerKind({}, _human, "you, typing moves at the terminal")}
-
-
-def _human(game, options, seed):
-    require(game, MoveText, "a human player")
-    require(game, Rendering, "a human player")
-
-    def choose(state):
-        print(game.render(state))
-        while True:
-            text = input(f"your move (player {game.to_move(state)}): ")
-            try:
-                return game.parse_move(state, text)
-            except ValueError as error:
-                print(error)
-
-    return choose
-
-
 def run(args: argparse.Namespace) -> int:
-    game = make_game(args.game)
-    kinds = _kinds()
-    a, b = parse_player(args.a, kinds), parse_player(args.b, kinds)
+    setup = game_setup(args)
+    game = setup.game
+    a, b = registry.parse_player(args.a), registry.parse_player(args.b)
     openings = _read_openings(game, args.openings) if args.openings else None
     human = "human" in (a.kind, b.kind)
+    seat = Seat(setup.entry, ask=_ask)
     show = sys.stderr.isatty() and not human and not args.json
     progress = (lambda result: _draw_bar(result, args.games)) if show else None
     result = play_match(
-        game, a, b, args.games, openings=openings, seed=args.seed, kinds=kinds, progress=progress
+        game,
+        registry.player_maker(a, game, seat),
+        registry.player_maker(b, game, seat),
+        args.games,
+        openings=openings,
+        seed=args.seed,
+        progress=progress,
     )
     if show:
         sys.stderr.write("\n")
@@ -78,7 +68,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_openings(game, path: str) -> list:
+def _ask(game: Game, state: Any) -> Any:
+    """A human's move at this terminal, after the board; None when they leave."""
+    print(registry.render(game, state))
+    return ask_move(game, state, f"player {game.to_move(state)}")
+
+
+def _read_openings(game: Game, path: str) -> list:
     require(game, StateText, "--openings")
     try:
         with open(path, encoding="utf-8") as handle:
@@ -91,7 +87,7 @@ def _read_openings(game, path: str) -> list:
         if not text:
             continue
         try:
-            openings.append(game.parse_state(text))
+            openings.append(game.parse_state(text))  # type: ignore[attr-defined]
         except ValueError as error:
             raise ValueError(f"{path}, line {number_}: {error}") from None
     if not openings:
@@ -124,6 +120,7 @@ def match_report(game: str, a: str, b: str, result: MatchResult) -> dict:
         "score_interval": [low, high],
         "elo": None if result.elo is None else round(result.elo, 1),
         "elo_error": None if result.elo_error is None else round(result.elo_error, 1),
+        "left": result.left,
     }
 
 
@@ -135,12 +132,15 @@ def describe(report: dict) -> str:
         )
     else:
         elo = f"Elo difference {report['elo']:+.1f} ± {report['elo_error']:.1f} (95%)"
-    return "\n".join(
-        [
-            f"{report['a']} (A) against {report['b']} (B) at {report['game']},"
-            f" {report['games']} games",
-            f"A: {report['wins']} wins, {report['draws']} draws, {report['losses']} losses",
-            f"score {number(round(report['score'], 4))} (95% interval {low:.3f} to {high:.3f})",
-            elo,
-        ]
-    )
+    lines = [
+        f"{report['a']} (A) against {report['b']} (B) at {report['game']}, {report['games']} games",
+        f"A: {report['wins']} wins, {report['draws']} draws, {report['losses']} losses",
+    ]
+    if report["left"]:
+        lines.append("the match was left unfinished: only the games finished are counted")
+    if report["games"]:
+        lines.append(
+            f"score {number(round(report['score'], 4))} (95% interval {low:.3f} to {high:.3f})"
+        )
+        lines.append(elo)
+    return "\n".join(lines)

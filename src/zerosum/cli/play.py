@@ -1,154 +1,102 @@
-"""`zerosum play GAME`: a game against the program in the terminal.
+"""`zerosum play GAME [POSITION]`: a game against the program in the terminal.
 
-The loop is the same for every game: draw the position (`render`), read the human's move
-(`parse_move`; its `ValueError` message is shown and the move asked again), show the
-program's move (`format_move`), roll the dice where the game has chance (`Chance`), and
-announce the result from `utility`. A game becomes playable with one `Playable` entry.
+The game is played by the project's one game loop (`zerosum.match.play_game`); this face draws
+the position (the game's `render`), reads the human's moves (its `parse_move`; a `ValueError`
+message is shown and the move asked again), shows the program's moves and the dice, and
+announces the result from `utility`. Any game the registry knows is playable, a user's own
+included: without `render` a position is shown as `str(state)`, without `parse_move` a move is
+typed as its `str`. The program is the game's default player, or `--ai SPEC`.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from zerosum.cli.analyze import syzygy_tables
-from zerosum.game import Chance, Game, MoveText, Player, Rendering, require
-from zerosum.games.backgammon import Backgammon
-from zerosum.games.chess import Chess
-from zerosum.games.connect4 import ConnectFour
-from zerosum.games.nim import Nim, parse_heaps
-from zerosum.games.pig import Pig
-from zerosum.games.tictactoe import TicTacToe
-from zerosum.search import alphabeta, by_priority, expectiminimax
-from zerosum.search.engine import Engine
+from zerosum import registry
+from zerosum.cli.common import add_game_argument, game_setup
+from zerosum.game import Game, Player
+from zerosum.match import play_game
+from zerosum.registry import Chooser, Seat
 from zerosum.solve import Table
-from zerosum.solve.pig import solve_pig
-
-Chooser = Callable[[Any], Any]
-"""The program's player: given a state where it is to move, the move it plays."""
 
 QUIT_WORDS = {"q", "quit", "exit"}
-
-
-@dataclass(frozen=True)
-class Playable:
-    """How to set up one game for `zerosum play`: the game, the program's player, the start."""
-
-    make_game: Callable[[argparse.Namespace], Game]
-    make_ai: Callable[[Game, argparse.Namespace], Chooser]
-    start: Callable[[Game, argparse.Namespace], Any] | None = None
-    marks: tuple[str, str] = ("X", "O")
-
-
-def perfect_player(game: Game, order: list[Any] | None = None) -> Chooser:
-    """A player that searches to the end: it takes the quickest win and delays a loss."""
-    move_order = by_priority(order) if order else None
-    return lambda state: alphabeta(game, state, order=move_order, distance=True).best_move
-
-
-def engine_player(
-    game: Game, args: argparse.Namespace, seconds: float = 2.0, tablebase: Any = None
-) -> Chooser:
-    """The engine with `--time` seconds a move (default `seconds`) or to `--depth` plies,
-    scoring the positions `tablebase` holds from it."""
-    if args.time is not None and not args.time > 0:
-        raise ValueError(f"--time must be more than 0 seconds, got {args.time}")
-    if args.depth is not None and args.depth < 1:
-        raise ValueError(f"--depth must be at least 1, got {args.depth}")
-    engine = Engine(game, tablebase=tablebase)
-    budget = args.time if args.time is not None or args.depth is not None else seconds
-    return lambda state: engine.search(state, depth=args.depth, time=budget).best_move
-
-
-def table_player(table: Table, search: Chooser) -> Chooser:
-    """A player that plays the table's best move where it holds the position, else searches."""
-    return lambda state: table.probe(state).best_moves[0] if state in table else search(state)
-
-
-PLAYABLE: dict[str, Playable] = {
-    "tictactoe": Playable(
-        make_game=lambda args: TicTacToe(),
-        make_ai=lambda game, args: perfect_player(game, [4, 0, 2, 6, 8, 1, 3, 5, 7]),
-    ),
-    "connect4": Playable(make_game=lambda args: ConnectFour(), make_ai=engine_player),
-    "nim": Playable(
-        make_game=lambda args: Nim(
-            parse_heaps(" ".join(args.params or ["3", "5", "8"])), args.misere
-        ),
-        make_ai=lambda game, args: game.perfect_move,  # Bouton's move, no search needed
-        marks=("first", "second"),
-    ),
-    # Pig (`zerosum play pig [TARGET]`): the solved optimal policy, or expectiminimax to --depth.
-    "pig": Playable(
-        make_game=lambda args: Pig.from_params(args.params),
-        make_ai=lambda game, args: (
-            solve_pig(game.target).best_move
-            if args.depth is None
-            else lambda state: expectiminimax(game, state, depth=args.depth).best_move
-        ),
-        marks=("P0", "P1"),
-    ),
-    # Backgammon without the cube: expectiminimax to --depth plies (default 1) with Star2.
-    "backgammon": Playable(
-        make_game=lambda args: Backgammon(),
-        make_ai=lambda game, args: (
-            lambda state: expectiminimax(game, state, depth=args.depth or 1).best_move
-        ),
-        marks=("X", "O"),
-    ),
-    # Chess from the start or --fen: the engine with --time seconds a move (default 5), with
-    # the Syzygy tables of --syzygy in its search.
-    "chess": Playable(
-        make_game=lambda args: Chess(args.fen or "startpos"),
-        make_ai=lambda game, args: engine_player(
-            game, args, seconds=5.0, tablebase=syzygy_tables(args.syzygy, "chess")
-        ),
-        marks=("White", "Black"),
-    ),
-}
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "play",
         help="play a game against the program",
-        description="Play against the program in the terminal (type q to leave).",
+        description=(
+            "Play against the program in the terminal (type q to leave). The program is the"
+            " game's default player (zerosum games shows it), or the one --ai describes;"
+            " --time and --depth make it search that long or that deep."
+        ),
     )
-    parser.add_argument("game", help=", ".join(sorted(PLAYABLE)))
-    parser.add_argument("params", nargs="*", help="the game's parameters (e.g. Nim's heaps)")
+    add_game_argument(parser)
     parser.add_argument("--first", choices=("human", "ai"), help="who moves first")
     parser.add_argument("--as", dest="mark", metavar="MARK", help="your side, e.g. X or O")
+    parser.add_argument(
+        "--ai", metavar="SPEC", help="the program's player, e.g. engine:time=1 or mcts:time=2"
+    )
     parser.add_argument("--time", type=float, help="the program's seconds per move")
     parser.add_argument("--depth", type=int, help="the program's search depth")
     parser.add_argument("--table", help="a table file the program plays from")
-    parser.add_argument("--seed", type=int, help="seed for the dice of games with chance")
-    parser.add_argument("--fen", help="chess: the starting position as FEN")
-    parser.add_argument("--syzygy", metavar="PATH", help="chess: folders of Syzygy tables")
     parser.add_argument(
-        "--misere", action="store_true", help="Nim: whoever takes the last object loses"
+        "--syzygy", metavar="PATH", help="endgame tables the program scores positions from"
     )
+    parser.add_argument("--seed", type=int, help="seed for the dice of games with chance")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    playable = PLAYABLE.get(args.game)
-    if playable is None:
-        known = ", ".join(sorted(PLAYABLE))
-        raise ValueError(f"unknown game {args.game!r}: choose one of {known}")
-    game = playable.make_game(args)
-    require(game, MoveText, "play")
-    require(game, Rendering, "play")
-    human = human_side(args.first, args.mark, playable.marks)
-    ai = playable.make_ai(game, args)
-    if args.table:
-        ai = table_player(Table.load(args.table, game), ai)
-    state = playable.start(game, args) if playable.start else game.initial_state()
-    marks = playable.marks
-    print(f"You are {marks[human]}, the program is {marks[1 - human]}. Type q to leave.")
-    return play_game(game, state, human, ai, marks, random.Random(args.seed))
+    setup = game_setup(args)
+    game, entry = setup.game, setup.entry
+    registry.unfinished(setup)
+    names = registry.player_names(game)
+    human = human_side(args.first, args.mark, names)
+    spec = registry.parse_player(program_spec(args, setup))
+    table = Table.load(args.table, game) if args.table else None
+    tablebase = endgame_tables(setup, args.syzygy) if args.syzygy else table
+    program = registry.make_player(spec, game, Seat(entry, tablebase=tablebase))
+    if table is not None:
+        program = table_player(table, program)
+    print(f"You are {names[human]}, the program is {names[1 - human]}. Type q to leave.")
+    players = [program, program]
+    players[human] = lambda state: ask_move(game, state, names[human])
+    return show_game(game, setup.state, players, human, names, random.Random(args.seed))
+
+
+def program_spec(args: argparse.Namespace, setup: registry.Setup) -> str:
+    """The spec of the program's player: `--ai`, a search of `--time` or `--depth`, or the
+    game's default player."""
+    if args.ai is not None:
+        if args.time is not None or args.depth is not None:
+            raise ValueError("give the program's budget in --ai, or --time/--depth, not both")
+        return args.ai
+    if args.time is not None and not args.time > 0:
+        raise ValueError(f"--time must be more than 0 seconds, got {args.time}")
+    if args.depth is not None and args.depth < 1:
+        raise ValueError(f"--depth must be at least 1, got {args.depth}")
+    if args.time is not None or args.depth is not None:
+        return registry.searching_player(setup.game, args.time, args.depth)
+    return registry.default_player(setup.entry, setup.game)
+
+
+def endgame_tables(setup: registry.Setup, path: str) -> Any:
+    """The endgame tables at `path` the game reads (chess: Syzygy); ValueError with the reason."""
+    if setup.entry.tables is None:
+        raise ValueError(f"--syzygy: {setup.entry.name} reads no endgame tables")
+    try:
+        return setup.entry.tables(path)
+    except ValueError as error:
+        raise ValueError(f"--syzygy {error}") from None
+
+
+def table_player(table: Table, search: Chooser) -> Chooser:
+    """A player that plays the table's best move where it holds the position, else searches."""
+    return lambda state: table.probe(state).best_moves[0] if state in table else search(state)
 
 
 def human_side(first: str | None, mark: str | None, marks: tuple[str, str]) -> Player:
@@ -165,12 +113,12 @@ def human_side(first: str | None, mark: str | None, marks: tuple[str, str]) -> P
     return by_mark if by_mark is not None else by_first if by_first is not None else 0
 
 
-def play_game(
+def show_game(
     game: Game,
     state: Any,
+    players: list[Chooser],
     human: Player,
-    ai: Chooser,
-    marks: tuple[str, str],
+    names: tuple[str, str],
     rng: random.Random,
 ) -> int:
     """Play one game in the terminal; return the exit code (0, also when the human leaves).
@@ -178,34 +126,30 @@ def play_game(
     The board is drawn once a turn, before each move and at the end; a position waiting for the
     dice is not drawn, its roll is shown and the board drawn with the dice on it.
     """
-    dice = isinstance(game, Chance)
-    drawn = False
-    while True:
-        rolling = dice and game.is_chance(state)  # type: ignore[attr-defined]
-        if not rolling:
-            print(("\n" if drawn else "") + game.render(state))  # type: ignore[attr-defined]
-            drawn = True
-        if game.is_terminal(state):
-            break
-        if rolling:
-            outcomes, weights = zip(*game.chance_outcomes(state), strict=True)  # type: ignore[attr-defined]
-            move = rng.choices(outcomes, weights)[0]
-            print(f"Chance: {game.format_move(state, move)}")  # type: ignore[attr-defined]
-        elif game.to_move(state) == human:
-            move = ask_move(game, state, marks[human])
-            if move is None:
-                print("\nGame left unfinished.")
-                return 0
-        else:
-            move = ai(state)
-            text = game.format_move(state, move)  # type: ignore[attr-defined]
-            print(f"The program ({marks[1 - human]}) plays {text}.")
-        state = game.result(state, move)
-    outcome = game.utility(state, human)
+
+    def draw(state: Any) -> None:
+        if not (registry.has_dice(game) and game.is_chance(state)):  # type: ignore[attr-defined]
+            print("\n" + registry.render(game, state))
+
+    def observe(state: Any, move: Any, player: Player | None, after: Any) -> None:
+        text = registry.format_move(game, state, move)
+        if player is None:
+            print(f"Chance: {text}")
+        elif player != human:
+            print(f"The program ({names[player]}) plays {text}.")
+        draw(after)
+
+    if not (registry.has_dice(game) and game.is_chance(state)):  # type: ignore[attr-defined]
+        print(registry.render(game, state))
+    final = play_game(game, players, state, rng, observe)
+    if final is None:
+        print("\nGame left unfinished.")
+        return 0
+    outcome = game.utility(final, human)
     if outcome > 0:
-        print(f"{marks[human]} wins: you win!")
+        print(f"{names[human]} wins: you win!")
     elif outcome < 0:
-        print(f"{marks[1 - human]} wins: the program wins.")
+        print(f"{names[1 - human]} wins: the program wins.")
     else:
         print("A draw.")
     return 0
@@ -221,6 +165,6 @@ def ask_move(game: Game, state: Any, mark: str) -> Any | None:
         if text.strip().lower() in QUIT_WORDS:
             return None
         try:
-            return game.parse_move(state, text)  # type: ignore[attr-defined]
+            return registry.parse_move(game, state, text)
         except ValueError as error:
             print(f"{error}. Try again.")

@@ -1,188 +1,169 @@
-"""`zerosum solve GAME`: the exact value of a position, its best move, its line and its cost.
+"""`zerosum solve GAME [POSITION]`: the exact value of a position, its best move, its line, its
+cost.
 
-Connect Four goes to the dedicated solver (`zerosum.solve.connect4`), with the test
-sets' score convention, and can solve a whole test-set file; the other games go to the exact
-searches of `zerosum.search`.
+A game with a solver of its own (the registry says which: Connect Four's, in the published test
+sets' scores; Pig's, by value iteration) is solved by it; every other game, or any game with
+`--algorithm`, by an exact search of `zerosum.search` to the end. `--file` solves every
+position of a file, one a line, checking the expected answers it gives.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
+from typing import Any
 
-from zerosum.cli import solve_pig
-from zerosum.cli.common import (
-    game_and_position,
-    make_game,
-    number,
-    parse_int_list,
-    print_json,
-)
-from zerosum.search import alphabeta, by_priority, minimax, negamax
-from zerosum.search.result import SearchResult
-from zerosum.solve.connect4 import ConnectFourSolver
-
-ALGORITHMS = {"minimax": minimax, "negamax": negamax, "alphabeta": alphabeta}
+from zerosum import registry
+from zerosum.cli.common import add_game_argument, game_setup, number, parse_int_list, print_json
+from zerosum.game import Game, StateText, require
+from zerosum.registry import ExactAnswer, Setup
+from zerosum.search import by_priority
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "solve",
         help="solve a position exactly",
-        description="Search a position to the end of the game and report its exact value.",
+        description=(
+            "Search a position to the end of the game and report its exact value for the"
+            " player to move. Games with a solver of their own (connect4, pig) use it;"
+            " --algorithm asks for an exact search instead."
+        ),
     )
-    parser.add_argument("game", help="tictactoe, connect4, pig or tree")
+    add_game_argument(parser)
     parser.add_argument(
-        "moves",
-        nargs="?",
-        help='connect4: the columns played from the empty board, e.g. "4453"; tree: the tree',
+        "--algorithm",
+        choices=sorted(registry.SEARCHES),
+        help="an exact search to the end (default: the game's solver, else alphabeta)",
     )
-    parser.add_argument("--algorithm", choices=sorted(ALGORITHMS), default="alphabeta")
     parser.add_argument(
         "--order", help="moves to examine first, comma-separated (e.g. 4,0,2,6,8,1,3,5,7)"
-    )
-    parser.add_argument(
-        "--position", default="", help='the position, e.g. "XOX.O...." (default: the start)'
     )
     parser.add_argument(
         "--distance", action="store_true", help="prefer the quickest win and the slowest loss"
     )
     parser.add_argument(
-        "--weak", action="store_true", help="connect4: only win (1), draw (0) or loss (-1)"
+        "--weak", action="store_true", help="only win, draw or loss (solvers that offer it)"
     )
     parser.add_argument(
-        "--file", help="connect4: solve every line (MOVES [SCORE]) of a test-set file"
-    )
-    parser.add_argument(
-        "--target",
-        type=int,
-        help="pig: the score that wins (default 100); solved over every position",
+        "--file",
+        help="solve every line of FILE: a position of one word, then the expected score if"
+        " known (the Connect Four test sets: MOVES SCORE)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.game == "pig":
-        return solve_pig.run(args)
-    if args.target is not None:
-        raise ValueError("--target is an option of pig only")
-    if args.game == "connect4":
-        return run_file(args) if args.file else run_connect4(args)
-    if args.weak or args.file:
-        raise ValueError("--weak and --file are for connect4")
-    if args.game == "tree":
-        game, state = game_and_position("tree", args.moves)
-    else:
-        game = make_game(args.game)
-        text = args.position or args.moves
-        state = game.parse_state(text) if text else game.initial_state()
-    order = by_priority(parse_int_list(args.order, "move order")) if args.order else None
-    search = ALGORITHMS[args.algorithm]
-    result = search(game, state, order=order, distance=args.distance)
-    report = solve_report(game, state, result, args.algorithm)
+    if args.file:
+        return run_file(args)
+    setup = game_setup(args)
+    answer = solve(setup, args)
+    report = solve_report(setup, answer)
     if args.json:
         print_json(report)
-    else:
-        print(game.render(state))
-        print(describe(report, getattr(game, "player_names", ("player 0", "player 1"))))
+        return 0
+    print(registry.render(setup.game, setup.state))
+    print(describe(report, registry.player_names(setup.game), answer.note))
     return 0
 
 
-def solve_report(game, state, result: SearchResult, algorithm: str) -> dict:
-    """The JSON object of a solve: value, moves as text, and the counts."""
-    line, position = [], state
-    for move in result.pv:
-        line.append(game.format_move(position, move))
-        position = game.result(position, move)
-    best = line[0] if line else None
+def solve(setup: Setup, args: argparse.Namespace, solver: Any = None) -> ExactAnswer:
+    """The exact answer for `setup`'s position: by the game's solver (or `solver`, one made
+    already), or by the exact search the arguments ask for."""
+    if not setup.entry.solvable:
+        raise ValueError(
+            f"{setup.entry.name} has too many positions to solve by searching to the end:"
+            f" analyse it with the engine (zerosum analyze {setup.entry.name})"
+        )
+    generic = args.algorithm is not None or args.order or args.distance
+    over = setup.game.is_terminal(setup.state)
+    if setup.entry.solver is not None and not generic and not over:
+        solver = solver or setup.entry.solver(setup.game)
+        if args.weak and not solver.weak:
+            raise ValueError(f"{setup.entry.name}'s solver has no weak mode (--weak)")
+        return solver.answer(setup.state, weak=args.weak)
+    if args.weak:
+        raise ValueError("--weak is for games whose solver has a weak mode (connect4)")
+    order = by_priority(parse_int_list(args.order, "move order")) if args.order else None
+    return registry.exact_search(
+        setup.game,
+        setup.state,
+        algorithm=args.algorithm or "alphabeta",
+        order=order,
+        distance=args.distance,
+    )
+
+
+def solve_report(setup: Setup, answer: ExactAnswer) -> dict[str, Any]:
+    """The JSON object of a solve (docs/json.md): the value for the player to move, the moves
+    as text, the counts, then the solver's own figures."""
+    game, state = setup.game, setup.state
+    pv = registry.line_text(game, state, answer.pv)
     return {
-        "algorithm": algorithm,
+        "game": setup.name,
+        "position": setup.position,
         "to_move": game.to_move(state),
-        "value": number(result.value),
-        "best_move": int(best) if best is not None and best.isdigit() else best,
-        "pv": line,
-        "plies": result.plies,
-        "nodes": result.stats.nodes,
-        "leaves": result.stats.leaves,
-        "cutoffs": result.stats.cutoffs,
+        "algorithm": answer.algorithm,
+        "value": number(answer.value),
+        "exact": True,
+        "plies": answer.plies,
+        "best_move": pv[0] if pv else None,
+        "pv": pv,
+        "nodes": answer.nodes,
+        "seconds": round(answer.seconds, 6),
+        **answer.details,
     }
 
 
-def describe(report: dict, player_names: tuple[str, str]) -> str:
+def describe(report: dict, player_names: tuple[str, str], note: str = "") -> str:
     """The text of a solve report; `player_names` name players 0 and 1."""
     value = report["value"]
+    if not float(value).is_integer():  # an expectation over the dice
+        lines = [
+            f"{player_names[report['to_move']]} to move: expected value {value:.4f} under best play"
+        ]
+        return "\n".join([*lines, note, f"best move: {report['best_move']}"])
     outcome = "a draw" if value == 0 else "a win" if value > 0 else "a loss"
     if report["plies"] is not None:
         outcome += f" in {report['plies']} plies"
     to_move = player_names[report["to_move"]]
     if report["best_move"] is None:
         return f"the game is over: value {value} for {to_move} ({outcome})"
-    lines = [
-        f"{to_move} to move: value {value} ({outcome} with best play)",
+    lines = [f"{to_move} to move: value {value} ({outcome} with best play)"]
+    if note:
+        lines.append(note)
+    lines += [
         f"best move: {report['best_move']}",
         f"principal variation: {' '.join(report['pv'])}",
-        f"{report['algorithm']}: {report['nodes']:,} nodes, {report['leaves']:,} finished games"
-        f" reached, {report['cutoffs']:,} cut-offs",
     ]
+    counts = f"{report['algorithm']}: {report['nodes']:,} nodes"
+    if "leaves" in report:
+        counts += f", {report['leaves']:,} finished games reached, {report['cutoffs']:,} cut-offs"
+    lines.append(f"{counts}, {report['seconds']:.3f} s")
     return "\n".join(lines)
 
 
-# -- Connect Four ------------------------------------------------------------------------------
+# -- a file of positions -----------------------------------------------------------------------
 
 
-def run_connect4(args: argparse.Namespace) -> int:
-    game, state = game_and_position("connect4", args.moves or args.position)
-    solver = ConnectFourSolver(game)
-    solution = solver.solve(state, weak=args.weak, best_move=True)
-    pv = solver.principal_variation(state, solution.score, weak=args.weak)
-    report = {
-        "moves": args.moves or args.position or "",
-        "to_move": game.to_move(state),
-        "score": solution.score,
-        "weak": args.weak,
-        "best_move": solution.best_move + 1,
-        "pv": [move + 1 for move in pv],
-        "nodes": solution.nodes,
-        "us": round(solution.seconds * 1e6),
-    }
-    if args.json:
-        print_json(report)
-        return 0
-    print(game.render(state))
-    print(f"{game.player_names[report['to_move']]} to move: score {solution.score}"
-          f" ({describe_connect4(solution.score, args.weak, game.cells)})")  # fmt: skip
-    print(f"best move: {report['best_move']}")
-    print(f"principal variation: {' '.join(map(str, report['pv']))}")
-    print(f"{solution.nodes:,} nodes, {solution.seconds:.3f} s")
-    return 0
-
-
-def describe_connect4(score: int, weak: bool, cells: int) -> str:
-    """A test-set score in words: who wins, and with which of their stones."""
-    if score == 0:
-        return "a draw with best play"
-    who = "the player to move wins" if score > 0 else "the opponent wins"
-    if weak:
-        return who
-    return f"{who} with their stone number {cells // 2 + 1 - abs(score)}"
-
-
-def read_test_set(path: str) -> list[tuple[str, int | None]]:
-    """The lines of a test-set file as (moves, expected score or None); ValueError if malformed."""
+def read_positions(path: str) -> list[tuple[str, int | None]]:
+    """The lines of a file of positions as (position, expected score or None); ValueError when
+    a line is malformed."""
     try:
         text = Path(path).read_text()
     except OSError as error:
         raise ValueError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not a text file") from None
     positions = []
     for number_, line in enumerate(text.splitlines(), 1):
         words = line.split()
         if not words:
             continue
-        if len(words) > 2 or not words[0].isdigit():
-            raise ValueError(f"{path}:{number_}: expected MOVES [SCORE], got {line.strip()!r}")
+        if len(words) > 2:
+            raise ValueError(f"{path}:{number_}: expected POSITION [SCORE], got {line.strip()!r}")
         try:
             expected = int(words[1]) if len(words) == 2 else None
         except ValueError:
@@ -194,35 +175,37 @@ def read_test_set(path: str) -> list[tuple[str, int | None]]:
 
 
 def run_file(args: argparse.Namespace) -> int:
-    if args.moves:
-        raise ValueError("give either MOVES or --file, not both")
-    positions = read_test_set(args.file)
-    game = make_game("connect4")
-    states = []
-    for number_, (moves, _) in enumerate(positions, 1):
+    if args.position_words or args.position_option is not None:
+        raise ValueError("give either a position or --file, not both")
+    first = game_setup(args)
+    require(first.game, StateText, "--file (positions as text)")
+    lines = read_positions(args.file)
+    setups = []
+    for number_, (text, _) in enumerate(lines, 1):
         try:
-            states.append(game_and_position("connect4", moves)[1])
+            setups.append(registry.unfinished(_at(first, text)))
         except ValueError as error:
             raise ValueError(f"{args.file}: position {number_}: {error}") from None
-    solver = ConnectFourSolver(game)
-    bar = Progress(len(states)) if sys.stderr.isatty() and not args.json else None
+    solver = first.entry.solver(first.game) if first.entry.solver is not None else None
+    bar = Progress(len(setups)) if sys.stderr.isatty() and not args.json else None
     rows = []
-    for (moves, expected), state in zip(positions, states, strict=True):
-        solver.reset()  # each position from an empty table, as the reference counts
-        start = time.perf_counter()
-        solution = solver.solve(state, weak=args.weak)
-        micros = round((time.perf_counter() - start) * 1e6)
-        if args.weak and expected is not None:
-            expected = (expected > 0) - (expected < 0)
-        row = {"moves": moves, "score": solution.score, "nodes": solution.nodes, "us": micros}
+    for (text, expected), setup in zip(lines, setups, strict=True):
+        if solver is not None:
+            solver.reset()  # each position from an empty table, as the reference counts
+        answer = solve(setup, args, solver)
+        score = answer.details.get("score", number(answer.value))
+        row = {"position": text, "score": score, "nodes": answer.nodes}
+        row["seconds"] = round(answer.seconds, 6)
         if expected is not None:
+            if args.weak:
+                expected = (expected > 0) - (expected < 0)
             row["expected"] = expected
         rows.append(row)
         if not args.json:
             if bar is not None:
                 bar.clear()
-            mark = "" if expected is None or expected == solution.score else "  WRONG"
-            print(f"{moves} {solution.score} {solution.nodes} {micros}{mark}", flush=True)
+            mark = "" if expected is None or expected == score else "  WRONG"
+            print(f"{text} {score} {answer.nodes} {answer.seconds:.6f}{mark}", flush=True)
             if bar is not None:
                 bar.draw(len(rows))
     if bar is not None:
@@ -234,15 +217,20 @@ def run_file(args: argparse.Namespace) -> int:
     return 0
 
 
+def _at(setup: Setup, text: str) -> Setup:
+    game: Game = setup.game
+    return Setup(setup.entry, game, game.parse_state(text), setup.name, text)  # type: ignore[attr-defined]
+
+
 def summary(rows: list[dict]) -> str:
     count = len(rows)
     checked = [row for row in rows if "expected" in row]
     correct = sum(row["score"] == row["expected"] for row in checked)
-    mean_us = sum(row["us"] for row in rows) / count if count else 0
+    mean_ms = 1000 * sum(row["seconds"] for row in rows) / count if count else 0
     mean_nodes = sum(row["nodes"] for row in rows) / count if count else 0
     agreement = f"{correct}/{len(checked)} correct" if checked else "no expected scores"
     return (
-        f"positions: {count}  {agreement}  mean time: {mean_us:,.0f} us"
+        f"positions: {count}  {agreement}  mean time: {mean_ms:,.3f} ms"
         f"  mean nodes: {mean_nodes:,.1f}"
     )
 

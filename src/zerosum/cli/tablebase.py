@@ -8,20 +8,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from zerosum.cli.common import GAMES, print_json
+from zerosum import registry
+from zerosum.cli.common import add_game_argument, game_setup, print_json
 from zerosum.game import Game
-from zerosum.games.nim import Nim, parse_heaps
+from zerosum.registry import GameEntry
 from zerosum.solve import Progress, Table, read_header, solve
 from zerosum.solve.table import identity
-
-TABLE_GAMES = {**GAMES, "nim": Nim}
-"""The games a table can be built for: the built-in ones, and Nim with its heaps."""
-SIZE_OPTIONS = {
-    "width": "columns (connect4)",
-    "height": "rows (connect4)",
-    "connect": "stones in a line to win (connect4)",
-}
-GAME_OPTIONS = (*SIZE_OPTIONS, "heaps", "misere")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -33,34 +25,31 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
     build = actions.add_parser("build", help="solve every position and write the table")
-    build.add_argument("game", help=", ".join(sorted(TABLE_GAMES)))
-    for option, meaning in SIZE_OPTIONS.items():
-        build.add_argument(f"--{option}", type=int, help=meaning)
-    build.add_argument("--heaps", help='heap sizes (nim), e.g. "3,5,8"')
-    build.add_argument(
-        "--misere",
-        action="store_const",
-        const=True,
-        help="whoever takes the last object loses (nim)",
-    )
+    add_game_argument(build, position=False)
     build.add_argument("-o", "--output", required=True, help="the table file to write")
     build.add_argument(
         "--workers",
         type=int,
-        help="processes to use (default: every core; one for tic-tac-toe and Connect Four,"
-        " whose rules work on whole arrays)",
+        help="processes to use (default: every core; one for games whose rules work on whole"
+        " arrays, as tic-tac-toe's and Connect Four's do)",
     )
     build.add_argument("--scheduler", help="address of a Dask scheduler to build on")
     build.add_argument("--json", action="store_true", help="print one JSON object")
     build.set_defaults(run=run_build)
 
+    game_help = (
+        "the game the table was built for, when it is not a built-in one (a table never loads"
+        " code by itself): FILE.py:CLASS or MODULE:CLASS, with its options"
+    )
     info = actions.add_parser("info", help="verify a table file and describe it")
     info.add_argument("file")
+    info.add_argument("game", nargs="?", metavar="GAME", help=game_help)
     info.add_argument("--json", action="store_true", help="print one JSON object")
     info.set_defaults(run=run_info)
 
     probe = actions.add_parser("probe", help="a position's value, distance and best moves")
     probe.add_argument("file")
+    probe.add_argument("game", nargs="?", metavar="GAME", help=game_help)
     probe.add_argument(
         "--position", default="", help='the position, e.g. "XOX.O...." or "4453" (default: start)'
     )
@@ -69,18 +58,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    name = args.game
-    options = {o: getattr(args, o) for o in GAME_OPTIONS if getattr(args, o) is not None}
-    if "heaps" in options:
-        options["heaps"] = parse_heaps(options["heaps"])
-    game = build_game(name, options)
+    setup = game_setup(args)
+    if not setup.entry.solvable:
+        tables = " (use endgame tables: --syzygy)" if setup.entry.tables else ""
+        raise ValueError(
+            f"{setup.entry.name} has too many positions to enumerate into a table{tables}"
+        )
     output = Path(args.output)
     if not output.parent.is_dir():
         raise ValueError(f"cannot write {args.output!r}: no directory {str(output.parent)!r}")
     began = time.perf_counter()
-    table = solve(game, workers=args.workers, scheduler=args.scheduler, progress=ProgressLine())
+    table = solve(
+        setup.game, workers=args.workers, scheduler=args.scheduler, progress=ProgressLine()
+    )
     size = table.save(output)
-    report = table_report(name, table, str(output), size)
+    report = table_report(args.game, table, str(output), size)
     report["seconds"] = round(time.perf_counter() - began, 3)
     if args.json:
         print_json(report)
@@ -91,7 +83,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_info(args: argparse.Namespace) -> int:
-    name, table = load(args.file)
+    name, table = load(args.file, args.game)
     report = table_report(name, table, args.file, Path(args.file).stat().st_size)
     if args.json:
         print_json(report)
@@ -108,50 +100,57 @@ def run_info(args: argparse.Namespace) -> int:
 
 
 def run_probe(args: argparse.Namespace) -> int:
-    name, table = load(args.file)
+    name, table = load(args.file, args.game)
     game = table.game
-    state = game.parse_state(args.position) if args.position else game.initial_state()  # type: ignore[attr-defined]
+    state = registry.state_of(game, args.position)
     entry = table.probe(state)
     report = {
+        "game": name,
         "position": args.position,
         "to_move": game.to_move(state),
         "value": entry.value,
-        "distance": entry.distance,
-        "best_moves": [game.format_move(state, move) for move in entry.best_moves],  # type: ignore[attr-defined]
+        "plies": entry.distance,
+        "best_moves": [registry.format_move(game, state, move) for move in entry.best_moves],
     }
     if args.json:
         print_json(report)
     else:
-        print(game.render(state))  # type: ignore[attr-defined]
-        print(f"player {report['to_move']} to move: {outcome_text(entry.value, entry.distance)}")
+        print(registry.render(game, state))
+        names = registry.player_names(game)
+        print(f"{names[report['to_move']]} to move: {outcome_text(entry.value, entry.distance)}")
         if report["best_moves"]:
             print(f"best moves: {' '.join(report['best_moves'])}")
     return 0
 
 
-def build_game(name: str, options: dict[str, Any]) -> Game:
-    """The game `name` made with `options`; ValueError for an unknown game or option."""
-    if name not in TABLE_GAMES:
-        known = ", ".join(sorted(TABLE_GAMES))
-        raise ValueError(f"unknown game {name!r}: choose one of {known}")
-    try:
-        return TABLE_GAMES[name](**options)  # type: ignore[call-arg]
-    except TypeError:
-        flags = " ".join(f"--{option}" for option in options)
-        raise ValueError(f"{name} takes no {flags}") from None
-
-
-def load(path: str) -> tuple[str, Table]:
-    """The command-line name of the game a table file was built for, and the verified table."""
+def load(path: str, name: str | None) -> tuple[str, Table]:
+    """The name of the game a table file was built for and the verified table: a built-in game
+    is found from the file's header; any other is the one `name` names (checked against it)."""
     header = read_header(path)
-    for name, make in TABLE_GAMES.items():
-        if identity(make())[0] == header["game"]:
+    if name is not None:
+        game = registry.setup(name).game if "(" in name else _named_game(name, header)
+        return name, Table.load(path, game)
+    for entry in registry.BUILT_IN:
+        if _class_name(entry) == header["game"]:
             try:
-                game = make(**header["parameters"])  # type: ignore[call-arg]
-            except (TypeError, ValueError):
+                game = registry.make_game(entry, header["parameters"])
+            except ValueError:
                 raise ValueError(f"{path}: corrupted table (bad game parameters)") from None
-            return name, Table.load(path, game)
-    raise ValueError(f"{path}: a table of {header['game']}, a game this command does not know")
+            return entry.name, Table.load(path, game)
+    module, _, cls = header["game"].rpartition(".")
+    raise ValueError(
+        f"{path} is a table of {header['game']}, which is not built in: name the game after the"
+        f" file (a table loads no code by itself), e.g. {module}.py:{cls} or {module}:{cls}"
+    )
+
+
+def _named_game(name: str, header: dict[str, Any]) -> Game:
+    """The game `name` names, made with the table's parameters when `name` gives none."""
+    return registry.setup(name, flags=header["parameters"]).game
+
+
+def _class_name(entry: GameEntry) -> str:
+    return f"{entry.make.__module__}.{entry.make.__qualname__}"
 
 
 def table_report(name: str, table: Table, path: str, size: int) -> dict[str, Any]:
@@ -168,7 +167,7 @@ def table_report(name: str, table: Table, path: str, size: int) -> dict[str, Any
         "draws": table.counts.draws,
         "losses": table.counts.losses,
         "value": None if start is None else start.value,
-        "distance": None if start is None else start.distance,
+        "plies": None if start is None else start.distance,
         "layers": [{"layer": layer, **vars(counts)} for layer, counts in table.layers.items()],
     }
 
@@ -185,7 +184,7 @@ def describe(report: dict[str, Any]) -> str:
         f" {report['losses']:,} losses",
     ]
     if report["value"] is not None:
-        lines.append(f"initial position: {outcome_text(report['value'], report['distance'])}")
+        lines.append(f"initial position: {outcome_text(report['value'], report['plies'])}")
     return "\n".join(lines)
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from zerosum import registry
 from zerosum.cli.common import number, print_json
+from zerosum.cli.explain import traced_search
 from zerosum.cli.output import add_show_options, show
-from zerosum.cli.solve import ALGORITHMS
 from zerosum.games.tree import Tree
 from zerosum.search.expectiminimax import expectiminimax
-from zerosum.show.searched import EXAMINED, searched_tree
+from zerosum.show.searched import EXAMINED
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -24,7 +25,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("tree", help='the tree, e.g. "[[3,12,8],[2,4,6],[14,5,2]]"')
-    parser.add_argument("--algorithm", choices=sorted(ALGORITHMS), default="alphabeta")
+    parser.add_argument("--algorithm", choices=sorted(registry.SEARCHES), default="alphabeta")
     add_show_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         result = expectiminimax(tree, tree.initial_state())
         algorithm, examined = "expectiminimax", tree.examined
     else:
-        searched = searched_tree(
+        searched = traced_search(
             tree, tree.initial_state(), algorithm=args.algorithm, max_nodes=len(tree.nodes)
         )
         result = searched.result
@@ -49,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
     report = {
         "algorithm": algorithm,
         "value": number(result.value),
-        "best_move": result.best_move,
-        "pv": list(result.pv),
+        "best_move": None if result.best_move is None else str(result.best_move),
+        "pv": [str(move) for move in result.pv],
         "nodes": result.stats.nodes,
         "leaves": result.stats.leaves,
         "cutoffs": result.stats.cutoffs,

@@ -71,6 +71,8 @@ MARKS = "XO"
 class Backgammon:
     """Backgammon for two players, no doubling cube; player 0 is X and opens."""
 
+    player_names = ("X", "O")
+
     def __init__(self) -> None:
         self.start = self.position(START, START, player=0)
 
@@ -287,12 +289,13 @@ class Backgammon:
         return f"{MARKS[player]}{roll}: {mover} / {opponent}".rstrip()
 
     def parse_move(self, state: State, text: str) -> Move:
-        """The legal turn `text` names (`24/18 13/11`, `bar/20*`, `6/off`, `8/5(2)`, `pass`).
+        """The legal turn `text` names (`24/18 13/11`, `bar/20*`, `6/off`, `8/5(2)`, `pass`);
+        where the dice are still to be rolled, the roll (`6-5`).
 
         ValueError explaining why when it is not legal.
         """
         if state[4] is None:
-            raise ValueError("the dice are not rolled yet")
+            return parse_dice(text)
         legal = self._plays(state)
         steps = _parse_steps(text)
         if not steps:

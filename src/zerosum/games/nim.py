@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from zerosum.game import Player
-from zerosum.theory.nim import nim_heaps, winning_move
+from zerosum.theory.nim import nim_heaps
 
 State = tuple[tuple[int, ...], Player]
 Move = tuple[int, int]
@@ -41,6 +41,8 @@ def parse_heaps(text: str) -> tuple[int, ...]:
 
 class Nim:
     """Nim from the heaps `heaps`, in normal play or, with `misere`, misère play."""
+
+    player_names = ("first", "second")
 
     def __init__(self, heaps: tuple[int, ...] = (3, 5, 8), misere: bool = False) -> None:
         self.heaps = nim_heaps(heaps)
@@ -83,15 +85,6 @@ class Nim:
             width = code.bit_length()
             key = key << (2 * width - 1) | code
         return key << 1 | player
-
-    def perfect_move(self, state: State) -> Move:
-        """A move of a perfect player: to a P position (Bouton's move, or the misère rule's)
-        when there is one; otherwise one object from the largest heap, to make the game last."""
-        heaps, _ = state
-        move = winning_move(heaps, self.misere)
-        if move is not None:
-            return (move.heap, move.remove)
-        return (heaps.index(max(heaps)), 1)
 
     def parse_state(self, text: str) -> State:
         return (parse_heaps(text), 0)

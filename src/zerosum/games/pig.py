@@ -30,6 +30,8 @@ FACES = tuple((face, 1 / 6) for face in range(1, 7))
 class Pig:
     """Pig to `target` points (two players, one die)."""
 
+    player_names = ("P0", "P1")
+
     def __init__(self, target: int = 100) -> None:
         if target < 1:
             raise ValueError(f"the target must be at least 1 point, got {target}")
@@ -144,10 +146,3 @@ class Pig:
                 line += f"   on turn, turn total {turn}" + (", rolling" if rolling else "")
             lines.append(line)
         return "\n".join(lines)
-
-    @classmethod
-    def from_params(cls, params: list[str]) -> Pig:
-        """Pig from command-line words: none (target 100) or the target score."""
-        if len(params) > 1 or (params and not params[0].isdigit()):
-            raise ValueError(f"pig takes one parameter, the target score, got {' '.join(params)!r}")
-        return cls(int(params[0]) if params else 100)

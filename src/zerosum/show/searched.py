@@ -1,10 +1,10 @@
 """A searched tree: what a search looked at, rebuilt from its trace, ready to be drawn.
 
-`searched_tree(game, state)` runs an exact search with a `Trace` and rebuilds from the events
-the part of the game tree the search saw: every node it entered, with the window it entered
-with and the score it returned, every leaf it reached, and the moves it never examined because
-of a cut-off (the pruned branches). `engine_tree(game, state, depth)` does the same for the
-last iteration of the engine's search, whose moves come in the order its heuristics chose,
+The caller runs the search with a `Trace`; `from_trace(game, state, trace, result)` rebuilds
+from the events the part of the game tree the search saw: every node it entered, with the
+window it entered with and the score it returned, every leaf it reached, and the moves it
+never examined because of a cut-off (the pruned branches). `engine_picture` does the same for
+the last iteration of the engine's search, whose moves come in the order its heuristics chose,
 whose null-window tries are searched again, and whose table answers some nodes at once. The
 pictures (`text`, `svg`, `html`) draw this one value.
 
@@ -22,18 +22,12 @@ from math import inf
 from typing import Any
 
 from zerosum.game import Game, MoveText, Rendering
-from zerosum.search.engine import INFINITY, Engine, Iteration
-from zerosum.search.exact import alphabeta, minimax, negamax
+from zerosum.search.engine import INFINITY
 from zerosum.search.ordering import Order
-from zerosum.search.result import SearchResult, SearchStats
+from zerosum.search.result import SearchResult
 from zerosum.search.scores import EVALUATION_UNIT, decode, is_proven
 from zerosum.search.trace import CUTOFF, ENTER, EXIT, HIT, LEAF, Event, Trace
 
-SEARCHES: dict[str, Callable[..., SearchResult]] = {
-    "alphabeta": alphabeta,
-    "minimax": minimax,
-    "negamax": negamax,
-}
 MOVER_VIEW = {"negamax"}
 """Algorithms whose scores are for the player to move at each node, not the root player."""
 
@@ -171,89 +165,30 @@ def format_score(score: float | None) -> str:
     return str(int(score)) if float(score).is_integer() else f"{score:g}"
 
 
-def searched_tree(
+def engine_picture(
     game: Game,
     state: Any,
+    trace: Trace,
+    result: SearchResult,
     *,
-    algorithm: str = "alphabeta",
-    depth: int | None = None,
-    order: Order | None = None,
-    max_ply: int | None = None,
-    max_nodes: int = 2_000,
+    depth: int,
+    iteration: int,
+    max_nodes: int = 150,
 ) -> SearchedTree:
-    """The tree an exact search of `state` looked at, scores for the player to move (MAX).
+    """The last iteration of an engine's search of `state`, scores for MAX.
 
-    `algorithm` is `alphabeta`, `minimax` or `negamax`; `depth` and `order` are passed to it.
-    With `max_ply` the picture keeps only the first plies (the search itself goes to the end or
-    to `depth`). ValueError when the picture would have more than `max_nodes` nodes.
+    `trace` is the engine's (it keeps its last iteration, to depth `iteration`, recorded to
+    `depth` plies) and `result` that iteration's answer and counts, scores as the engine's
+    integers. The picture keeps as many of the first `depth` plies as fit in `max_nodes` nodes
+    (the deepest go first), and counts in `left_out`
+    what it leaves out. Scores are drawn on the game's utility scale: an estimate to three
+    decimals, a proven result as the game's utility. ValueError when `max_nodes` is below 1 or
+    the trace is incomplete.
     """
-    if algorithm not in SEARCHES:
-        raise ValueError(f"unknown algorithm {algorithm!r}: choose one of {', '.join(SEARCHES)}")
-    # Each node the search enters makes at most three events (enter, cutoff, exit).
-    trace = Trace(limit=3 * max_nodes + 1, max_ply=max_ply)
-    result = SEARCHES[algorithm](game, state, depth=depth, order=order, trace=trace)
-    if not trace.complete:
-        raise _too_big(max_nodes)
-    return from_trace(
-        game,
-        state,
-        trace,
-        result,
-        algorithm=algorithm,
-        order=order,
-        mover_view=algorithm in MOVER_VIEW,
-        max_nodes=max_nodes,
-    )
-
-
-TRACE_LIMIT = 200_000
-"""Events an engine explanation keeps (a few tens of megabytes): a search to depth 9 of Connect
-Four makes about a quarter of them."""
-
-
-def engine_tree(
-    game: Game, state: Any, depth: int, *, table: bool = True, max_nodes: int = 150
-) -> SearchedTree:
-    """The last iteration of the engine's search of `state` to `depth`, scores for MAX.
-
-    The whole engine searches (iterative deepening, move ordering, principal variation search,
-    quiescence, and its transposition table unless `table` is false), recording the first
-    `depth` plies of its last iteration; the picture keeps as many of them as fit in
-    `max_nodes` nodes, and counts in `left_out` what it leaves out. Scores are on the game's
-    utility scale: an estimate to three decimals, a proven result as the game's utility.
-    ValueError when `depth` is below 1, `max_nodes` below 1, the game is over, or the search
-    is too large to replay.
-    """
-    if depth < 1:
-        raise ValueError(f"depth must be at least 1, got {depth}")
     if max_nodes < 1:
         raise ValueError(f"a picture needs at least 1 node, got {max_nodes}")
-    if game.is_terminal(state):
-        raise ValueError("the game is over in this position: there is no search to draw")
-    trace = Trace(limit=TRACE_LIMIT, max_ply=depth)
-    engine = Engine(game, table=table, trace=trace)
-    totals = [SearchStats()]  # the engine's counts after each iteration
-
-    def add_totals(_: Iteration) -> None:
-        totals.append(
-            SearchStats(engine.nodes, engine.terminals, engine.evaluations, engine.cutoffs)
-        )
-
-    result = engine.search(state, depth=depth, on_iteration=add_totals)
-    if not trace.complete:
-        raise ValueError(
-            f"the search to depth {depth} makes more than {TRACE_LIMIT:,} events to replay:"
-            " ask for fewer plies"
-        )
-    before, after = totals[-2], totals[-1]
-    stats = SearchStats(
-        after.nodes - before.nodes,
-        after.terminals - before.terminals,
-        after.evaluations - before.evaluations,
-        after.cutoffs - before.cutoffs,
-    )
-    last = SearchResult(engine_value(result.score), result.best_move, result.pv, stats)
-    label = f"engine, depth {result.depth} (its last iteration)"
+    last = replace(result, value=engine_value(result.value))
+    label = f"engine, depth {iteration} (its last iteration)"
 
     def draw(plies: int) -> SearchedTree:
         kept = Trace(trace.limit, plies, [event for event in trace.events if event.ply <= plies])
@@ -295,7 +230,7 @@ def from_trace(
     *,
     algorithm: str,
     order: Order | None = None,
-    mover_view: bool = False,
+    mover_view: bool | None = None,
     scale: Callable[[float], float] | None = None,
     expand_pruned: bool = True,
     max_nodes: int = 2_000,
@@ -307,10 +242,13 @@ def from_trace(
     search, and the picture keeps the last one. Pruned moves are listed in `order`, the game's
     order by default, and their subtrees drawn too unless `expand_pruned` is false.
     `mover_view` says the trace's scores and windows are for the player to move at each node
-    (negamax, the engine) rather than for the root player; `scale` turns the trace's scores
-    into the values drawn. ValueError when the trace is incomplete or is not the trace of one
-    search of `state`.
+    (negamax, the engine) rather than for the root player (by default, as `algorithm` records
+    them); `scale` turns the trace's scores into the values drawn. ValueError when the trace is
+    incomplete or holds more than `max_nodes` nodes to draw, or is not the trace of one search
+    of `state`.
     """
+    if mover_view is None:
+        mover_view = algorithm in MOVER_VIEW
     if not trace.complete:
         raise ValueError(
             f"the trace dropped {trace.dropped:,} events past its limit of {trace.limit:,}:"

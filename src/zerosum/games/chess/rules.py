@@ -384,6 +384,8 @@ def _advance(square: int, color: bool) -> int:
 class Chess:
     """Chess as a `Game`: player 0 is White; scores in pawns, a win worth `WIN`."""
 
+    player_names = ("White", "Black")
+
     history_dependent = True
     """Repetitions and the fifty-move rule make the outcome depend on the path to a position."""
 

@@ -1,0 +1,910 @@
+"""Every game and every kind of player by name: the one list the commands ask.
+
+A command never names a game. It hands the registry what the user typed and gets back a
+`GameEntry` (what the game is called, how to make it, what it offers) and the game itself;
+it asks the registry for a position, a player, an exact answer.
+
+**Naming a game.** One grammar, wherever a game is expected, tried in this order:
+
+1. `NAME`: a built-in game (`zerosum games` lists them), or one that an installed package
+   registers under the entry-point group `zerosum.games` (a built-in name wins a clash);
+2. `path/to/file.py:Class`: the class `Class` of that Python file (its folder is put first
+   on the import path, as when the file is run);
+3. `package.module:Class`: the class `Class` of an importable module.
+
+Any of them may end with options in parentheses, passed to the game's constructor as keyword
+arguments: `connect4(width=5,height=4)`, `race.py:Race(goal=20)`. Each value is read as a JSON
+literal (`5`, `0.5`, `true`, `"text"`, `[3,5,8]`), or else taken as text. A built-in game
+checks its options (`GameEntry.options`); the command line also takes them as flags
+(`--width 5`). A game from a file or a module gets them as they are.
+
+**Players** are written `KIND` or `KIND:NAME=VALUE,...` (`engine:time=0.5`,
+`mcts:iterations=800,c=1.4`, `perfect`, `human`): `parse_player` reads one, `make_player`
+builds it for a game. `PLAYERS` lists the kinds.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.metadata
+import json
+import random
+import re
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from zerosum.game import (
+    Chance,
+    Evaluating,
+    Game,
+    Keyed,
+    MoveText,
+    Rendering,
+    StateText,
+    require,
+)
+from zerosum.games.backgammon import Backgammon
+from zerosum.games.chess import Chess
+from zerosum.games.chess.syzygy import Syzygy
+from zerosum.games.connect4 import ConnectFour
+from zerosum.games.nim import Nim, parse_heaps
+from zerosum.games.pig import Pig
+from zerosum.games.tictactoe import TicTacToe
+from zerosum.games.tree import Tree
+from zerosum.search.engine import Engine
+from zerosum.search.exact import alphabeta, minimax, negamax
+from zerosum.search.expectiminimax import expectiminimax
+from zerosum.search.mcts import MCTS
+from zerosum.search.ordering import Order, by_priority
+from zerosum.solve.connect4 import ConnectFourSolver
+from zerosum.solve.pig import PigSolution, solve_pig
+from zerosum.theory.nim import winning_move
+
+Chooser = Callable[[Any], Any]
+"""A player ready for one game: given a state where it is to move, the move it plays (None
+when it leaves the game: only a human does)."""
+
+ENTRY_POINT_GROUP = "zerosum.games"
+
+# -- games ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """An option of a built-in game: the constructor's keyword `name`, how a value typed on
+    the command line becomes its argument (`convert`, ValueError with the reason), and whether
+    it is a switch that takes no value (`--misere`)."""
+
+    name: str
+    convert: Callable[[Any], Any]
+    help: str
+    switch: bool = False
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """A game as the registry knows it.
+
+    `make(**options)` builds it. What it offers beside the `Game` protocol is discovered on
+    the game itself (`capabilities`); the entry adds what the game's rules do not say: its
+    `options`, the player `play` sets against a human (`player`, a player spec; "" for the
+    default by capability), its own `perfect` player and exact `solver` when it has them,
+    the endgame `tables` it reads (a path to a `Tablebase`), for a game its position defines
+    (a tree) `from_position(text) -> (game, state)`, and whether its positions are few enough
+    to solve by a search to the end or enumerate into a table (`solvable`; chess's are not).
+    """
+
+    name: str
+    make: Callable[..., Game]
+    summary: str
+    options: tuple[GameOption, ...] = ()
+    player: str = ""
+    perfect: Callable[[Game], Chooser] | None = None
+    solver: Callable[[Game], ExactSolver] | None = None
+    tables: Callable[[str], Any] | None = None
+    from_position: Callable[[str], tuple[Game, Any]] | None = None
+    solvable: bool = True
+    source: str = "built in"
+
+    def option(self, name: str) -> GameOption | None:
+        return next((option for option in self.options if option.name == name), None)
+
+
+def _integer_of(what: str) -> Callable[[Any], int]:
+    """A converter to an integer (the game checks its range)."""
+    return functools.partial(_integer, what=what)
+
+
+def _integer(value: Any, what: str) -> int:
+    """`value` (an integer, or its text) as an integer; ValueError naming `what` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ValueError(f"{what} must be an integer, got {value!r}")
+    if isinstance(value, str):
+        if not re.fullmatch(r"\s*-?\d+\s*", value):
+            raise ValueError(f"{what} must be an integer, got {value!r}")
+        return int(value)
+    return value
+
+
+def _heaps(value: Any) -> tuple[int, ...]:
+    if isinstance(value, list):
+        value = ",".join(map(str, value))
+    if not isinstance(value, (str, int)) or isinstance(value, bool):
+        raise ValueError(f"heaps must be sizes like 3,5,8, got {value!r}")
+    return parse_heaps(str(value))
+
+
+def _switch(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    raise ValueError(f"expected true or false, got {value!r}")
+
+
+def _tree_setup(text: str) -> tuple[Game, Any]:
+    if not text:
+        raise ValueError('tree needs the tree itself, e.g. "[[3,12,8],[2,4,6],[14,5,2]]"')
+    tree = Tree.from_text(text)
+    return tree, tree.initial_state()
+
+
+def ordered_perfect(order: list[Any]) -> Callable[[Game], Chooser]:
+    """A perfect player that searches to the end with alpha-beta in `order`, taking the
+    quickest win and delaying a loss."""
+
+    def make(game: Game) -> Chooser:
+        move_order = by_priority(order)
+        return lambda state: alphabeta(game, state, order=move_order, distance=True).best_move
+
+    return make
+
+
+def _nim_perfect(game: Game) -> Chooser:
+    """Bouton's move to a P position, or one object from the largest heap when none is."""
+    assert isinstance(game, Nim)
+
+    def choose(state: Any) -> Any:
+        heaps, _ = state
+        move = winning_move(heaps, game.misere)
+        if move is not None:
+            return (move.heap, move.remove)
+        return (heaps.index(max(heaps)), 1)
+
+    return choose
+
+
+_pig_solution = functools.cache(solve_pig)  # solved once per target, not once per game
+
+
+def _pig_perfect(game: Game) -> Chooser:
+    assert isinstance(game, Pig)
+    return _pig_solution(game.target).best_move
+
+
+BUILT_IN: tuple[GameEntry, ...] = (
+    GameEntry(
+        "tictactoe",
+        TicTacToe,
+        "tic-tac-toe: squares 0-8 row by row, positions like XOX.O....",
+        player="perfect",
+        perfect=ordered_perfect([4, 0, 2, 6, 8, 1, 3, 5, 7]),
+    ),
+    GameEntry(
+        "connect4",
+        ConnectFour,
+        "Connect Four: columns 1-7, positions as the columns played (4453)",
+        options=(
+            GameOption("width", _integer_of("width"), "columns (default 7)"),
+            GameOption("height", _integer_of("height"), "rows (default 6)"),
+            GameOption("connect", _integer_of("connect"), "stones in a line to win (4)"),
+        ),
+        player="engine:time=2",
+        solver=lambda game: ConnectFourExact(game),
+    ),
+    GameEntry(
+        "nim",
+        Nim,
+        "Nim: heaps like 3 5 8, a move takes from one heap (2:3), the last object wins",
+        options=(
+            GameOption("heaps", _heaps, "the heap sizes, e.g. 3,5,8 (the start)"),
+            GameOption("misere", _switch, "whoever takes the last object loses", switch=True),
+        ),
+        player="perfect",
+        perfect=_nim_perfect,
+    ),
+    GameEntry(
+        "pig",
+        Pig,
+        "Pig: roll or hold one die, a 1 loses the turn total, first to the target wins",
+        options=(GameOption("target", _integer_of("target"), "the score that wins (100)"),),
+        player="perfect",
+        perfect=_pig_perfect,
+        solver=lambda game: PigExact(game),
+    ),
+    GameEntry(
+        "backgammon",
+        Backgammon,
+        "backgammon without the cube: turns like 24/18 13/11, gammons and backgammons",
+        player="expectiminimax:depth=1",
+    ),
+    GameEntry(
+        "chess",
+        Chess,
+        "chess on python-chess's rules: moves in SAN or UCI, positions as FEN",
+        player="engine:time=5",
+        tables=Syzygy.open,
+        solvable=False,
+    ),
+    GameEntry(
+        "tree",
+        Tree,
+        'a game tree as nested lists, e.g. "[[3,12,8],[2,4,6],[14,5,2]]"',
+        player="perfect",
+        from_position=_tree_setup,
+    ),
+)
+
+GAME_OPTIONS: tuple[GameOption, ...] = tuple(
+    {option.name: option for entry in BUILT_IN for option in entry.options}.values()
+)
+"""Every option of a built-in game, once: the flags every command taking a game accepts."""
+
+
+def games() -> dict[str, GameEntry]:
+    """The games known by name: the built-in ones, then those of installed packages."""
+    known = {entry.name: entry for entry in BUILT_IN}
+    for name, entry in _installed_games().items():
+        known.setdefault(name, entry)
+    return known
+
+
+def _installed_games() -> dict[str, GameEntry]:
+    """The games installed packages register under the entry-point group `zerosum.games`:
+    each entry point names a `GameEntry`, a game class or a function returning a game."""
+    found = {}
+    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        found[point.name] = GameEntry(
+            point.name,
+            functools.partial(_load_entry_point, point),
+            f"from {point.value}",
+            source=f"entry point {point.value}",
+        )
+    return found
+
+
+def _load_entry_point(point: importlib.metadata.EntryPoint, **options: Any) -> Game:
+    try:
+        target = point.load()
+    except Exception as error:  # a broken installed package: say which, in one line
+        raise ValueError(f"cannot load game {point.name!r} from {point.value}: {error}") from None
+    if isinstance(target, GameEntry):
+        return make_game(target, options)
+    return _construct(target, options, point.value)
+
+
+GAME_SPEC = re.compile(r"\s*(?P<name>[^()]+?)\s*(?:\((?P<options>.*)\))?\s*")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A game as the user named it and the position to start from: the registry's `entry`,
+    the `game` made with its options, the `state`, and the texts they were read from."""
+
+    entry: GameEntry
+    game: Game
+    state: Any
+    name: str
+    position: str = ""
+
+
+def setup(name: str, position: str = "", flags: Mapping[str, Any] | None = None) -> Setup:
+    """The game `name` names (see the module), made with the options in `name` and `flags` (a
+    built-in game's options from the command line), and the position `position` describes in
+    it (the start when empty). ValueError saying what is wrong: an unknown name, a file or
+    class not found, an option the game does not take, a bad value, a malformed position."""
+    match = GAME_SPEC.fullmatch(name)
+    if not name.strip() or match is None:
+        raise ValueError(f"bad game {name!r}: expected NAME, FILE.py:CLASS or MODULE:CLASS")
+    named = match["name"]
+    options = parse_options(match["options"]) if match["options"] is not None else {}
+    flags = {key: value for key, value in (flags or {}).items() if value is not None}
+    for key in flags.keys() & options.keys():
+        raise ValueError(f"option {key!r} given twice: in {name!r} and as --{key}")
+    options.update(flags)
+    known = games()
+    if named in known:
+        entry = known[named]
+    elif ":" in named:
+        entry = _entry_from_code(named)
+    else:
+        names = ", ".join(sorted(known))
+        raise ValueError(
+            f"unknown game {named!r}: choose one of {names}, or name your own as"
+            " FILE.py:CLASS or MODULE:CLASS"
+        )
+    if entry.from_position is not None:
+        if options:
+            raise ValueError(f"{entry.name} takes no options: its position defines it")
+        game, state = entry.from_position(position)
+        return Setup(entry, game, state, name, position)
+    game = make_game(entry, options)
+    return Setup(entry, game, state_of(game, position), name, position)
+
+
+def state_of(game: Game, text: str) -> Any:
+    """The position `text` describes in `game` (its `parse_state`); the start when empty."""
+    if not text:
+        return game.initial_state()
+    require(game, StateText, "a position given as text (parse_state)")
+    return game.parse_state(text)  # type: ignore[attr-defined]
+
+
+def make_game(entry: GameEntry, options: Mapping[str, Any]) -> Game:
+    """`entry`'s game made with `options` (checked against its declared options when it
+    declares them); ValueError with the reason."""
+    arguments = dict(options)
+    if entry.source == "built in":
+        for key, value in options.items():
+            option = entry.option(key)
+            if option is None:
+                takes = ", ".join(o.name for o in entry.options) or "none"
+                raise ValueError(f"{entry.name} has no option {key!r} (its options: {takes})")
+            try:
+                arguments[key] = option.convert(value)
+            except ValueError as error:
+                raise ValueError(f"{entry.name} option {key}: {error}") from None
+    return _construct(entry.make, arguments, entry.name)
+
+
+def _construct(make: Callable[..., Any], options: Mapping[str, Any], name: str) -> Game:
+    try:
+        game = make(**options)
+    except TypeError as error:
+        raise ValueError(f"cannot make {name} with {_shown(options)}: {error}") from None
+    missing = [m for m in GAME_METHODS if not callable(getattr(game, m, None))]
+    if missing:
+        raise ValueError(
+            f"{name} is not a game: it lacks {', '.join(missing)} (see docs/your-own-game.md)"
+        )
+    return game
+
+
+GAME_METHODS = ("initial_state", "to_move", "legal_moves", "result", "is_terminal", "utility")
+
+
+def _shown(options: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in options.items()) or "no options"
+
+
+def parse_options(text: str) -> dict[str, Any]:
+    """`width=5,height=4` or `heaps=[3,5,8],misere=true` as a dict; each value a JSON literal
+    or else text. ValueError naming a malformed item."""
+    options: dict[str, Any] = {}
+    for item in _split_top_level(text):
+        key, equals, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not equals or not key.isidentifier() or not value:
+            raise ValueError(f"bad game option {item.strip()!r}: expected NAME=VALUE")
+        if key in options:
+            raise ValueError(f"game option {key!r} given twice")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
+
+
+def _split_top_level(text: str) -> list[str]:
+    """`text` split at the commas outside brackets and quotes; blank items dropped."""
+    items, depth, quoted, start = [], 0, False, 0
+    for index, char in enumerate(text):
+        if char == '"' and (index == 0 or text[index - 1] != "\\"):
+            quoted = not quoted
+        elif not quoted and char in "[{":
+            depth += 1
+        elif not quoted and char in "]}":
+            depth -= 1
+        elif not quoted and depth == 0 and char == ",":
+            items.append(text[start:index])
+            start = index + 1
+    items.append(text[start:])
+    return [item for item in items if item.strip()]
+
+
+def _entry_from_code(name: str) -> GameEntry:
+    """The entry of a game class named `FILE.py:CLASS` or `MODULE:CLASS`."""
+    where, _, attribute = name.rpartition(":")
+    if not where or not attribute.isidentifier():
+        raise ValueError(f"bad game {name!r}: expected FILE.py:CLASS or MODULE:CLASS")
+    module = _module_of_file(where) if where.endswith(".py") else _module(where)
+    try:
+        make = getattr(module, attribute)
+    except AttributeError:
+        raise ValueError(f"{where} has no {attribute!r}") from None
+    if not callable(make):
+        raise ValueError(f"{name} is not a class or a function that makes a game")
+    doc = (getattr(make, "__doc__", None) or "").strip().splitlines()
+    return GameEntry(name, make, doc[0] if doc else name, source=name)
+
+
+def _module(name: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        raise ValueError(f"cannot import {name!r}: {error}") from None
+    except Exception as error:  # the user's module failed while running: say how, in one line
+        raise ValueError(f"importing {name!r} failed: {type(error).__name__}: {error}") from None
+
+
+def _module_of_file(path: str) -> Any:
+    """The module of the Python file `path`, imported under its file name with its folder
+    first on the import path (so its own imports work, and worker processes find it)."""
+    file = Path(path)
+    if not file.is_file():
+        raise ValueError(f"no file {path!r}")
+    name = file.stem
+    if not name.isidentifier():
+        raise ValueError(f"cannot import {path!r}: {name!r} is not a module name")
+    folder = str(file.resolve().parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    module = _module(name)
+    loaded = getattr(module, "__file__", None)
+    if loaded is None or Path(loaded).resolve() != file.resolve():
+        raise ValueError(
+            f"cannot import {path!r}: the module name {name!r} is taken by {loaded or 'a'}"
+            " module already; rename the file"
+        )
+    return module
+
+
+def unfinished(setup: Setup) -> Setup:
+    """`setup`, checked to be a position with moves to search; ValueError when the game is over."""
+    if setup.game.is_terminal(setup.state):
+        raise ValueError(f"the game is already over in {setup.position!r}: nothing to search")
+    return setup
+
+
+# -- what a game offers --------------------------------------------------------------------
+
+
+def has_dice(game: Game) -> bool:
+    """True for a game with chance nodes (a tree says whether it has any)."""
+    return isinstance(game, Chance) and getattr(game, "has_chance", True)
+
+
+def capabilities(entry: GameEntry, game: Game) -> tuple[str, ...]:
+    """What `game` offers the commands, in words: `engine` (searched by the engine), `dice`
+    (chance, searched by expectiminimax), `evaluation`, `solver` (its own exact solver),
+    `tablebase` (keyed: a table can be built), `text` (moves and positions as text)."""
+    offers = []
+    offers.append("dice" if has_dice(game) else "engine")
+    if isinstance(game, Evaluating):
+        offers.append("evaluation")
+    if entry.solver is not None or entry.perfect is not None:
+        offers.append("solver")
+    if entry.solvable and isinstance(game, Keyed) and not has_dice(game):
+        offers.append("tablebase")
+    if entry.tables is not None:
+        offers.append("endgame tables")
+    if isinstance(game, MoveText) and isinstance(game, StateText):
+        offers.append("text")
+    return tuple(offers)
+
+
+def player_names(game: Game) -> tuple[str, str]:
+    """How the game calls its players (`player_names`), else `player 0` and `player 1`."""
+    names = getattr(game, "player_names", None)
+    return tuple(names) if names else ("player 0", "player 1")  # type: ignore[return-value]
+
+
+# -- moves as text -------------------------------------------------------------------------
+
+
+def format_move(game: Game, state: Any, move: Any) -> str:
+    """`move` as the game writes it (`MoveText`), else as `str(move)`."""
+    if isinstance(game, MoveText):
+        return game.format_move(state, move)
+    return str(move)
+
+
+def parse_move(game: Game, state: Any, text: str) -> Any:
+    """The legal move `text` names in `state`: by the game's `parse_move`, else the legal move
+    whose `str` is `text`; ValueError with the reason (the legal moves, when few)."""
+    if isinstance(game, MoveText):
+        return game.parse_move(state, text)
+    moves = list(game.legal_moves(state))
+    for move in moves:
+        if str(move) == text.strip():
+            return move
+    listed = " ".join(str(move) for move in moves[:20]) + (" ..." if len(moves) > 20 else "")
+    raise ValueError(f"{text.strip()!r} is not a legal move: choose one of {listed}")
+
+
+def line_text(game: Game, state: Any, moves: Any) -> list[str]:
+    """The moves of a line played from `state`, each as the game writes it."""
+    words = []
+    for move in moves:
+        words.append(format_move(game, state, move))
+        state = game.result(state, move)
+    return words
+
+
+def render(game: Game, state: Any) -> str:
+    """The position as the game draws it (`Rendering`), else as `str(state)`."""
+    return game.render(state) if isinstance(game, Rendering) else str(state)
+
+
+# -- exact answers -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExactAnswer:
+    """An exact answer for a position, for its player to move.
+
+    `value` is on the game's utility scale (for a game with dice, the expected utility under
+    best play); `plies` the moves to the end of a proven win or loss under best play (None for
+    a draw, or where the solver does not say); `best_move` None when the game is over; `pv`
+    a line of best play; `details` the solver's own figures (Connect Four's test-set score,
+    Pig's win probability), `note` those figures in words.
+    """
+
+    algorithm: str
+    value: float
+    best_move: Any
+    pv: tuple[Any, ...]
+    plies: int | None
+    nodes: int
+    seconds: float
+    details: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+
+class ExactSolver:
+    """A game's own exact solver. `answer(state, weak=...)` solves a position (`weak`: only win,
+    draw or loss); `reset()` forgets what earlier positions taught it."""
+
+    weak = False
+    """Whether it has a faster mode that finds only the win, draw or loss."""
+
+    def answer(self, state: Any, *, weak: bool = False) -> ExactAnswer:
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        """Forget what earlier positions taught (each position then costs what it costs alone)."""
+
+
+class ConnectFourExact(ExactSolver):
+    """The Connect Four solver: scores in the published test sets' convention."""
+
+    weak = True
+
+    def __init__(self, game: Game) -> None:
+        assert isinstance(game, ConnectFour)
+        self.game = game
+        self.solver = ConnectFourSolver(game)
+
+    def answer(self, state: Any, *, weak: bool = False) -> ExactAnswer:
+        solution = self.solver.solve(state, weak=weak, best_move=True)
+        pv = tuple(self.solver.principal_variation(state, solution.score, weak=weak))
+        score, moves, cells = solution.score, state[2], self.game.cells
+        plies = None
+        if score and not weak:  # the score says with which stone the game is won
+            winner_moves = moves if score > 0 else moves + 1
+            plies = 1 + 2 * ((cells + 1 - winner_moves) // 2 - abs(score)) + (score < 0)
+        note = describe_connect4(score, weak, cells)
+        return ExactAnswer(
+            "connect4 solver",
+            (score > 0) - (score < 0),
+            solution.best_move,
+            pv,
+            plies,
+            solution.nodes,
+            solution.seconds,
+            {"score": score, "weak": weak},
+            f"score {score}: {note}",
+        )
+
+    def reset(self) -> None:
+        self.solver.reset()
+
+
+def describe_connect4(score: int, weak: bool, cells: int) -> str:
+    """A test-set score in words: who wins, and with which of their stones."""
+    if score == 0:
+        return "a draw with best play"
+    who = "the player to move wins" if score > 0 else "the opponent wins"
+    if weak:
+        return who
+    return f"{who} with their stone number {cells // 2 + 1 - abs(score)}"
+
+
+class PigExact(ExactSolver):
+    """Pig solved over every position (value iteration): the optimal win probability."""
+
+    def __init__(self, game: Game) -> None:
+        assert isinstance(game, Pig)
+        self.game = game
+
+    def answer(self, state: Any, *, weak: bool = False) -> ExactAnswer:
+        start = time.perf_counter()
+        solution = _pig_solution(self.game.target)
+        player, score0, score1, turn, rolling = state
+        if rolling:
+            raise ValueError("the position waits for the die: give one where a player decides")
+        mine, theirs = (score0, score1) if player == 0 else (score1, score0)
+        probability = solution.win_probability(mine, theirs, turn)
+        move = solution.best_move(state)
+        hold_at = _hold_threshold(solution, mine, theirs)
+        details = {
+            "win_probability": probability,
+            "hold_at": hold_at,
+            "positions": sum(len(column) for column in solution.table.values()),
+        }
+        note = (
+            f"wins with probability {probability:.12f} under optimal play (target"
+            f" {self.game.target}); with these banked scores, hold once the turn total"
+            f" reaches {hold_at}"
+        )
+        seconds = time.perf_counter() - start
+        return ExactAnswer(
+            "value iteration", 2 * probability - 1, move, (move,), None,
+            details["positions"], seconds, details, note,
+        )  # fmt: skip
+
+
+def _hold_threshold(solution: PigSolution, mine: int, theirs: int) -> int:
+    """The smallest turn total at which holding is optimal with banked scores `(mine, theirs)`."""
+    turn = 1
+    while mine + turn < solution.target and solution.should_roll(mine, theirs, turn):
+        turn += 1
+    return turn
+
+
+SEARCHES: dict[str, Callable[..., Any]] = {
+    "alphabeta": alphabeta,
+    "minimax": minimax,
+    "negamax": negamax,
+}
+"""The exact searches over any game, by name."""
+
+
+def exact_search(
+    game: Game,
+    state: Any,
+    *,
+    algorithm: str = "alphabeta",
+    order: Order | None = None,
+    distance: bool = False,
+) -> ExactAnswer:
+    """The value of `state` by `algorithm` searched to the end (no game-specific solver)."""
+    if algorithm not in SEARCHES:
+        raise ValueError(f"unknown algorithm {algorithm!r}: choose one of {', '.join(SEARCHES)}")
+    if has_dice(game):
+        raise ValueError(f"{algorithm} cannot solve a game with dice: it has no solver of its own")
+    start = time.perf_counter()
+    result = SEARCHES[algorithm](game, state, order=order, distance=distance)
+    stats = result.stats
+    details = {"leaves": stats.leaves, "cutoffs": stats.cutoffs}
+    return ExactAnswer(
+        algorithm, result.value, result.best_move, result.pv, result.plies, stats.nodes,
+        time.perf_counter() - start, details,
+    )  # fmt: skip
+
+
+# -- players -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A parsed player description: its kind and options, and the text it was read from."""
+
+    kind: str
+    options: dict[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """What a player is built with beyond its spec: the game's entry, a seed for its random
+    choices, how to ask a human (`ask(game, state) -> move or None`), and the tables a
+    searching player scores positions from."""
+
+    entry: GameEntry
+    seed: int = 0
+    ask: Callable[[Game, Any], Any] | None = None
+    tablebase: Any = None
+
+
+@dataclass(frozen=True)
+class PlayerKind:
+    """A kind of player: its options (name -> the type of its value), its maker
+    `make(game, options, seat) -> Chooser`, and one line saying what it is."""
+
+    options: dict[str, type]
+    make: Callable[[Game, dict[str, Any], Seat], Chooser]
+    summary: str
+
+
+def _random_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    rng = random.Random(seat.seed)
+    return lambda state: rng.choice(list(game.legal_moves(state)))
+
+
+def _mcts_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    return MCTS(game, seed=seat.seed, **options).choose
+
+
+def _no_dice(game: Game, kind: str) -> None:
+    if has_dice(game):
+        raise ValueError(
+            f"{kind} cannot play a game with dice: use expectiminimax:depth=N, mcts or perfect"
+        )
+
+
+def _alphabeta_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    _no_dice(game, "alphabeta")
+    depth = options.get("depth")
+    if depth is not None:
+        require(game, Evaluating, "alphabeta:depth=N (an evaluation at the depth limit)")
+    return lambda state: alphabeta(game, state, depth=depth).best_move
+
+
+def _expectiminimax_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    depth = options.get("depth")
+    if depth is not None:
+        require(game, Evaluating, "expectiminimax:depth=N (an evaluation at the depth limit)")
+    return lambda state: expectiminimax(game, state, depth=depth).best_move
+
+
+def _engine_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    _no_dice(game, "the engine")
+    if not options and isinstance(game, Evaluating):
+        raise ValueError(
+            f"the engine needs a budget on {seat.entry.name}, whose evaluation lets it search"
+            " ever deeper: engine:time=SECONDS, engine:depth=N or engine:nodes=N"
+        )
+    if "depth" in options:
+        require(game, Evaluating, "engine:depth=N (an evaluation at the depth limit)")
+    for option, least in (("time", 0), ("depth", 1), ("nodes", 1)):
+        value = options.get(option)
+        if value is not None and not (value > least if option == "time" else value >= least):
+            bound = "more than 0" if option == "time" else "at least 1"
+            raise ValueError(f"engine option {option} must be {bound}, got {value}")
+    engine = Engine(game, tablebase=seat.tablebase)  # one a game: its table carries over
+    return lambda state: engine.search(state, **options).best_move
+
+
+def _perfect_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    if seat.entry.perfect is not None:
+        return seat.entry.perfect(game)
+    if seat.entry.solver is not None:
+        solver = seat.entry.solver(game)
+        return lambda state: solver.answer(state).best_move
+    if has_dice(game):
+        return lambda state: expectiminimax(game, state).best_move
+    if isinstance(game, Evaluating):  # the engine would stop at its evaluation's horizon
+        return lambda state: alphabeta(game, state, distance=True).best_move
+    engine = Engine(game, tablebase=seat.tablebase)  # to the end: the quickest win
+    return lambda state: engine.search(state).best_move
+
+
+def _human_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    if seat.ask is None:
+        raise ValueError("a human player needs a terminal to type moves at")
+    ask = seat.ask
+    return lambda state: ask(game, state)
+
+
+PLAYERS: dict[str, PlayerKind] = {
+    "random": PlayerKind({}, _random_player, "a uniformly random legal move"),
+    "mcts": PlayerKind(
+        {"iterations": int, "time": float, "c": float},
+        _mcts_player,
+        "Monte Carlo tree search (UCT with the solver): iterations=N and/or time=SECONDS, c=X",
+    ),
+    "alphabeta": PlayerKind(
+        {"depth": int},
+        _alphabeta_player,
+        "exact alpha-beta to the end, or to depth=N with the game's evaluation",
+    ),
+    "engine": PlayerKind(
+        {"depth": int, "time": float, "nodes": int},
+        _engine_player,
+        "the engine (iterative deepening, table, ordering, PVS, quiescence): depth=N,"
+        " time=SECONDS and/or nodes=N; none needed where it can search to the end",
+    ),
+    "expectiminimax": PlayerKind(
+        {"depth": int},
+        _expectiminimax_player,
+        "expectiminimax with Star2 pruning for dice games, to depth=N with the evaluation",
+    ),
+    "perfect": PlayerKind(
+        {},
+        _perfect_player,
+        "perfect play: the game's own (Bouton's move for Nim, Pig solved exactly, the"
+        " Connect Four solver) or a search to the end",
+    ),
+    "human": PlayerKind({}, _human_player, "you, typing moves at the terminal"),
+}
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """The `PlayerSpec` that `text` (e.g. `"mcts:iterations=800,c=1.4"`) describes.
+
+    ValueError naming the problem: an unknown kind, an unknown option, a malformed value.
+    """
+    name, _, rest = text.strip().partition(":")
+    if name not in PLAYERS:
+        raise ValueError(f"unknown player {name!r}: choose one of {', '.join(sorted(PLAYERS))}")
+    types = PLAYERS[name].options
+    options: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        option, equals, value = item.partition("=")
+        if option not in types:
+            known = ", ".join(types) or "none"
+            raise ValueError(f"player {name!r} has no option {option!r} (options: {known})")
+        if not equals or not value:
+            raise ValueError(f"player option {option!r} needs a value: {option}=VALUE")
+        try:
+            options[option] = types[option](value)
+        except ValueError:
+            raise ValueError(
+                f"bad value {value!r} for {name} option {option!r}: expected"
+                f" {'an integer' if types[option] is int else 'a number'}"
+            ) from None
+    return PlayerSpec(name, options, text.strip())
+
+
+def make_player(spec: PlayerSpec, game: Game, seat: Seat) -> Chooser:
+    """A fresh player of `spec` for one game of `game`; ValueError when it cannot play it."""
+    return PLAYERS[spec.kind].make(game, spec.options, seat)
+
+
+def entry_of(game: Game) -> GameEntry:
+    """The registry's entry for a game object: the built-in one of its class, else an entry
+    that knows only its class."""
+    for entry in BUILT_IN:
+        if entry.make is type(game):
+            return entry
+    cls = type(game)
+    return GameEntry(cls.__name__, cls, cls.__name__, source=f"{cls.__module__}.{cls.__name__}")
+
+
+def player_maker(
+    spec: str | PlayerSpec, game: Game, seat: Seat | None = None
+) -> Callable[[int], Chooser]:
+    """`make(seed)`: a fresh player of `spec` (a text or a parsed spec) for each game of `game`,
+    as `zerosum.match.play_match` takes them; checked once at once (ValueError when it cannot
+    play this game)."""
+    parsed = parse_player(spec) if isinstance(spec, str) else spec
+    seat = seat or Seat(entry_of(game))
+    make_player(parsed, game, seat)
+    return lambda seed: make_player(parsed, game, replace(seat, seed=seed))
+
+
+def default_player(entry: GameEntry, game: Game) -> str:
+    """The player `play` sets against a human when none is asked for."""
+    if entry.player:
+        return entry.player
+    if has_dice(game):
+        return "expectiminimax:depth=2" if isinstance(game, Evaluating) else "perfect"
+    return "engine:time=2" if isinstance(game, Evaluating) else "perfect"
+
+
+def searching_player(game: Game, time: float | None, depth: int | None) -> str:
+    """The spec of a player searching `time` seconds or `depth` plies a move: the engine, or
+    expectiminimax for a game with dice (to `depth`: it has no clock)."""
+    if has_dice(game):
+        if time is not None:
+            raise ValueError("a game with dice is searched to --depth, not for a --time")
+        return f"expectiminimax:depth={depth}"
+    budget = [f"time={time}"] if time is not None else []
+    budget += [f"depth={depth}"] if depth is not None else []
+    return "engine:" + ",".join(budget)
