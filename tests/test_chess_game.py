@@ -1,21 +1,18 @@
 """Chess as a Game: the incremental key equals Polyglot's, the rules, the evaluation's signs."""
 
 import random
-from pathlib import Path
 
 import chess
 import chess.polyglot
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import oracle_path
 
 from zerosum.games.chess import WIN, Chess, Position
 from zerosum.search import alphabeta
 
 GAME = Chess()
-ORACLES = Path(__file__).resolve().parents[2] / "shared" / "oracles" / "chess"
-if not ORACLES.exists():
-    ORACLES = Path("/work/shared/oracles/chess")
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -68,7 +65,9 @@ def perft(state, depth):
     return sum(perft(GAME.result(state, m), depth - 1) for m in GAME.legal_moves(state))
 
 
-@pytest.mark.parametrize("line", (ORACLES / "cpw_perft_results.epd").read_text().splitlines()[:4])
+@pytest.mark.parametrize(
+    "line", oracle_path("chess", "cpw_perft_results.epd").read_text().splitlines()
+)
 def test_perft_counts_match_the_published_ones_to_depth_2(line):
     fen, *fields = line.split(";")
     counts = {f.split()[0]: int(f.split()[1]) for f in fields if f.strip().startswith("D")}

@@ -13,8 +13,8 @@ import chess.polyglot
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import oracle_path
 
-from tests.oracles import oracle_path
 from zerosum.games.chess import Chess, Position
 
 GAME = Chess()

@@ -1,21 +1,16 @@
 """The engine on chess: mates found through forward pruning and thanks to check extensions."""
 
-from pathlib import Path
-
 import pytest
+from oracles import oracle_path
 
 from zerosum.games.chess import WIN, Chess
 from zerosum.search.engine import Engine
 from zerosum.search.scores import decode, is_proven
 
-ORACLES = Path(__file__).resolve().parents[2] / "shared" / "oracles" / "chess"
-if not ORACLES.exists():
-    ORACLES = Path("/work/shared/oracles/chess")
-
 GAME = Chess()
 WAC = {
     line.split('id "')[1].split('"')[0]: line.split(" bm ")[0]
-    for line in (ORACLES / "wac.epd").read_text().splitlines()
+    for line in oracle_path("chess", "wac.epd").read_text().splitlines()
 }
 # Win At Chess positions where the side to move mates in 3 (5 plies), with the mating move
 MATES_IN_3 = {"WAC.057": "Rf8+", "WAC.064": "g4+", "WAC.097": "Qa8+"}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from terminal import play_typed
 
 from zerosum.cli import main
@@ -57,8 +56,6 @@ def test_the_program_plays_from_the_syzygy_tables_of_a_path(monkeypatch, capsys)
     from oracles import oracle_path
 
     path = oracle_path("chess", "syzygy")
-    if not path.exists():
-        pytest.skip("the Syzygy tables of shared/oracles are not here")
     knights = "7k/8/8/5p2/3N4/4N3/8/2K5 b - - 0 1"  # after ...f4, Nxf4 would leave a draw
     code, out, _ = play(monkeypatch, capsys, ["f4", "q"], "--fen", knights, "--as", "Black",
                         "--depth", "3", "--syzygy", str(path))  # fmt: skip

@@ -22,10 +22,7 @@ KNN_V_KP = "7k/8/8/5p2/3N4/4N3/8/2K5 w - - 0 1"  # taking the pawn leaves KNNvK:
 
 @pytest.fixture(scope="module")
 def tables():
-    path = oracle_path("chess", "syzygy")
-    if not path.exists():
-        pytest.skip("the Syzygy tables of shared/oracles are not here")
-    syzygy = Syzygy.open(str(path))
+    syzygy = Syzygy.open(str(oracle_path("chess", "syzygy")))
     yield syzygy
     syzygy.close()
 

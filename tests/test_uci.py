@@ -86,7 +86,7 @@ def test_mate_in_two_is_found_and_scored_mate_2(engine):
 
 
 def test_the_polyglot_book_gives_the_first_move(engine):
-    path = oracle_path("chess", "polyglot", "performance.bin")
+    path = oracle_path("chess", "polyglot", "performance-start.bin")
     engine.configure({"OwnBook": True, "BookFile": str(path)})
     board = chess.Board()
     with chess.polyglot.open_reader(path) as reader:
