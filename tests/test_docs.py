@@ -1,29 +1,79 @@
-"""The guides' code runs and prints what the guides say it prints."""
+"""The guides' examples run and print what the guides say they print.
+
+A guide's ```python blocks run in order in one namespace, and what they print must be the
+following ```text blocks. A python block whose first line is `# NAME.py` is also saved as that
+file, for the commands to name. A ```console block holds commands (`$ zerosum ...`, run in the
+guide's folder of saved files) each followed by what it prints: its standard output, or its
+error when it fails; `...` in a line stands for any text (times, speeds).
+"""
+
+from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 DOCS = Path(__file__).parent.parent / "docs"
+GUIDES = sorted(path.name for path in DOCS.glob("*.md"))
+BLOCK = re.compile(r"```(python|text|console)\n(.*?)```", re.DOTALL)
 
 
-@pytest.mark.parametrize("guide", ["your-own-game.md", "impartial-games.md"])
-def test_guide_runs_and_prints_what_it_shows(guide):
-    path = DOCS / guide
-    blocks = re.findall(r"```(python|text)\n(.*?)```", path.read_text(), re.DOTALL)
+def run_guide(path: Path, folder: Path) -> None:
     namespace: dict = {}
-    output = io.StringIO()
-    expected = []
-    for kind, code in blocks:
-        if kind == "python":
-            with contextlib.redirect_stdout(output):
-                exec(compile(code, str(path), "exec"), namespace)
-        else:
-            expected.append(code)
-    assert output.getvalue() == "".join(expected)
+    printed, expected = io.StringIO(), []
+    sys.path.insert(0, str(folder))
+    try:
+        for kind, code in BLOCK.findall(path.read_text()):
+            if kind == "python":
+                name = re.match(r"# (\w+\.py)\n", code)
+                if name:
+                    (folder / name[1]).write_text(code)
+                with contextlib.redirect_stdout(printed):
+                    exec(compile(code, str(path), "exec"), namespace)
+            elif kind == "text":
+                expected.append(code)
+            else:
+                run_console(code, folder)
+    finally:
+        sys.path.remove(str(folder))
+    assert printed.getvalue() == "".join(expected)
+
+
+def run_console(block: str, folder: Path) -> None:
+    """Run each `$ command` of a console block in `folder`; check what it prints."""
+    steps = re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    for step in steps:
+        command, _, shown = step.partition("\n")
+        python = f"{sys.executable} -m zerosum "
+        command = re.sub(r"(^|\| )zerosum ", lambda m: m[1] + python, command)
+        done = subprocess.run(
+            command, shell=True, cwd=folder, env=environment, capture_output=True, text=True,
+            timeout=600,
+        )  # fmt: skip
+        output = done.stdout if done.returncode == 0 else done.stderr
+        assert_lines(command, output, shown)
+
+
+def assert_lines(command: str, output: str, shown: str) -> None:
+    """Each line of `output` is the line `shown` (`...` matching any text), all of them."""
+    actual = [line.rstrip() for line in output.rstrip("\n").splitlines()]
+    wanted = [line.rstrip() for line in shown.rstrip("\n").splitlines()]
+    assert len(actual) == len(wanted), f"{command}:\n{output}"
+    for got, want in zip(actual, wanted, strict=True):
+        pattern = ".*".join(re.escape(part) for part in want.split("..."))
+        assert re.fullmatch(pattern, got), f"{command}: {got!r} is not {want!r}"
+
+
+@pytest.mark.parametrize("guide", GUIDES)
+def test_guide_runs_and_prints_what_it_shows(guide, tmp_path):
+    run_guide(DOCS / guide, tmp_path)
 
 
 def test_the_guide_defines_its_game_in_under_25_lines():

@@ -254,8 +254,9 @@ class Rendering(Protocol):
 
 
 def require(game: object, capability: type, purpose: str) -> None:
-    """Raise `ValueError` unless `game` offers `capability` (one of the protocols above)."""
+    """Raise `ValueError` unless `game` offers `capability` (one of the protocols above),
+    naming what the game lacks: the protocol and its methods."""
     if not isinstance(game, capability):
-        raise ValueError(
-            f"{type(game).__name__} does not provide {capability.__name__}, needed for {purpose}"
-        )
+        members = [name for name in vars(capability) if not name.startswith("_")]
+        lacks = f"{capability.__name__} ({', '.join(members)})" if members else capability.__name__
+        raise ValueError(f"{type(game).__name__} does not provide {lacks}, needed for {purpose}")

@@ -341,7 +341,7 @@ def state_of(game: Game, text: str) -> Any:
     """The position `text` describes in `game` (its `parse_state`); the start when empty."""
     if not text:
         return game.initial_state()
-    require(game, StateText, "a position given as text (parse_state)")
+    require(game, StateText, "a position given as text")
     return game.parse_state(text)  # type: ignore[attr-defined]
 
 
