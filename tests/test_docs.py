@@ -49,10 +49,10 @@ def run_console(block: str, folder: Path) -> None:
     """Run each `$ command` of a console block in `folder`; check what it prints."""
     steps = re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    zerosum = f"{sys.executable} -m zerosum "
     for step in steps:
         command, _, shown = step.partition("\n")
-        python = f"{sys.executable} -m zerosum "
-        command = re.sub(r"(^|\| )zerosum ", lambda m: m[1] + python, command)
+        command = re.sub(r"(^|\| )zerosum ", lambda m: m[1] + zerosum, command)
         done = subprocess.run(
             command, shell=True, cwd=folder, env=environment, capture_output=True, text=True,
             timeout=600,

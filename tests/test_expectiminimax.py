@@ -92,7 +92,7 @@ def test_star_pruning_needs_declared_bounds():
     class Unbounded(Tree):
         value_bounds = None
 
-    with pytest.raises(ValueError, match="Bounded, needed for star1 pruning"):
+    with pytest.raises(ValueError, match=r"Bounded \(value_bounds\), needed for star1 pruning"):
         expectiminimax(Unbounded(DICE), (), pruning="star1")
 
 
