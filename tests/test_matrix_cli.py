@@ -88,6 +88,13 @@ def test_matrix_decimal_cells_are_read_exactly_so_their_values_are_fractions(cap
     assert data["lower_value"] == -0.1
 
 
+def test_matrix_integer_cells_give_integer_values_even_beyond_floats_precision(capsys):
+    big = 12345678901234567891  # 2**63 < big: a float would round it to ...7168
+    data = run_json(capsys, f"{big} {big + 2}")
+    assert (data["lower_value"], data["upper_value"], data["saddle_points"]) == (big, big, [[0, 0]])
+    assert (data["exact"]["lower_value"], data["exact"]["value"]) == (str(big), str(big))
+
+
 def test_matrix_float_entries_give_float_values_and_no_exact_object():
     from zerosum.cli.matrix import describe, matrix_report
     from zerosum.theory.matrix import payoff_matrix, pure_values, solve

@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
 def matrix_report(pure: PureValues, solution: Solution) -> dict:
     """The JSON object of `zerosum matrix --json`, values for the row player.
 
-    Numbers to compute with (whole ones as ints, the others floats), and under `exact`,
+    Numbers to compute with (ints stay exact, anything else is a float), and under `exact`,
     when the solution is exact, every value and probability as an exact string ("-1/6").
     """
     exact = None
@@ -68,8 +68,8 @@ def matrix_report(pure: PureValues, solution: Solution) -> dict:
             "column_strategy": [_text(q) for q in solution.column_strategy],
         }
     return {
-        "lower_value": number(float(pure.lower_value)),
-        "upper_value": number(float(pure.upper_value)),
+        "lower_value": _json_number(pure.lower_value),
+        "upper_value": _json_number(pure.upper_value),
         "saddle_points": [list(point) for point in pure.saddle_points],
         "value": float(solution.value),
         "row_strategy": [float(p) for p in solution.row_strategy],
@@ -108,6 +108,11 @@ def _read(args: argparse.Namespace) -> PayoffMatrix:
     if (args.matrix is None) == (args.csv is None):
         raise ValueError('give the matrix either as text ("3 -1; -2 4") or with --csv FILE')
     return read_csv(args.csv) if args.csv is not None else parse_matrix(args.matrix)
+
+
+def _json_number(value: Number) -> int | float:
+    """An entry of the matrix for JSON: an int as it is (however large), anything else a float."""
+    return value if isinstance(value, int) else number(float(value))
 
 
 def _text(value: Number) -> str:
