@@ -25,8 +25,8 @@
    bounds declared), where Ballard's pruning has room to work. The transposition table is off
    so that both count the same tree.
 
-Needs the `bench` extra (`pip install -e '.[bench]'`, which brings `open_spiel` and `aima3`;
-aima3's games module itself needs only numpy and tqdm of what it declares).
+Needs the `bench-search` extra (`pip install -e '.[bench-search]'`: of its peers, OpenSpiel and
+aima3 are used here; aima3's games module itself needs only numpy and tqdm of what it declares).
 """
 
 from __future__ import annotations

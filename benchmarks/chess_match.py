@@ -14,6 +14,9 @@ The score, its 95% interval, the Elo difference and its 95% error come from
 
     python benchmarks/chess_match.py stockfish --elo 1350 [--games 20] [--time 0.2]
     python benchmarks/chess_match.py sunfish [--games 20] [--time 0.2]
+
+sunfish is in no extra: its wheel pins chess==1.9.4, which zerosum's chess>=1.10 contradicts;
+install it apart with `pip install --no-deps sunfish` (its engine needs nothing).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ Every search gets the same positions, the same depth in plies and the same leaf 
   same evaluation in through a conversion of the board to bitboards, whose cost is included;
 - aima-python's alpha-beta with a depth cut-off, over an adapter to zerosum's rules: by
   default `alphabeta_cutoff_search` from the `aima3` package (aima-python's code packaged on
-  PyPI, the `bench` extra), or `alpha_beta_cutoff_search` from a checkout of aima-python's
+  PyPI), or `alpha_beta_cutoff_search` from a checkout of aima-python's
   repository named with `--aima DIR` (the same function, renamed since). Its depth is off by
   one (`d` = 0 already searches one ply), so it is called with `d = plies - 1`; its own Connect
   Four (6 columns x 7 rows by default) is not used;
@@ -24,6 +24,9 @@ Every search gets the same positions, the same depth in plies and the same leaf 
   a cost measured apart and shown.
 
 Times are one run each (this machine is shared); the ratio is the peer's time over zerosum's.
+Needs the `bench-search` extra (`pip install -e '.[bench-search]'`: easyAI, OpenSpiel, aima3),
+or with `--peers` only the extras of the peers named (`bench-easyai`, `bench-aima`,
+`bench-openspiel`).
 
     python benchmarks/engine_peers.py [--depth 6] [--deeper 2] [--aima PATH/TO/aima-python]
                                       [--peers easyai,easyai-own,aima,openspiel]

@@ -4,6 +4,7 @@ The task is the same for both: the value and a best move of the empty board, sea
 end of the game. easyAI's `Negamax` is alpha-beta in negamax form over its own `TicTacToe`
 (with unmake_move, its fastest path); zerosum's `alphabeta` scans squares in index order, as
 the textbook does. Times are the best of `--repeat` runs; the ratio is easyAI's time over ours.
+Needs the `bench-easyai` extra (`pip install -e '.[bench-easyai]'`).
 
     python benchmarks/exact_tictactoe.py [--repeat 5]
 """

@@ -1,6 +1,6 @@
 """Matrix games: time to the value and both optimal strategies, zerosum against nashpy.
 
-Run by hand (needs the bench extra: pip install -e '.[bench]'):
+Run by hand (needs the bench-nashpy extra: pip install -e '.[bench-nashpy]'):
 
     python benchmarks/matrix_games.py                  # sizes 4..500, support enumeration to 8
     python benchmarks/matrix_games.py --sizes 10 50 --games 5 --support-enumeration-max 10

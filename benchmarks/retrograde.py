@@ -8,7 +8,8 @@ the two times. OpenSpiel's `value_iteration` solves tic-tac-toe in the same run,
 zerosum's one-worker build in one process (median of `--repeat` each), and the ratio compares
 zerosum's positions a second with its states a second on the same game. The machine's load
 average is printed before and after each measure: on a shared machine it says what the
-numbers are worth.
+numbers are worth. The OpenSpiel part needs the `bench-openspiel` extra
+(`pip install -e '.[bench-openspiel]'`) and is left out without it.
 
 The `-one` games are Connect Four expanded one position at a time (its rules on arrays
 hidden), as a game written in plain Python is: the speed-up of more processes is theirs.

@@ -1,8 +1,9 @@
-"""The HTML animation in a real browser: Debian's chromium driven by Playwright.
+"""The HTML animation and the SVG drawing in a real browser: Debian's chromium driven by Playwright.
 
-Stepped through every frame with the keyboard; no script error; the last frame shows the
+Stepped through every frame with the keyboard; no script error; the last frame shows
 the textbook's value 3 and the two dark leaves. A screenshot of the last frame is kept in
-test-artifacts/. Skipped, with the reason, only when no browser can be found.
+test-artifacts/. The SVG drawing holds all its text, caption included, whatever the tree's
+shape. Skipped, with the reason, only when no browser can be found.
 """
 
 import json
@@ -18,6 +19,7 @@ from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tree import Tree
 from zerosum.show.html import html
 from zerosum.show.searched import PRUNED
+from zerosum.show.svg import layout, svg
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 # As root in a closed network: no sandbox, no GPU, and none of Chromium's background traffic.
@@ -146,3 +148,44 @@ def test_engine_animation_on_connect4_steps_to_the_engine_value_with_pruned_node
     assert page.locator(".node.hit, .node.examined").count() == 31
     page.close()
     assert errors == []
+
+
+# Each text element's class, text and box in the drawing's own units, and the drawing's viewBox.
+TEXT_BOXES = """() => {
+    const drawing = document.querySelector("svg");
+    const view = drawing.viewBox.baseVal;
+    const boxes = [...drawing.querySelectorAll("text")].map((text) => {
+        const box = text.getBBox();
+        const edges = [box.x, box.y, box.x + box.width, box.y + box.height];
+        return [text.getAttribute("class"), text.textContent, ...edges];
+    });
+    return {view: [view.x, view.y, view.x + view.width, view.y + view.height], boxes};
+}"""
+
+
+@pytest.mark.parametrize(
+    ("nested", "across"),
+    [
+        ([[3, 12, 8], [2, 4, 6], [14, 5, 2]], False),  # the textbook's tree
+        (7, False),  # one leaf: the caption alone sets the width
+        ([[i, i + 1, i + 2, i + 3] for i in range(7)], False),  # 28 leaves drawn down
+        ([[i, -i] for i in range(20)], True),  # 40 leaves: drawn across
+    ],
+)
+def test_every_text_of_the_svg_lies_inside_its_view_box(browser, tmp_path, nested, across):
+    searched = searched_tree(Tree(nested), ())
+    assert layout(searched)[1] is across
+    drawing = tmp_path / "tree.svg"
+    drawing.write_text(svg(searched))
+    page = browser.new_page()
+    page.goto(drawing.as_uri())
+    found = page.evaluate(TEXT_BOXES)
+    page.close()
+    left, top, right, bottom = found["view"]
+    assert sum(kind == "caption" for kind, *_ in found["boxes"]) >= 2
+    outside = [
+        text
+        for _, text, x1, y1, x2, y2 in found["boxes"]
+        if x1 < left or y1 < top or x2 > right or y2 > bottom
+    ]
+    assert outside == []

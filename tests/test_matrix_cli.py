@@ -49,6 +49,8 @@ def test_matrix_json_of_rock_paper_scissors_has_exact_thirds(capsys):
     assert data["value"] == 0.0
     assert data["row_strategy"] == pytest.approx([1 / 3] * 3)
     assert data["exact"] == {
+        "lower_value": "-1",
+        "upper_value": "1",
         "value": "0",
         "row_strategy": ["1/3", "1/3", "1/3"],
         "column_strategy": ["1/3", "1/3", "1/3"],
@@ -69,11 +71,54 @@ def test_matrix_fraction_and_decimal_cells_give_value_2_9(capsys):
     assert data["value"] == pytest.approx(2 / 9)
 
 
+def test_matrix_fraction_cells_give_exact_lower_and_upper_values_in_json_and_text(capsys):
+    data = run_json(capsys, "1/2 -1/6; -1/3 1/4")
+    assert (data["exact"]["lower_value"], data["exact"]["upper_value"]) == ("-1/6", "1/4")
+    assert (data["lower_value"], data["upper_value"]) == (pytest.approx(-1 / 6), 0.25)
+    assert data["exact"]["value"] == "1/18"
+    assert main(["matrix", "1/2 -1/6; -1/3 1/4"]) == 0
+    out = capsys.readouterr().out
+    assert "lower value (maxmin): -1/6, row R1\nupper value (minmax): 1/4, column C2\n" in out
+    assert "value: 1/18 (exact, for the row player)" in out
+
+
+def test_matrix_decimal_cells_are_read_exactly_so_their_values_are_fractions(capsys):
+    data = run_json(capsys, "0.5 -0.1; -0.3 0.25")
+    assert (data["exact"]["lower_value"], data["exact"]["upper_value"]) == ("-1/10", "1/4")
+    assert data["lower_value"] == -0.1
+
+
+def test_matrix_integer_cells_give_integer_values_even_beyond_floats_precision(capsys):
+    big = 12345678901234567891  # 2**63 < big: a float would round it to ...7168
+    data = run_json(capsys, f"{big} {big + 2}")
+    assert (data["lower_value"], data["upper_value"], data["saddle_points"]) == (big, big, [[0, 0]])
+    assert (data["exact"]["lower_value"], data["exact"]["value"]) == (str(big), str(big))
+
+
+def test_matrix_float_entries_give_float_values_and_no_exact_object():
+    from zerosum.cli.matrix import describe, matrix_report
+    from zerosum.theory.matrix import payoff_matrix, pure_values, solve
+
+    # Python floats, not fractions: the command reads every cell exactly, only the API has them
+    game = payoff_matrix([[0.5, -1 / 6], [-1 / 3, 0.25]])
+    pure, solution = pure_values(game), solve(game)
+    report = matrix_report(pure, solution)
+    assert (report["lower_value"], report["upper_value"]) == (-1 / 6, 0.25)
+    assert report["value"] == pytest.approx(1 / 18)
+    assert report["exact"] is None
+    text = describe(game, pure, solution)
+    assert "lower value (maxmin): -0.1666666667, row R1" in text
+    assert "upper value (minmax): 0.25, column C2" in text
+    assert "(floating point, for the row player)" in text
+
+
 def test_matrix_from_csv_file(tmp_path, capsys):
     path = tmp_path / "payoff.csv"
     path.write_text("-2,3\n3,-4\n")
     data = run_json(capsys, "--csv", str(path))
     assert data["exact"] == {
+        "lower_value": "-2",
+        "upper_value": "3",
         "value": "1/12",
         "row_strategy": ["7/12", "5/12"],
         "column_strategy": ["7/12", "5/12"],

@@ -6,7 +6,7 @@ from xml.etree import ElementTree
 
 import pytest
 from drawings import SVG, svg_groups
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from zerosum.cli.explain import traced_search as searched_tree
@@ -16,7 +16,7 @@ from zerosum.search import Trace, alphabeta, minimax
 from zerosum.search.trace import ENTER, EXIT, HIT, LEAF
 from zerosum.show.html import html
 from zerosum.show.searched import EXAMINED, PRUNED, TABLE_HIT, from_trace
-from zerosum.show.svg import layout, svg
+from zerosum.show.svg import LEGEND_TEXT, layout, svg
 from zerosum.show.text import text
 
 SEED_TREE = Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
@@ -170,3 +170,39 @@ def test_animation_reveals_leaves_in_drawing_order_and_darkens_each_pruned_node_
     darkened = [index for step in searched.steps for index in step.dark]
     pruned = [node.index for node in searched.nodes if node.status == PRUNED]
     assert sorted(darkened) == pruned
+
+
+TEXTBOOK_NESTED = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+WIDE_DOWN = [[i, i + 1, i + 2, i + 3] for i in range(7)]  # 28 leaves: drawn down, 1365 px wide
+WIDE_ACROSS = [[i, -i] for i in range(20)]  # 40 leaves: too wide to draw down, drawn across
+
+
+@pytest.mark.parametrize(
+    ("nested", "across"),
+    [(TEXTBOOK_NESTED, False), (7, False), (WIDE_DOWN, False), (WIDE_ACROSS, True)],
+)
+def test_trees_for_the_caption_checks_are_drawn_down_or_across(nested, across):
+    assert layout(searched_tree(Tree(nested), ()))[1] is across
+
+
+@settings(max_examples=60, deadline=None)
+@given(nested_trees)
+@example(TEXTBOOK_NESTED)
+@example(7)
+@example(WIDE_DOWN)
+@example(WIDE_ACROSS)
+def test_svg_caption_lines_measured_in_dejavu_sans_fit_between_the_margins(nested):
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    searched = searched_tree(Tree(nested), ())
+    root = ElementTree.fromstring(svg(searched))
+    width = float(root.get("viewBox").split()[2])
+    lines = [t for t in root.iter(f"{SVG}text") if t.get("class") == "caption"]
+    assert "".join(line.text for line in lines) == searched.summary() + LEGEND_TEXT
+    # DejaVu Sans (matplotlib's copy) is the first font the drawing asks for; captions are 12 px.
+    font = FontProperties(family="DejaVu Sans", size=12)
+    for line in lines:
+        measured, _, _ = TextToPath().get_text_width_height_descent(line.text, font, ismath=False)
+        left = float(line.get("x"))
+        assert left + measured <= width - left, line.text

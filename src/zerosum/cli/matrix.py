@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from zerosum.cli.common import number, print_json
 
 if TYPE_CHECKING:  # the solvers import numpy and SciPy: only `zerosum matrix` should wait for them
+    from zerosum.theory.matrix import PureValues, Solution
     from zerosum.theory.payoffs import Number, PayoffMatrix
 
 
@@ -39,49 +40,66 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from zerosum.theory.matrix import exploitability, pure_values, solve
+    from zerosum.theory.matrix import pure_values, solve
 
     matrix = _read(args)
     pure = pure_values(matrix)
     solution = solve(matrix, exact=True if args.exact else None)
     if args.json:
-        exact = None
-        if solution.exact:
-            exact = {
-                "value": _text(solution.value),
-                "row_strategy": [_text(p) for p in solution.row_strategy],
-                "column_strategy": [_text(q) for q in solution.column_strategy],
-            }
-        print_json(
-            {
-                "lower_value": number(float(pure.lower_value)),
-                "upper_value": number(float(pure.upper_value)),
-                "saddle_points": [list(point) for point in pure.saddle_points],
-                "value": float(solution.value),
-                "row_strategy": [float(p) for p in solution.row_strategy],
-                "column_strategy": [float(q) for q in solution.column_strategy],
-                "exact": exact,
-            }
-        )
-        return 0
-    print("payoff matrix (what the row player wins):")
-    print(_table(matrix, pure.row_minima, pure.column_maxima))
-    print(f"lower value (maxmin): {_text(pure.lower_value)}, {_names('row', pure.maxmin_rows)}")
-    print(
-        f"upper value (minmax): {_text(pure.upper_value)}, {_names('column', pure.minmax_columns)}"
-    )
-    saddles = ", ".join(f"(R{i + 1}, C{j + 1})" for i, j in pure.saddle_points) or "none"
-    print(f"saddle points: {saddles}")
-    kind = "exact" if solution.exact else "floating point"
-    print(f"value: {_text(solution.value)} ({kind}, for the row player)")
-    print(f"row strategy: {_mixture('R', solution.row_strategy)}")
-    print(f"column strategy: {_mixture('C', solution.column_strategy)}")
-    check = exploitability(matrix, solution.row_strategy, solution.column_strategy)
-    print(
-        f"check: a best response gains the row player {_text(check.row_gap)}"
-        f" and the column player {_text(check.column_gap)}"
-    )
+        print_json(matrix_report(pure, solution))
+    else:
+        print(describe(matrix, pure, solution))
     return 0
+
+
+def matrix_report(pure: PureValues, solution: Solution) -> dict:
+    """The JSON object of `zerosum matrix --json`, values for the row player.
+
+    Numbers to compute with (ints stay exact, anything else is a float), and under `exact`,
+    when the solution is exact, every value and probability as an exact string ("-1/6").
+    """
+    exact = None
+    if solution.exact:  # then the entries are exact too, and so are the pure values
+        exact = {
+            "lower_value": _text(pure.lower_value),
+            "upper_value": _text(pure.upper_value),
+            "value": _text(solution.value),
+            "row_strategy": [_text(p) for p in solution.row_strategy],
+            "column_strategy": [_text(q) for q in solution.column_strategy],
+        }
+    return {
+        "lower_value": _json_number(pure.lower_value),
+        "upper_value": _json_number(pure.upper_value),
+        "saddle_points": [list(point) for point in pure.saddle_points],
+        "value": float(solution.value),
+        "row_strategy": [float(p) for p in solution.row_strategy],
+        "column_strategy": [float(q) for q in solution.column_strategy],
+        "exact": exact,
+    }
+
+
+def describe(matrix: PayoffMatrix, pure: PureValues, solution: Solution) -> str:
+    """What `zerosum matrix` prints: the table, the pure values, the solution and its check."""
+    from zerosum.theory.matrix import exploitability
+
+    saddles = ", ".join(f"(R{i + 1}, C{j + 1})" for i, j in pure.saddle_points) or "none"
+    kind = "exact" if solution.exact else "floating point"
+    check = exploitability(matrix, solution.row_strategy, solution.column_strategy)
+    return "\n".join(
+        [
+            "payoff matrix (what the row player wins):",
+            _table(matrix, pure.row_minima, pure.column_maxima),
+            f"lower value (maxmin): {_text(pure.lower_value)}, {_names('row', pure.maxmin_rows)}",
+            f"upper value (minmax): {_text(pure.upper_value)},"
+            f" {_names('column', pure.minmax_columns)}",
+            f"saddle points: {saddles}",
+            f"value: {_text(solution.value)} ({kind}, for the row player)",
+            f"row strategy: {_mixture('R', solution.row_strategy)}",
+            f"column strategy: {_mixture('C', solution.column_strategy)}",
+            f"check: a best response gains the row player {_text(check.row_gap)}"
+            f" and the column player {_text(check.column_gap)}",
+        ]
+    )
 
 
 def _read(args: argparse.Namespace) -> PayoffMatrix:
@@ -90,6 +108,11 @@ def _read(args: argparse.Namespace) -> PayoffMatrix:
     if (args.matrix is None) == (args.csv is None):
         raise ValueError('give the matrix either as text ("3 -1; -2 4") or with --csv FILE')
     return read_csv(args.csv) if args.csv is not None else parse_matrix(args.matrix)
+
+
+def _json_number(value: Number) -> int | float:
+    """An entry of the matrix for JSON: an int as it is (however large), anything else a float."""
+    return value if isinstance(value, int) else number(float(value))
 
 
 def _text(value: Number) -> str:

@@ -30,6 +30,8 @@ COLUMN = 150  # the distance between plies when it is drawn across
 WIDE = 1400  # a tree whose bottom row would be wider than this is drawn across
 CROSS = 6  # half the size of the cross on a pruned edge
 LINE = 18  # height of a line of the caption
+CAPTION_SIZE = 12  # the caption's font size in pixels (STYLE's .caption)
+CAPTION_LINE = 420  # the caption's lines are at least this long, however narrow the tree
 
 STYLE = """
 text { font-family: 'DejaVu Sans', Verdana, sans-serif; font-size: 12px; fill: #222; }
@@ -55,14 +57,20 @@ text { font-family: 'DejaVu Sans', Verdana, sans-serif; font-size: 12px; fill: #
 def svg(tree: SearchedTree, caption: bool = True) -> str:
     """The tree drawn as a standalone SVG document (scores for MAX, the player to move).
 
-    Under the tree, unless `caption` is false: the search's summary and a legend.
+    Under the tree, unless `caption` is false: the search's summary and a legend, wrapped
+    to the tree's width (or to CAPTION_LINE pixels, beside a narrow tree).
     """
     places, across = layout(tree)
-    lines = [tree.summary(), LEGEND_TEXT] if caption else []
+    paragraphs = [tree.summary(), LEGEND_TEXT] if caption else []
     right = max(x for x, _ in places.values()) + (COLUMN / 2 if across else WINDOW_SLOT / 2)
-    width = max([right + MARGIN] + [2 * MARGIN + 6.6 * len(line) for line in lines])
+    width = right + MARGIN
+    if paragraphs:  # as wide as the tree, wide enough for a readable line and its longest word
+        words = [word for paragraph in paragraphs for word in paragraph.split()]
+        longest = max(_text_width(word + " ") for word in words)
+        width = max(width, 2 * MARGIN + max(CAPTION_LINE, longest))
+    lines = [line for paragraph in paragraphs for line in _wrap(paragraph, width - 2 * MARGIN)]
     bottom = max(y for _, y in places.values()) + HALF + 2 * MARGIN
-    height = bottom + (3 * LINE + MARGIN if lines else 0)
+    height = bottom + ((len(lines) + 1) * LINE + MARGIN if lines else 0)
     parts = [
         (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}"'
@@ -78,7 +86,7 @@ def svg(tree: SearchedTree, caption: bool = True) -> str:
     for node in tree.nodes:
         parts.append(_node(node, *places[node.index], across))
     if lines:
-        parts.append(_caption(lines, bottom))
+        parts.append(_caption(lines, paragraphs[0], bottom))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -239,13 +247,50 @@ LEGEND_TEXT = (
 )
 
 
-def _caption(lines: list[str], top: float) -> str:
+def _text_width(text: str) -> float:
+    """At least the width in pixels of `text` in the caption's font (DejaVu Sans, 12 px).
+
+    Each character counts for the widest advance of its kind in that font; the slack this
+    leaves on most characters pays many times over for the few pairs kerned apart (by less
+    than a pixel).
+    """
+    return CAPTION_SIZE * sum(_advance(char) for char in text)
+
+
+def _advance(char: str) -> float:
+    """A bound on the advance of `char`, in ems (DejaVu Sans: `m` 0.97, `O` 0.79, `n` 0.63)."""
+    if char in " !'(),./:;I[\\]fijlrt|":
+        return 0.42
+    if char in "mwMW%@" or not char.isascii():  # the symbols, `⋯` and `∞` among them
+        return 1.0
+    if char.isupper() or char in "#&+<=>^~":
+        return 0.84
+    return 0.64
+
+
+def _wrap(paragraph: str, room: float) -> list[str]:
+    """`paragraph` broken between words into lines that `_text_width` finds no wider than `room`.
+
+    Every line but the last keeps the space that ended it, so the caption's text read as one
+    string (a screen reader, a search, `itertext`) is the paragraph itself.
+    """
+    lines: list[str] = []
+    line = ""
+    for word in paragraph.split(" "):
+        if line and _text_width(line + word + " ") > room:
+            lines.append(line)
+            line = ""
+        line += word + " "
+    return [*lines, line[:-1]]
+
+
+def _caption(lines: list[str], summary: str, top: float) -> str:
     texts = [
         f'<text class="caption" x="{MARGIN}" y="{top + LINE * (row + 0.5):.1f}">'
         f"{escape(line)}</text>"
         for row, line in enumerate(lines)
     ]
-    return f'<g class="caption" {_data("summary", lines[0])}>' + "".join(texts) + "</g>"
+    return f'<g class="caption" {_data("summary", summary)}>' + "".join(texts) + "</g>"
 
 
 def _data(name: str, value: str) -> str:

@@ -1,0 +1,42 @@
+"""The benchmarks' extras: every `bench-*` extra of pyproject.toml can be installed from PyPI.
+
+pip resolves each one for real, dependencies included (`--dry-run`: nothing is installed),
+since that is where a conflict lies: aima3 pins networkx 1.11, nashpy needs networkx 3 or
+later. The extras are read from pyproject.toml, so a new one is checked without a change here.
+"""
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PEERS = "bench-"  # the prefix of the peers' extras
+HANG = 900  # seconds; one resolution takes 10 to 60 s, so only a hang reaches this
+
+
+def peer_extras() -> list[str]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return sorted(name for name in project["optional-dependencies"] if name.startswith(PEERS))
+
+
+def test_the_benchmarks_peers_have_extras_to_check():
+    assert {"bench-nashpy", "bench-aima"} <= set(peer_extras())
+
+
+@pytest.mark.parametrize("extra", peer_extras())
+def test_peer_extra_resolves_with_its_dependencies(extra):
+    resolution = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet"]
+        + [f".[{extra}]"],  # from the repository's root, as a user installs it
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=HANG,
+        check=False,
+    )
+    errors = [line for line in resolution.stderr.splitlines() if not line.startswith("WARNING")]
+    rerun = f"pip install --dry-run --ignore-installed '.[{extra}]' says which packages conflict"
+    assert resolution.returncode == 0, "\n".join([*errors[-20:], rerun])
