@@ -55,8 +55,10 @@ def run(args: argparse.Namespace) -> int:
 def matrix_report(pure: PureValues, solution: Solution) -> dict:
     """The JSON object of `zerosum matrix --json`, values for the row player.
 
-    Numbers to compute with (ints stay exact, anything else is a float), and under `exact`,
-    when the solution is exact, every value and probability as an exact string ("-1/6").
+    The lower and upper values are read off the matrix's cells, so they are exact whenever
+    the cells are (the command reads every cell exactly): an int, or a fraction as a string
+    ("-1/6"). The value and the strategies come from the linear program: floats, and under
+    `exact`, when the solution is proven exact, every value and probability as an exact string.
     """
     exact = None
     if solution.exact:  # then the entries are exact too, and so are the pure values
@@ -68,8 +70,8 @@ def matrix_report(pure: PureValues, solution: Solution) -> dict:
             "column_strategy": [_text(q) for q in solution.column_strategy],
         }
     return {
-        "lower_value": _json_number(pure.lower_value),
-        "upper_value": _json_number(pure.upper_value),
+        "lower_value": _exact_number(pure.lower_value),
+        "upper_value": _exact_number(pure.upper_value),
         "saddle_points": [list(point) for point in pure.saddle_points],
         "value": float(solution.value),
         "row_strategy": [float(p) for p in solution.row_strategy],
@@ -110,8 +112,11 @@ def _read(args: argparse.Namespace) -> PayoffMatrix:
     return read_csv(args.csv) if args.csv is not None else parse_matrix(args.matrix)
 
 
-def _json_number(value: Number) -> int | float:
-    """An entry of the matrix for JSON: an int as it is (however large), anything else a float."""
+def _exact_number(value: Number) -> int | float | str:
+    """An entry of the matrix for JSON, as exact as it is: an int as it is (however large), a
+    fraction that is not whole as its text ("-1/6"), a float as a float."""
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else str(value)
     return value if isinstance(value, int) else number(float(value))
 
 
