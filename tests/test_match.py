@@ -13,7 +13,7 @@ from zerosum.games.connect4 import ConnectFour
 from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.match import MatchResult, play_game, play_match
-from zerosum.registry import PlayerSpec, parse_player, player_maker
+from zerosum.players import PlayerSpec, parse_player, player_maker
 from zerosum.solve.pig import solve_pig
 
 

@@ -3,7 +3,7 @@
 from terminal import exit_status, spawn_play
 
 from zerosum.games.nim import Nim
-from zerosum.registry import player_maker
+from zerosum.players import player_maker
 
 
 def spawn(*args):

@@ -20,7 +20,7 @@ def test_play_from_a_table_blocks_and_never_searches(table_file, monkeypatch, ca
     def no_search(*args, **kwargs):
         raise AssertionError("a position in the table was searched")
 
-    monkeypatch.setattr(registry, "alphabeta", no_search)
+    monkeypatch.setattr(registry, "alphabeta", no_search)  # the perfect player's search
     moves = iter(["0", "1", "q"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(moves))
     assert main(["play", "tictactoe", "--table", str(table_file)]) == 0

@@ -62,12 +62,12 @@ def test_ctrl_c_leaves_with_exit_code_130_and_no_traceback():
 
 
 def test_a_perfect_program_never_loses_to_any_human_line():
-    from zerosum import registry
+    from zerosum import players, registry
     from zerosum.games.tictactoe import TicTacToe
 
     game = TicTacToe()
     entry = registry.entry_of(game)
-    ai = registry.player_maker(registry.default_player(entry, game), game)(0)
+    ai = players.player_maker(players.default_player(entry, game), game)(0)
 
     def worst_case(state, human):
         """The best result the human can force against the program, from the human's side."""

@@ -226,6 +226,12 @@ class Chance(Protocol):
     def chance_outcomes(self, state: Any) -> Sequence[tuple[Any, float]]: ...
 
 
+def has_chance(game: object) -> bool:
+    """True for a game with chance nodes: it offers `Chance` and, if it says whether it has any
+    (a tree's `has_chance`), has some."""
+    return isinstance(game, Chance) and bool(getattr(game, "has_chance", True))
+
+
 @runtime_checkable
 class MoveText(Protocol):
     """A game whose moves can be read from and written as text."""

@@ -1,8 +1,9 @@
-"""Every game and every kind of player by name: the one list the commands ask.
+"""Every game by name: the one list the commands ask.
 
 A command never names a game. It hands the registry what the user typed and gets back a
-`GameEntry` (what the game is called, how to make it, what it offers) and the game itself;
-it asks the registry for a position, a player, an exact answer.
+`GameEntry` (what the game is called, how to make it, what it offers: its options, its
+default player, its own perfect player and exact solver) and the game made, at the position
+the user gave (`setup`). Players by name are `zerosum.players`.
 
 **Naming a game.** One grammar, wherever a game is expected, tried in this order:
 
@@ -18,9 +19,8 @@ literal (`5`, `0.5`, `true`, `"text"`, `[3,5,8]`), or else taken as text. A buil
 checks its options (`GameEntry.options`); the command line also takes them as flags
 (`--width 5`). A game from a file or a module gets them as they are.
 
-**Players** are written `KIND` or `KIND:NAME=VALUE,...` (`engine:time=0.5`,
-`mcts:iterations=800,c=1.4`, `perfect`, `human`): `parse_player` reads one, `make_player`
-builds it for a game. `PLAYERS` lists the kinds.
+A game without text methods still plays: `format_move`, `parse_move`, `render` and
+`player_names` here fall back on `str` and the players' numbers.
 """
 
 from __future__ import annotations
@@ -29,23 +29,21 @@ import functools
 import importlib
 import importlib.metadata
 import json
-import random
 import re
 import sys
-import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from zerosum.game import (
-    Chance,
     Evaluating,
     Game,
     Keyed,
     MoveText,
     Rendering,
     StateText,
+    has_chance,
     require,
 )
 from zerosum.games.backgammon import Backgammon
@@ -56,18 +54,14 @@ from zerosum.games.nim import Nim, parse_heaps
 from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import Tree
-from zerosum.search.engine import Engine
-from zerosum.search.exact import alphabeta, minimax, negamax
-from zerosum.search.expectiminimax import expectiminimax
-from zerosum.search.mcts import MCTS
-from zerosum.search.ordering import Order, by_priority
-from zerosum.solve.connect4 import ConnectFourSolver
-from zerosum.solve.pig import PigSolution, solve_pig
+from zerosum.match import Chooser
+from zerosum.search.exact import alphabeta
+from zerosum.search.ordering import by_priority
+from zerosum.solve.answer import ExactSolver
+from zerosum.solve.connect4 import ConnectFourExact
+from zerosum.solve.pig import PigExact
+from zerosum.solve.pig import solved as solved_pig
 from zerosum.theory.nim import winning_move
-
-Chooser = Callable[[Any], Any]
-"""A player ready for one game: given a state where it is to move, the move it plays (None
-when it leaves the game: only a human does)."""
 
 ENTRY_POINT_GROUP = "zerosum.games"
 
@@ -105,7 +99,7 @@ class GameEntry:
     options: tuple[GameOption, ...] = ()
     player: str = ""
     perfect: Callable[[Game], Chooser] | None = None
-    solver: Callable[[Game], ExactSolver] | None = None
+    solver: Callable[[Any], ExactSolver] | None = None
     tables: Callable[[str], Any] | None = None
     from_position: Callable[[str], tuple[Game, Any]] | None = None
     solvable: bool = True
@@ -179,12 +173,9 @@ def _nim_perfect(game: Game) -> Chooser:
     return choose
 
 
-_pig_solution = functools.cache(solve_pig)  # solved once per target, not once per game
-
-
 def _pig_perfect(game: Game) -> Chooser:
     assert isinstance(game, Pig)
-    return _pig_solution(game.target).best_move
+    return solved_pig(game.target).best_move
 
 
 BUILT_IN: tuple[GameEntry, ...] = (
@@ -205,7 +196,7 @@ BUILT_IN: tuple[GameEntry, ...] = (
             GameOption("connect", _integer_of("connect"), "stones in a line to win (4)"),
         ),
         player="engine:time=2",
-        solver=lambda game: ConnectFourExact(game),
+        solver=ConnectFourExact,
     ),
     GameEntry(
         "nim",
@@ -225,7 +216,7 @@ BUILT_IN: tuple[GameEntry, ...] = (
         options=(GameOption("target", _integer_of("target"), "the score that wins (100)"),),
         player="perfect",
         perfect=_pig_perfect,
-        solver=lambda game: PigExact(game),
+        solver=PigExact,
     ),
     GameEntry(
         "backgammon",
@@ -474,22 +465,17 @@ def unfinished(setup: Setup) -> Setup:
 # -- what a game offers --------------------------------------------------------------------
 
 
-def has_dice(game: Game) -> bool:
-    """True for a game with chance nodes (a tree says whether it has any)."""
-    return isinstance(game, Chance) and getattr(game, "has_chance", True)
-
-
 def capabilities(entry: GameEntry, game: Game) -> tuple[str, ...]:
     """What `game` offers the commands, in words: `engine` (searched by the engine), `dice`
     (chance, searched by expectiminimax), `evaluation`, `solver` (its own exact solver),
     `tablebase` (keyed: a table can be built), `text` (moves and positions as text)."""
     offers = []
-    offers.append("dice" if has_dice(game) else "engine")
+    offers.append("dice" if has_chance(game) else "engine")
     if isinstance(game, Evaluating):
         offers.append("evaluation")
     if entry.solver is not None or entry.perfect is not None:
         offers.append("solver")
-    if entry.solvable and isinstance(game, Keyed) and not has_dice(game):
+    if entry.solvable and isinstance(game, Keyed) and not has_chance(game):
         offers.append("tablebase")
     if entry.tables is not None:
         offers.append("endgame tables")
@@ -541,332 +527,6 @@ def render(game: Game, state: Any) -> str:
     return game.render(state) if isinstance(game, Rendering) else str(state)
 
 
-# -- exact answers -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ExactAnswer:
-    """An exact answer for a position, for its player to move.
-
-    `value` is on the game's utility scale (for a game with dice, the expected utility under
-    best play); `plies` the moves to the end of a proven win or loss under best play (None for
-    a draw, or where the solver does not say); `best_move` None when the game is over; `pv`
-    a line of best play; `details` the solver's own figures (Connect Four's test-set score,
-    Pig's win probability), `note` those figures in words.
-    """
-
-    algorithm: str
-    value: float
-    best_move: Any
-    pv: tuple[Any, ...]
-    plies: int | None
-    nodes: int
-    seconds: float
-    details: dict[str, Any] = field(default_factory=dict)
-    note: str = ""
-
-
-class ExactSolver:
-    """A game's own exact solver. `answer(state, weak=...)` solves a position (`weak`: only win,
-    draw or loss); `reset()` forgets what earlier positions taught it."""
-
-    weak = False
-    """Whether it has a faster mode that finds only the win, draw or loss."""
-
-    def answer(self, state: Any, *, weak: bool = False) -> ExactAnswer:
-        raise NotImplementedError
-
-    def reset(self) -> None:
-        """Forget what earlier positions taught (each position then costs what it costs alone)."""
-
-
-class ConnectFourExact(ExactSolver):
-    """The Connect Four solver: scores in the published test sets' convention."""
-
-    weak = True
-
-    def __init__(self, game: Game) -> None:
-        assert isinstance(game, ConnectFour)
-        self.game = game
-        self.solver = ConnectFourSolver(game)
-
-    def answer(self, state: Any, *, weak: bool = False) -> ExactAnswer:
-        solution = self.solver.solve(state, weak=weak, best_move=True)
-        pv = tuple(self.solver.principal_variation(state, solution.score, weak=weak))
-        score, moves, cells = solution.score, state[2], self.game.cells
-        plies = None
-        if score and not weak:  # the score says with which stone the game is won
-            winner_moves = moves if score > 0 else moves + 1
-            plies = 1 + 2 * ((cells + 1 - winner_moves) // 2 - abs(score)) + (score < 0)
-        note = describe_connect4(score, weak, cells)
-        return ExactAnswer(
-            "connect4 solver",
-            (score > 0) - (score < 0),
-            solution.best_move,
-            pv,
-            plies,
-            solution.nodes,
-            solution.seconds,
-            {"score": score, "weak": weak},
-            f"score {score}: {note}",
-        )
-
-    def reset(self) -> None:
-        self.solver.reset()
-
-
-def describe_connect4(score: int, weak: bool, cells: int) -> str:
-    """A test-set score in words: who wins, and with which of their stones."""
-    if score == 0:
-        return "a draw with best play"
-    who = "the player to move wins" if score > 0 else "the opponent wins"
-    if weak:
-        return who
-    return f"{who} with their stone number {cells // 2 + 1 - abs(score)}"
-
-
-class PigExact(ExactSolver):
-    """Pig solved over every position (value iteration): the optimal win probability."""
-
-    def __init__(self, game: Game) -> None:
-        assert isinstance(game, Pig)
-        self.game = game
-
-    def answer(self, state: Any, *, weak: bool = False) -> ExactAnswer:
-        start = time.perf_counter()
-        solution = _pig_solution(self.game.target)
-        player, score0, score1, turn, rolling = state
-        if rolling:
-            raise ValueError("the position waits for the die: give one where a player decides")
-        mine, theirs = (score0, score1) if player == 0 else (score1, score0)
-        probability = solution.win_probability(mine, theirs, turn)
-        move = solution.best_move(state)
-        hold_at = _hold_threshold(solution, mine, theirs)
-        details = {
-            "win_probability": probability,
-            "hold_at": hold_at,
-            "positions": sum(len(column) for column in solution.table.values()),
-        }
-        note = (
-            f"wins with probability {probability:.12f} under optimal play (target"
-            f" {self.game.target}); with these banked scores, hold once the turn total"
-            f" reaches {hold_at}"
-        )
-        seconds = time.perf_counter() - start
-        return ExactAnswer(
-            "value iteration", 2 * probability - 1, move, (move,), None,
-            details["positions"], seconds, details, note,
-        )  # fmt: skip
-
-
-def _hold_threshold(solution: PigSolution, mine: int, theirs: int) -> int:
-    """The smallest turn total at which holding is optimal with banked scores `(mine, theirs)`."""
-    turn = 1
-    while mine + turn < solution.target and solution.should_roll(mine, theirs, turn):
-        turn += 1
-    return turn
-
-
-SEARCHES: dict[str, Callable[..., Any]] = {
-    "alphabeta": alphabeta,
-    "minimax": minimax,
-    "negamax": negamax,
-}
-"""The exact searches over any game, by name."""
-
-
-def exact_search(
-    game: Game,
-    state: Any,
-    *,
-    algorithm: str = "alphabeta",
-    order: Order | None = None,
-    distance: bool = False,
-) -> ExactAnswer:
-    """The value of `state` by `algorithm` searched to the end (no game-specific solver)."""
-    if algorithm not in SEARCHES:
-        raise ValueError(f"unknown algorithm {algorithm!r}: choose one of {', '.join(SEARCHES)}")
-    if has_dice(game):
-        raise ValueError(f"{algorithm} cannot solve a game with dice: it has no solver of its own")
-    start = time.perf_counter()
-    result = SEARCHES[algorithm](game, state, order=order, distance=distance)
-    stats = result.stats
-    details = {"leaves": stats.leaves, "cutoffs": stats.cutoffs}
-    return ExactAnswer(
-        algorithm, result.value, result.best_move, result.pv, result.plies, stats.nodes,
-        time.perf_counter() - start, details,
-    )  # fmt: skip
-
-
-# -- players -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PlayerSpec:
-    """A parsed player description: its kind and options, and the text it was read from."""
-
-    kind: str
-    options: dict[str, Any] = field(default_factory=dict)
-    text: str = ""
-
-
-@dataclass(frozen=True)
-class Seat:
-    """What a player is built with beyond its spec: the game's entry, a seed for its random
-    choices, how to ask a human (`ask(game, state) -> move or None`), and the tables a
-    searching player scores positions from."""
-
-    entry: GameEntry
-    seed: int = 0
-    ask: Callable[[Game, Any], Any] | None = None
-    tablebase: Any = None
-
-
-@dataclass(frozen=True)
-class PlayerKind:
-    """A kind of player: its options (name -> the type of its value), its maker
-    `make(game, options, seat) -> Chooser`, and one line saying what it is."""
-
-    options: dict[str, type]
-    make: Callable[[Game, dict[str, Any], Seat], Chooser]
-    summary: str
-
-
-def _random_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
-    rng = random.Random(seat.seed)
-    return lambda state: rng.choice(list(game.legal_moves(state)))
-
-
-def _mcts_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
-    return MCTS(game, seed=seat.seed, **options).choose
-
-
-def _no_dice(game: Game, kind: str) -> None:
-    if has_dice(game):
-        raise ValueError(
-            f"{kind} cannot play a game with dice: use expectiminimax:depth=N, mcts or perfect"
-        )
-
-
-def _alphabeta_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
-    _no_dice(game, "alphabeta")
-    depth = options.get("depth")
-    if depth is not None:
-        require(game, Evaluating, "alphabeta:depth=N (an evaluation at the depth limit)")
-    return lambda state: alphabeta(game, state, depth=depth).best_move
-
-
-def _expectiminimax_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
-    depth = options.get("depth")
-    if depth is not None:
-        require(game, Evaluating, "expectiminimax:depth=N (an evaluation at the depth limit)")
-    return lambda state: expectiminimax(game, state, depth=depth).best_move
-
-
-def _engine_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
-    _no_dice(game, "the engine")
-    if not options and isinstance(game, Evaluating):
-        raise ValueError(
-            f"the engine needs a budget on {seat.entry.name}, whose evaluation lets it search"
-            " ever deeper: engine:time=SECONDS, engine:depth=N or engine:nodes=N"
-        )
-    if "depth" in options:
-        require(game, Evaluating, "engine:depth=N (an evaluation at the depth limit)")
-    for option, least in (("time", 0), ("depth", 1), ("nodes", 1)):
-        value = options.get(option)
-        if value is not None and not (value > least if option == "time" else value >= least):
-            bound = "more than 0" if option == "time" else "at least 1"
-            raise ValueError(f"engine option {option} must be {bound}, got {value}")
-    engine = Engine(game, tablebase=seat.tablebase)  # one a game: its table carries over
-    return lambda state: engine.search(state, **options).best_move
-
-
-def _perfect_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
-    if seat.entry.perfect is not None:
-        return seat.entry.perfect(game)
-    if seat.entry.solver is not None:
-        solver = seat.entry.solver(game)
-        return lambda state: solver.answer(state).best_move
-    if has_dice(game):
-        return lambda state: expectiminimax(game, state).best_move
-    if isinstance(game, Evaluating):  # the engine would stop at its evaluation's horizon
-        return lambda state: alphabeta(game, state, distance=True).best_move
-    engine = Engine(game, tablebase=seat.tablebase)  # to the end: the quickest win
-    return lambda state: engine.search(state).best_move
-
-
-def _human_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
-    if seat.ask is None:
-        raise ValueError("a human player needs a terminal to type moves at")
-    ask = seat.ask
-    return lambda state: ask(game, state)
-
-
-PLAYERS: dict[str, PlayerKind] = {
-    "random": PlayerKind({}, _random_player, "a uniformly random legal move"),
-    "mcts": PlayerKind(
-        {"iterations": int, "time": float, "c": float},
-        _mcts_player,
-        "Monte Carlo tree search (UCT with the solver): iterations=N and/or time=SECONDS, c=X",
-    ),
-    "alphabeta": PlayerKind(
-        {"depth": int},
-        _alphabeta_player,
-        "exact alpha-beta to the end, or to depth=N with the game's evaluation",
-    ),
-    "engine": PlayerKind(
-        {"depth": int, "time": float, "nodes": int},
-        _engine_player,
-        "the engine (iterative deepening, table, ordering, PVS, quiescence): depth=N,"
-        " time=SECONDS and/or nodes=N; none needed where it can search to the end",
-    ),
-    "expectiminimax": PlayerKind(
-        {"depth": int},
-        _expectiminimax_player,
-        "expectiminimax with Star2 pruning for dice games, to depth=N with the evaluation",
-    ),
-    "perfect": PlayerKind(
-        {},
-        _perfect_player,
-        "perfect play: the game's own (Bouton's move for Nim, Pig solved exactly, the"
-        " Connect Four solver) or a search to the end",
-    ),
-    "human": PlayerKind({}, _human_player, "you, typing moves at the terminal"),
-}
-
-
-def parse_player(text: str) -> PlayerSpec:
-    """The `PlayerSpec` that `text` (e.g. `"mcts:iterations=800,c=1.4"`) describes.
-
-    ValueError naming the problem: an unknown kind, an unknown option, a malformed value.
-    """
-    name, _, rest = text.strip().partition(":")
-    if name not in PLAYERS:
-        raise ValueError(f"unknown player {name!r}: choose one of {', '.join(sorted(PLAYERS))}")
-    types = PLAYERS[name].options
-    options: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
-        option, equals, value = item.partition("=")
-        if option not in types:
-            known = ", ".join(types) or "none"
-            raise ValueError(f"player {name!r} has no option {option!r} (options: {known})")
-        if not equals or not value:
-            raise ValueError(f"player option {option!r} needs a value: {option}=VALUE")
-        try:
-            options[option] = types[option](value)
-        except ValueError:
-            raise ValueError(
-                f"bad value {value!r} for {name} option {option!r}: expected"
-                f" {'an integer' if types[option] is int else 'a number'}"
-            ) from None
-    return PlayerSpec(name, options, text.strip())
-
-
-def make_player(spec: PlayerSpec, game: Game, seat: Seat) -> Chooser:
-    """A fresh player of `spec` for one game of `game`; ValueError when it cannot play it."""
-    return PLAYERS[spec.kind].make(game, spec.options, seat)
-
-
 def entry_of(game: Game) -> GameEntry:
     """The registry's entry for a game object: the built-in one of its class, else an entry
     that knows only its class."""
@@ -875,36 +535,3 @@ def entry_of(game: Game) -> GameEntry:
             return entry
     cls = type(game)
     return GameEntry(cls.__name__, cls, cls.__name__, source=f"{cls.__module__}.{cls.__name__}")
-
-
-def player_maker(
-    spec: str | PlayerSpec, game: Game, seat: Seat | None = None
-) -> Callable[[int], Chooser]:
-    """`make(seed)`: a fresh player of `spec` (a text or a parsed spec) for each game of `game`,
-    as `zerosum.match.play_match` takes them; checked once at once (ValueError when it cannot
-    play this game)."""
-    parsed = parse_player(spec) if isinstance(spec, str) else spec
-    seat = seat or Seat(entry_of(game))
-    make_player(parsed, game, seat)
-    return lambda seed: make_player(parsed, game, replace(seat, seed=seed))
-
-
-def default_player(entry: GameEntry, game: Game) -> str:
-    """The player `play` sets against a human when none is asked for."""
-    if entry.player:
-        return entry.player
-    if has_dice(game):
-        return "expectiminimax:depth=2" if isinstance(game, Evaluating) else "perfect"
-    return "engine:time=2" if isinstance(game, Evaluating) else "perfect"
-
-
-def searching_player(game: Game, time: float | None, depth: int | None) -> str:
-    """The spec of a player searching `time` seconds or `depth` plies a move: the engine, or
-    expectiminimax for a game with dice (to `depth`: it has no clock)."""
-    if has_dice(game):
-        if time is not None:
-            raise ValueError("a game with dice is searched to --depth, not for a --time")
-        return f"expectiminimax:depth={depth}"
-    budget = [f"time={time}"] if time is not None else []
-    budget += [f"depth={depth}"] if depth is not None else []
-    return "engine:" + ",".join(budget)

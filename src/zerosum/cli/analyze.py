@@ -15,7 +15,7 @@ from typing import Any
 from zerosum import registry
 from zerosum.cli.common import add_game_argument, game_setup, number, print_json
 from zerosum.cli.play import endgame_tables
-from zerosum.game import Evaluating, Game
+from zerosum.game import Evaluating, Game, has_chance
 from zerosum.registry import Setup, format_move
 from zerosum.search import rank_moves
 from zerosum.search.engine import Engine, EngineResult, Iteration
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     setup = analysed_position(args)
     game, state = setup.game, setup.state
     tablebase = endgame_tables(setup, args.syzygy) if args.syzygy else None
-    if registry.has_dice(game):
+    if has_chance(game):
         return run_ranking(setup, args)
     engine = Engine(game, table_mb=args.table_mb, tablebase=tablebase)
     budget = args.time
@@ -104,7 +104,7 @@ def analysed_position(args: argparse.Namespace) -> Setup:
     once `--dice` are rolled when it waits for them."""
     setup = game_setup(args)
     if args.dice is not None:
-        if not registry.has_dice(setup.game):
+        if not has_chance(setup.game):
             raise ValueError(f"--dice: {setup.entry.name} has no dice")
         setup = rolled(setup, args.dice)
     return registry.unfinished(setup)

@@ -27,6 +27,7 @@ from zerosum.show.searched import (
     engine_picture,
     from_trace,
 )
+from zerosum.solve.answer import SEARCHES
 
 ENGINE_MAX_NODES = 150
 EXACT_MAX_NODES = 2_000
@@ -70,7 +71,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--algorithm",
-        choices=sorted(registry.SEARCHES),
+        choices=sorted(SEARCHES),
         help="exact searches only (default alphabeta)",
     )
     parser.add_argument(
@@ -116,11 +117,11 @@ def traced_search(
 ) -> SearchedTree:
     """What an exact search of `state` to the end looked at, its first `max_ply` plies drawn
     (all by default); ValueError when the picture would have more than `max_nodes` nodes."""
-    if algorithm not in registry.SEARCHES:
-        known = ", ".join(registry.SEARCHES)
+    if algorithm not in SEARCHES:
+        known = ", ".join(SEARCHES)
         raise ValueError(f"unknown algorithm {algorithm!r}: choose one of {known}")
     trace = Trace(limit=3 * max_nodes + 1, max_ply=max_ply)  # at most 3 events a node
-    result = registry.SEARCHES[algorithm](game, state, order=order, trace=trace)
+    result = SEARCHES[algorithm](game, state, order=order, trace=trace)
     if not trace.complete:
         raise ValueError(
             f"the search has more than {max_nodes:,} nodes to draw: show fewer plies"

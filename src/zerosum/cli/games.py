@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from zerosum import registry
+from zerosum import players, registry
 from zerosum.cli.common import print_json
 
 
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
                 "summary": entry.summary,
                 "source": entry.source,
                 "options": [option.name for option in entry.options],
-                "player": registry.default_player(entry, game) if game else entry.player,
+                "player": players.default_player(entry, game) if game else entry.player,
                 "offers": list(registry.capabilities(entry, game)) if game else ["engine"],
             }
         )

@@ -6,16 +6,16 @@ import argparse
 import sys
 from typing import Any
 
-from zerosum import registry
+from zerosum import players, registry
 from zerosum.cli.common import add_game_argument, game_setup, number, print_json
 from zerosum.cli.play import ask_move
 from zerosum.game import Game, StateText, require
 from zerosum.match import MatchResult, play_match
-from zerosum.registry import Seat
+from zerosum.players import Seat
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    kinds = "; ".join(f"{name}: {kind.summary}" for name, kind in registry.PLAYERS.items())
+    kinds = "; ".join(f"{name}: {kind.summary}" for name, kind in players.PLAYERS.items())
     parser = subparsers.add_parser(
         "match",
         help="play a match between two players",
@@ -43,7 +43,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     setup = game_setup(args)
     game = setup.game
-    a, b = registry.parse_player(args.a), registry.parse_player(args.b)
+    a, b = players.parse_player(args.a), players.parse_player(args.b)
     openings = _read_openings(game, args.openings) if args.openings else None
     human = "human" in (a.kind, b.kind)
     seat = Seat(setup.entry, ask=_ask)
@@ -51,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
     progress = (lambda result: _draw_bar(result, args.games)) if show else None
     result = play_match(
         game,
-        registry.player_maker(a, game, seat),
-        registry.player_maker(b, game, seat),
+        players.player_maker(a, game, seat),
+        players.player_maker(b, game, seat),
         args.games,
         openings=openings,
         seed=args.seed,

@@ -14,11 +14,11 @@ import argparse
 import random
 from typing import Any
 
-from zerosum import registry
+from zerosum import players, registry
 from zerosum.cli.common import add_game_argument, game_setup
-from zerosum.game import Game, Player
-from zerosum.match import play_game
-from zerosum.registry import Chooser, Seat
+from zerosum.game import Game, Player, has_chance
+from zerosum.match import Chooser, play_game
+from zerosum.players import Seat
 from zerosum.solve import Table
 
 QUIT_WORDS = {"q", "quit", "exit"}
@@ -56,16 +56,16 @@ def run(args: argparse.Namespace) -> int:
     registry.unfinished(setup)
     names = registry.player_names(game)
     human = human_side(args.first, args.mark, names)
-    spec = registry.parse_player(program_spec(args, setup))
+    spec = players.parse_player(program_spec(args, setup))
     table = Table.load(args.table, game) if args.table else None
     tablebase = endgame_tables(setup, args.syzygy) if args.syzygy else table
-    program = registry.make_player(spec, game, Seat(entry, tablebase=tablebase))
+    program = players.make_player(spec, game, Seat(entry, tablebase=tablebase))
     if table is not None:
         program = table_player(table, program)
     print(f"You are {names[human]}, the program is {names[1 - human]}. Type q to leave.")
-    players = [program, program]
-    players[human] = lambda state: ask_move(game, state, names[human])
-    return show_game(game, setup.state, players, human, names, random.Random(args.seed))
+    seats = [program, program]
+    seats[human] = lambda state: ask_move(game, state, names[human])
+    return show_game(game, setup.state, seats, human, names, random.Random(args.seed))
 
 
 def program_spec(args: argparse.Namespace, setup: registry.Setup) -> str:
@@ -80,8 +80,8 @@ def program_spec(args: argparse.Namespace, setup: registry.Setup) -> str:
     if args.depth is not None and args.depth < 1:
         raise ValueError(f"--depth must be at least 1, got {args.depth}")
     if args.time is not None or args.depth is not None:
-        return registry.searching_player(setup.game, args.time, args.depth)
-    return registry.default_player(setup.entry, setup.game)
+        return players.searching_player(setup.game, args.time, args.depth)
+    return players.default_player(setup.entry, setup.game)
 
 
 def endgame_tables(setup: registry.Setup, path: str) -> Any:
@@ -128,7 +128,7 @@ def show_game(
     """
 
     def draw(state: Any) -> None:
-        if not (registry.has_dice(game) and game.is_chance(state)):  # type: ignore[attr-defined]
+        if not (has_chance(game) and game.is_chance(state)):  # type: ignore[attr-defined]
             print("\n" + registry.render(game, state))
 
     def observe(state: Any, move: Any, player: Player | None, after: Any) -> None:
@@ -139,7 +139,7 @@ def show_game(
             print(f"The program ({names[player]}) plays {text}.")
         draw(after)
 
-    if not (registry.has_dice(game) and game.is_chance(state)):  # type: ignore[attr-defined]
+    if not (has_chance(game) and game.is_chance(state)):  # type: ignore[attr-defined]
         print(registry.render(game, state))
     final = play_game(game, players, state, rng, observe)
     if final is None:

@@ -17,8 +17,9 @@ from typing import Any
 from zerosum import registry
 from zerosum.cli.common import add_game_argument, game_setup, number, parse_int_list, print_json
 from zerosum.game import Game, StateText, require
-from zerosum.registry import ExactAnswer, Setup
+from zerosum.registry import Setup
 from zerosum.search import by_priority
+from zerosum.solve.answer import SEARCHES, ExactAnswer, exact_search
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -34,7 +35,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_game_argument(parser)
     parser.add_argument(
         "--algorithm",
-        choices=sorted(registry.SEARCHES),
+        choices=sorted(SEARCHES),
         help="an exact search to the end (default: the game's solver, else alphabeta)",
     )
     parser.add_argument(
@@ -87,7 +88,7 @@ def solve(setup: Setup, args: argparse.Namespace, solver: Any = None) -> ExactAn
     if args.weak:
         raise ValueError("--weak is for games whose solver has a weak mode (connect4)")
     order = by_priority(parse_int_list(args.order, "move order")) if args.order else None
-    return registry.exact_search(
+    return exact_search(
         setup.game,
         setup.state,
         algorithm=args.algorithm or "alphabeta",

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from zerosum import registry
 from zerosum.cli.common import number, print_json
 from zerosum.cli.explain import traced_search
 from zerosum.cli.output import add_show_options, show
 from zerosum.games.tree import Tree
 from zerosum.search.expectiminimax import expectiminimax
 from zerosum.show.searched import EXAMINED
+from zerosum.solve.answer import SEARCHES
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -25,7 +25,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("tree", help='the tree, e.g. "[[3,12,8],[2,4,6],[14,5,2]]"')
-    parser.add_argument("--algorithm", choices=sorted(registry.SEARCHES), default="alphabeta")
+    parser.add_argument("--algorithm", choices=sorted(SEARCHES), default="alphabeta")
     add_show_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)

@@ -25,9 +25,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from zerosum.games.connect4 import ConnectFour, State
 from zerosum.search.table import DEFAULT_MEGABYTES, ENTRY_BYTES, next_prime, slots_for
+from zerosum.solve.answer import ExactAnswer, ExactSolver
 
 Kernel = Callable[[int, int, int, int, int], int]
 """`negamax(position, mask, moves, alpha, beta) -> score` for a position whose player to move
@@ -241,3 +243,47 @@ class ConnectFourSolver:
     def _check(self, state: State) -> None:
         if self.game.is_terminal(state):
             raise ValueError("the game is already over")
+
+
+class ConnectFourExact(ExactSolver):
+    """The Connect Four solver: scores in the published test sets' convention."""
+
+    weak = True
+
+    def __init__(self, game: ConnectFour) -> None:
+        self.game = game
+        self.solver = ConnectFourSolver(game)
+
+    def answer(self, state: Any, *, weak: bool = False) -> ExactAnswer:
+        solution = self.solver.solve(state, weak=weak, best_move=True)
+        pv = tuple(self.solver.principal_variation(state, solution.score, weak=weak))
+        score, moves, cells = solution.score, state[2], self.game.cells
+        plies = None
+        if score and not weak:  # the score says with which stone the game is won
+            winner_moves = moves if score > 0 else moves + 1
+            plies = 1 + 2 * ((cells + 1 - winner_moves) // 2 - abs(score)) + (score < 0)
+        note = describe_connect4(score, weak, cells)
+        return ExactAnswer(
+            "connect4 solver",
+            (score > 0) - (score < 0),
+            solution.best_move,
+            pv,
+            plies,
+            solution.nodes,
+            solution.seconds,
+            {"score": score, "weak": weak},
+            f"score {score}: {note}",
+        )
+
+    def reset(self) -> None:
+        self.solver.reset()
+
+
+def describe_connect4(score: int, weak: bool, cells: int) -> str:
+    """A test-set score in words: who wins, and with which of their stones."""
+    if score == 0:
+        return "a draw with best play"
+    who = "the player to move wins" if score > 0 else "the opponent wins"
+    if weak:
+        return who
+    return f"{who} with their stone number {cells // 2 + 1 - abs(score)}"

@@ -16,7 +16,13 @@ turn total of `turn`, wins against an opponent with `theirs`, both playing optim
 
 from __future__ import annotations
 
+import functools
+import time
 from dataclasses import dataclass
+from typing import Any
+
+from zerosum.games.pig import Pig
+from zerosum.solve.answer import ExactAnswer, ExactSolver
 
 TOLERANCE = 1e-15
 MAX_STEPS = 200
@@ -148,3 +154,48 @@ def _column(
             ) / 6
     del values[size:]
     return values, values[0], slopes[0]
+
+
+solved = functools.cache(solve_pig)
+"""`solve_pig`, each target solved once in a process (a player asks at every move)."""
+
+
+class PigExact(ExactSolver):
+    """Pig solved over every position (value iteration): the optimal win probability."""
+
+    def __init__(self, game: Pig) -> None:
+        self.game = game
+
+    def answer(self, state: Any, *, weak: bool = False) -> ExactAnswer:
+        start = time.perf_counter()
+        solution = solved(self.game.target)
+        player, score0, score1, turn, rolling = state
+        if rolling:
+            raise ValueError("the position waits for the die: give one where a player decides")
+        mine, theirs = (score0, score1) if player == 0 else (score1, score0)
+        probability = solution.win_probability(mine, theirs, turn)
+        move = solution.best_move(state)
+        hold_at = _hold_threshold(solution, mine, theirs)
+        details = {
+            "win_probability": probability,
+            "hold_at": hold_at,
+            "positions": sum(len(column) for column in solution.table.values()),
+        }
+        note = (
+            f"wins with probability {probability:.12f} under optimal play (target"
+            f" {self.game.target}); with these banked scores, hold once the turn total"
+            f" reaches {hold_at}"
+        )
+        seconds = time.perf_counter() - start
+        return ExactAnswer(
+            "value iteration", 2 * probability - 1, move, (move,), None,
+            details["positions"], seconds, details, note,
+        )  # fmt: skip
+
+
+def _hold_threshold(solution: PigSolution, mine: int, theirs: int) -> int:
+    """The smallest turn total at which holding is optimal with banked scores `(mine, theirs)`."""
+    turn = 1
+    while mine + turn < solution.target and solution.should_roll(mine, theirs, turn):
+        turn += 1
+    return turn

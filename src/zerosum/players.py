@@ -1,0 +1,223 @@
+"""Players by name: a spec such as `engine:time=0.5` or `mcts:iterations=800,c=1.4` made into
+a player of one game.
+
+A spec is `KIND` or `KIND:NAME=VALUE,...`; `PLAYERS` lists the kinds and the options each
+takes, `parse_player` reads a spec, `make_player` builds the player for a game and a `Seat`
+(the game's registry entry, a seed, how to ask a human, endgame tables), `player_maker` gives
+`zerosum.match.play_match` a fresh player for every game. A player is a `Chooser`: given a
+state where it is to move, its move (None when a human leaves).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from zerosum.game import Evaluating, Game, has_chance, require
+from zerosum.match import Chooser
+from zerosum.registry import GameEntry, entry_of
+from zerosum.search.engine import Engine
+from zerosum.search.exact import alphabeta
+from zerosum.search.expectiminimax import expectiminimax
+from zerosum.search.mcts import MCTS
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A parsed player description: its kind and options, and the text it was read from."""
+
+    kind: str
+    options: dict[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """What a player is built with beyond its spec: the game's entry, a seed for its random
+    choices, how to ask a human (`ask(game, state) -> move or None`), and the tables a
+    searching player scores positions from."""
+
+    entry: GameEntry
+    seed: int = 0
+    ask: Callable[[Game, Any], Any] | None = None
+    tablebase: Any = None
+
+
+@dataclass(frozen=True)
+class PlayerKind:
+    """A kind of player: its options (name -> the type of its value), its maker
+    `make(game, options, seat) -> Chooser`, and one line saying what it is."""
+
+    options: dict[str, type]
+    make: Callable[[Game, dict[str, Any], Seat], Chooser]
+    summary: str
+
+
+def _random_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    rng = random.Random(seat.seed)
+    return lambda state: rng.choice(list(game.legal_moves(state)))
+
+
+def _mcts_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    return MCTS(game, seed=seat.seed, **options).choose
+
+
+def _no_dice(game: Game, kind: str) -> None:
+    if has_chance(game):
+        raise ValueError(
+            f"{kind} cannot play a game with dice: use expectiminimax:depth=N, mcts or perfect"
+        )
+
+
+def _alphabeta_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    _no_dice(game, "alphabeta")
+    depth = options.get("depth")
+    if depth is not None:
+        require(game, Evaluating, "alphabeta:depth=N (an evaluation at the depth limit)")
+    return lambda state: alphabeta(game, state, depth=depth).best_move
+
+
+def _expectiminimax_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    depth = options.get("depth")
+    if depth is not None:
+        require(game, Evaluating, "expectiminimax:depth=N (an evaluation at the depth limit)")
+    return lambda state: expectiminimax(game, state, depth=depth).best_move
+
+
+def _engine_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    _no_dice(game, "the engine")
+    if not options and isinstance(game, Evaluating):
+        raise ValueError(
+            f"the engine needs a budget on {seat.entry.name}, whose evaluation lets it search"
+            " ever deeper: engine:time=SECONDS, engine:depth=N or engine:nodes=N"
+        )
+    if "depth" in options:
+        require(game, Evaluating, "engine:depth=N (an evaluation at the depth limit)")
+    for option, least in (("time", 0), ("depth", 1), ("nodes", 1)):
+        value = options.get(option)
+        if value is not None and not (value > least if option == "time" else value >= least):
+            bound = "more than 0" if option == "time" else "at least 1"
+            raise ValueError(f"engine option {option} must be {bound}, got {value}")
+    engine = Engine(game, tablebase=seat.tablebase)  # one a game: its table carries over
+    return lambda state: engine.search(state, **options).best_move
+
+
+def _perfect_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    if seat.entry.perfect is not None:
+        return seat.entry.perfect(game)
+    if seat.entry.solver is not None:
+        solver = seat.entry.solver(game)
+        return lambda state: solver.answer(state).best_move
+    if has_chance(game):
+        return lambda state: expectiminimax(game, state).best_move
+    if isinstance(game, Evaluating):  # the engine would stop at its evaluation's horizon
+        return lambda state: alphabeta(game, state, distance=True).best_move
+    engine = Engine(game, tablebase=seat.tablebase)  # to the end: the quickest win
+    return lambda state: engine.search(state).best_move
+
+
+def _human_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    if seat.ask is None:
+        raise ValueError("a human player needs a terminal to type moves at")
+    ask = seat.ask
+    return lambda state: ask(game, state)
+
+
+PLAYERS: dict[str, PlayerKind] = {
+    "random": PlayerKind({}, _random_player, "a uniformly random legal move"),
+    "mcts": PlayerKind(
+        {"iterations": int, "time": float, "c": float},
+        _mcts_player,
+        "Monte Carlo tree search (UCT with the solver): iterations=N and/or time=SECONDS, c=X",
+    ),
+    "alphabeta": PlayerKind(
+        {"depth": int},
+        _alphabeta_player,
+        "exact alpha-beta to the end, or to depth=N with the game's evaluation",
+    ),
+    "engine": PlayerKind(
+        {"depth": int, "time": float, "nodes": int},
+        _engine_player,
+        "the engine (iterative deepening, table, ordering, PVS, quiescence): depth=N,"
+        " time=SECONDS and/or nodes=N; none needed where it can search to the end",
+    ),
+    "expectiminimax": PlayerKind(
+        {"depth": int},
+        _expectiminimax_player,
+        "expectiminimax with Star2 pruning for dice games, to depth=N with the evaluation",
+    ),
+    "perfect": PlayerKind(
+        {},
+        _perfect_player,
+        "perfect play: the game's own (Bouton's move for Nim, Pig solved exactly, the"
+        " Connect Four solver) or a search to the end",
+    ),
+    "human": PlayerKind({}, _human_player, "you, typing moves at the terminal"),
+}
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """The `PlayerSpec` that `text` (e.g. `"mcts:iterations=800,c=1.4"`) describes.
+
+    ValueError naming the problem: an unknown kind, an unknown option, a malformed value.
+    """
+    name, _, rest = text.strip().partition(":")
+    if name not in PLAYERS:
+        raise ValueError(f"unknown player {name!r}: choose one of {', '.join(sorted(PLAYERS))}")
+    types = PLAYERS[name].options
+    options: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        option, equals, value = item.partition("=")
+        if option not in types:
+            known = ", ".join(types) or "none"
+            raise ValueError(f"player {name!r} has no option {option!r} (options: {known})")
+        if not equals or not value:
+            raise ValueError(f"player option {option!r} needs a value: {option}=VALUE")
+        try:
+            options[option] = types[option](value)
+        except ValueError:
+            raise ValueError(
+                f"bad value {value!r} for {name} option {option!r}: expected"
+                f" {'an integer' if types[option] is int else 'a number'}"
+            ) from None
+    return PlayerSpec(name, options, text.strip())
+
+
+def make_player(spec: PlayerSpec, game: Game, seat: Seat) -> Chooser:
+    """A fresh player of `spec` for one game of `game`; ValueError when it cannot play it."""
+    return PLAYERS[spec.kind].make(game, spec.options, seat)
+
+
+def player_maker(
+    spec: str | PlayerSpec, game: Game, seat: Seat | None = None
+) -> Callable[[int], Chooser]:
+    """`make(seed)`: a fresh player of `spec` (a text or a parsed spec) for each game of `game`,
+    as `zerosum.match.play_match` takes them; checked once at once (ValueError when it cannot
+    play this game)."""
+    parsed = parse_player(spec) if isinstance(spec, str) else spec
+    seat = seat or Seat(entry_of(game))
+    make_player(parsed, game, seat)
+    return lambda seed: make_player(parsed, game, replace(seat, seed=seed))
+
+
+def default_player(entry: GameEntry, game: Game) -> str:
+    """The player `play` sets against a human when none is asked for."""
+    if entry.player:
+        return entry.player
+    if has_chance(game):
+        return "expectiminimax:depth=2" if isinstance(game, Evaluating) else "perfect"
+    return "engine:time=2" if isinstance(game, Evaluating) else "perfect"
+
+
+def searching_player(game: Game, time: float | None, depth: int | None) -> str:
+    """The spec of a player searching `time` seconds or `depth` plies a move: the engine, or
+    expectiminimax for a game with dice (to `depth`: it has no clock)."""
+    if has_chance(game):
+        if time is not None:
+            raise ValueError("a game with dice is searched to --depth, not for a --time")
+        return f"expectiminimax:depth={depth}"
+    budget = [f"time={time}"] if time is not None else []
+    budget += [f"depth={depth}"] if depth is not None else []
+    return "engine:" + ",".join(budget)

@@ -1,0 +1,84 @@
+"""An exact answer for a position, whichever solver gives it: a game's own (Connect Four's,
+Pig's) or an exact search of `zerosum.search` to the end.
+
+`ExactAnswer` is what `zerosum solve` reports; `ExactSolver` is what a game's own solver
+offers; `exact_search` answers for any game without dice by minimax, negamax or alpha-beta.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from zerosum.game import Game, has_chance
+from zerosum.search.exact import alphabeta, minimax, negamax
+from zerosum.search.ordering import Order
+
+
+@dataclass(frozen=True)
+class ExactAnswer:
+    """An exact answer for a position, for its player to move.
+
+    `value` is on the game's utility scale (for a game with dice, the expected utility under
+    best play); `plies` the moves to the end of a proven win or loss under best play (None for
+    a draw, or where the solver does not say); `best_move` None when the game is over; `pv`
+    a line of best play; `details` the solver's own figures (Connect Four's test-set score,
+    Pig's win probability), `note` those figures in words.
+    """
+
+    algorithm: str
+    value: float
+    best_move: Any
+    pv: tuple[Any, ...]
+    plies: int | None
+    nodes: int
+    seconds: float
+    details: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+
+class ExactSolver:
+    """A game's own exact solver. `answer(state, weak=...)` solves a position (`weak`: only win,
+    draw or loss); `reset()` forgets what earlier positions taught it."""
+
+    weak = False
+    """Whether it has a faster mode that finds only the win, draw or loss."""
+
+    def answer(self, state: Any, *, weak: bool = False) -> ExactAnswer:
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        """Forget what earlier positions taught (each position then costs what it costs alone)."""
+
+
+SEARCHES: dict[str, Callable[..., Any]] = {
+    "alphabeta": alphabeta,
+    "minimax": minimax,
+    "negamax": negamax,
+}
+"""The exact searches over any game, by name."""
+
+
+def exact_search(
+    game: Game,
+    state: Any,
+    *,
+    algorithm: str = "alphabeta",
+    order: Order | None = None,
+    distance: bool = False,
+) -> ExactAnswer:
+    """The value of `state` by `algorithm` searched to the end (no game-specific solver)."""
+    if algorithm not in SEARCHES:
+        raise ValueError(f"unknown algorithm {algorithm!r}: choose one of {', '.join(SEARCHES)}")
+    if has_chance(game):
+        raise ValueError(f"{algorithm} cannot solve a game with dice: it has no solver of its own")
+    start = time.perf_counter()
+    result = SEARCHES[algorithm](game, state, order=order, distance=distance)
+    stats = result.stats
+    details = {"leaves": stats.leaves, "cutoffs": stats.cutoffs}
+    return ExactAnswer(
+        algorithm, result.value, result.best_move, result.pv, result.plies, stats.nodes,
+        time.perf_counter() - start, details,
+    )  # fmt: skip
