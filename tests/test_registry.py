@@ -1,0 +1,84 @@
+"""The registry: one list of games, what each offers, its default player; players by spec."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from zerosum import players, registry
+from zerosum.cli import main
+from zerosum.games.connect4 import ConnectFour
+from zerosum.games.tictactoe import TicTacToe
+
+BUILT_IN = ["tictactoe", "connect4", "nim", "pig", "backgammon", "chess", "tree"]
+
+
+def test_the_built_in_games_are_listed_once_with_what_they_offer(capsys):
+    assert main(["games", "--json"]) == 0
+    rows = {row["name"]: row for row in json.loads(capsys.readouterr().out)["games"]}
+    assert list(rows)[: len(BUILT_IN)] == BUILT_IN
+    assert rows["connect4"]["offers"] == [
+        "engine", "evaluation", "solver", "tablebase", "text"
+    ]  # fmt: skip
+    assert rows["connect4"]["options"] == ["width", "height", "connect"]
+    assert rows["pig"]["offers"][0] == "dice" and "tablebase" not in rows["pig"]["offers"]
+    assert (
+        "tablebase" not in rows["chess"]["offers"] and "endgame tables" in rows["chess"]["offers"]
+    )
+    assert {name: rows[name]["player"] for name in ("tictactoe", "connect4", "backgammon")} == {
+        "tictactoe": "perfect",
+        "connect4": "engine:time=2",
+        "backgammon": "expectiminimax:depth=1",
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "flags", "made"),
+    [
+        ("connect4(width=5,height=4)", {}, (5, 4)),
+        ("connect4", {"width": "6", "height": "5"}, (6, 5)),
+        ("connect4 ( width = 8 )", {}, (8, 6)),
+    ],
+)
+def test_options_come_in_parentheses_or_as_flags(text, flags, made):
+    setup = registry.setup(text, "", flags)
+    assert isinstance(setup.game, ConnectFour)
+    assert (setup.game.width, setup.game.height) == made
+
+
+def test_an_option_given_twice_is_refused():
+    with pytest.raises(ValueError, match="option 'width' given twice"):
+        registry.setup("connect4(width=5)", "", {"width": "6"})
+
+
+def test_option_values_are_json_literals_or_else_text():
+    assert registry.parse_options('a=5,b=[3,5,8],c=true,d="x, y",e=word') == {
+        "a": 5,
+        "b": [3, 5, 8],
+        "c": True,
+        "d": "x, y",
+        "e": "word",
+    }
+    assert registry.setup("nim(heaps=[1,2],misere=true)").state == ((1, 2), 0)
+
+
+def test_a_game_object_finds_its_entry():
+    assert registry.entry_of(TicTacToe()).name == "tictactoe"
+    assert registry.entry_of(object()).source == "builtins.object"
+
+
+def test_the_engine_needs_no_budget_where_it_can_search_to_the_end(capsys):
+    argv = ["match", "tictactoe", "--a", "random", "--b", "engine", "--games", "4", "--json"]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["wins"] == 0 and report["games"] == 4  # the engine never loses at the end
+    with pytest.raises(ValueError, match="the engine needs a budget on connect4"):
+        players.player_maker("engine", ConnectFour())
+
+
+def test_play_and_match_share_the_game_loop():
+    from zerosum import match
+    from zerosum.cli import play
+
+    assert play.play_game is match.play_game
