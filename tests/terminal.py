@@ -1,12 +1,10 @@
-"""Driving `zerosum play` in tests: in a pseudo-terminal, or with answers fed to input."""
+"""Driving `zerosum play` in tests, in a pseudo-terminal."""
 
 from __future__ import annotations
 
 import sys
 
 import pexpect
-
-from zerosum.cli import main
 
 
 def spawn_play(game: str, *args: str) -> pexpect.spawn:
@@ -16,15 +14,6 @@ def spawn_play(game: str, *args: str) -> pexpect.spawn:
     )
     child.expect("Type q to leave.")
     return child
-
-
-def play_typed(monkeypatch, capsys, game: str, answers, *options: str) -> tuple[int, str, str]:
-    """Exit code, stdout and stderr of `zerosum play GAME OPTIONS` answered with `answers`."""
-    typed = iter(answers)
-    monkeypatch.setattr("builtins.input", lambda prompt="": next(typed))
-    code = main(["play", game, *options])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def exit_status(child: pexpect.spawn) -> int:
