@@ -1,9 +1,10 @@
 """What several test files share: the `zerosum` command run in this process or as a process of
-its own (`cli`), and tic-tac-toe solved (`tictactoe_table`, `tictactoe_table_file`).
+its own (`cli`), or in a pseudo-terminal (`terminal`), and tic-tac-toe solved (`tictactoe_table`,
+`tictactoe_table_file`).
 
 Plain helpers that a test module needs when it is collected live in modules beside this one,
 imported by name: `oracles` (the facts in tests/data), `drawings` (reading SVG), `trees` (game
-trees for the engine), `terminal` (`zerosum play` in a pseudo-terminal).
+trees for the engine).
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import pexpect
 import pytest
 
 from zerosum.cli import main
@@ -83,6 +85,41 @@ def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> 
     """Runs `zerosum`: `cli(*argv)`, `cli.json(*argv)`, `cli.error(*argv)` in this process,
     `cli.process(*argv)` in a process of its own."""
     return Command(capsys, monkeypatch)
+
+
+class Terminal:
+    """`zerosum play` in pseudo-terminals, each one closed when the test ends."""
+
+    def __init__(self) -> None:
+        self._children: list[pexpect.spawn] = []
+
+    def play(self, game: str, *args: str) -> pexpect.spawn:
+        """`zerosum play GAME ARGS` in a pseudo-terminal, past its greeting."""
+        child = pexpect.spawn(
+            sys.executable, ["-m", "zerosum", "play", game, *args], encoding="utf-8", timeout=90
+        )
+        self._children.append(child)
+        child.expect("Type q to leave.")
+        return child
+
+    @staticmethod
+    def exit_status(child: pexpect.spawn) -> int:
+        """The exit status of a spawned `zerosum play`, once its output has ended."""
+        child.expect(pexpect.EOF)
+        child.close()
+        return child.exitstatus
+
+    def close(self) -> None:
+        for child in self._children:
+            child.close(force=True)
+
+
+@pytest.fixture
+def terminal() -> Iterator[Terminal]:
+    """Plays `zerosum play` in pseudo-terminals: `terminal.play(game, *args)`."""
+    opened = Terminal()
+    yield opened
+    opened.close()
 
 
 @pytest.fixture(scope="session")
