@@ -1,6 +1,6 @@
 """What several test files share: the `zerosum` command run in this process or as a process of
-its own (`cli`), or in a pseudo-terminal (`terminal`), and tic-tac-toe solved (`tictactoe_table`,
-`tictactoe_table_file`).
+its own (`cli`), or in a pseudo-terminal (`terminal`); tic-tac-toe solved (`tictactoe_table`,
+`tictactoe_table_file`); the charts module, where matplotlib is installed (`charts`).
 
 Plain helpers that a test module needs when it is collected live in modules beside this one,
 imported by name: `oracles` (the facts in tests/data), `drawings` (reading SVG), `trees` (game
@@ -14,6 +14,7 @@ import subprocess
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any, NamedTuple
 
 import pexpect
@@ -134,3 +135,13 @@ def tictactoe_table_file(tictactoe_table: Table, tmp_path_factory: pytest.TempPa
     path = tmp_path_factory.mktemp("tables") / "ttt.tb"
     tictactoe_table.save(path)
     return path
+
+
+@pytest.fixture
+def charts() -> ModuleType:
+    """`zerosum.show.charts`; the test is skipped where matplotlib, which it draws with, is not
+    installed (it is an optional extra)."""
+    pytest.importorskip("matplotlib", reason="charts need the optional matplotlib")
+    from zerosum.show import charts
+
+    return charts

@@ -135,16 +135,16 @@ def test_explain_tictactoe_without_table_is_an_error(cli):
     assert "--no-table is for the engine: the exact searches keep no table" in err
 
 
+@pytest.mark.usefixtures("charts")
 def test_chart_ordering_writes_a_png_and_prints_the_numbers(tmp_path, cli):
-    pytest.importorskip("matplotlib", reason="charts need the optional matplotlib")
     target = tmp_path / "ordering.png"
     report = cli.json("chart", "ordering", "-o", str(target))
     assert [run["leaves"] for run in report["runs"][:3]] == [7_330, 2_893, 17_002]
     assert target.read_bytes().startswith(b"\x89PNG")
 
 
+@pytest.mark.usefixtures("charts")
 def test_chart_growth_small_writes_a_png(tmp_path, cli):
-    pytest.importorskip("matplotlib", reason="charts need the optional matplotlib")
     target = tmp_path / "growth.png"
     argv = ["chart", "growth", "-o", str(target), "--max-depth", "4", "--samples", "2"]
     report = cli.json(*argv)
@@ -160,8 +160,8 @@ def test_chart_growth_small_writes_a_png(tmp_path, cli):
         (["chart", "growth", "-o", "x.png", "--max-depth", "30"], "leaves: at most 200,000"),
     ],
 )
+@pytest.mark.usefixtures("charts")
 def test_chart_bad_options_are_one_line_errors(argv, message, cli):
-    pytest.importorskip("matplotlib", reason="charts need the optional matplotlib")
     assert message in cli.error(*argv)  # one line, exit code 2
 
 
