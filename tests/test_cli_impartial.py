@@ -5,16 +5,20 @@ import json
 import pytest
 
 
-def test_nim_358_json_gives_n_xor_14_and_the_move_on_heap_2(cli):
-    report = cli.json("nim", "3", "5", "8")
-    assert report["outcome"] == "N"
-    assert report["nim_sum"] == 14
-    assert report["winning_move"] == {"heap": 2, "remove": 2, "result": [3, 5, 6]}
-
-
-def test_nim_9_19_26_json_is_p_with_no_move(cli):
-    report = cli.json("nim", "9", "19", "26")
-    assert (report["outcome"], report["nim_sum"], report["winning_move"]) == ("P", 0, None)
+@pytest.mark.parametrize(
+    ("heaps", "outcome", "nim_sum", "winning_move"),
+    [
+        (["3", "5", "8"], "N", 14, {"heap": 2, "remove": 2, "result": [3, 5, 6]}),
+        (["9", "19", "26"], "P", 0, None),
+    ],
+    ids=["3 5 8: N, the move on heap 2", "9 19 26: P, no move"],
+)
+def test_nim_json_gives_the_outcome_the_nim_sum_and_the_move(
+    cli, heaps, outcome, nim_sum, winning_move
+):
+    report = cli.json("nim", *heaps)
+    assert (report["outcome"], report["nim_sum"]) == (outcome, nim_sum)
+    assert report["winning_move"] == winning_move
 
 
 def test_nim_misere_json_on_single_objects(cli):

@@ -37,17 +37,16 @@ def test_chance_node_has_no_moves_so_exact_search_refuses_it():
         alphabeta(Tree.from_text(DICE), ())
 
 
-def test_tree_command_chooses_six_six(cli):
-    report = cli.json("tree", DICE)
+@pytest.mark.parametrize(
+    ("tree", "value", "best_move"),
+    [(DICE, 6, "0"), (SQUARED, 50.5, "1")],
+    ids=["six-six", "squared payoffs: ten-one"],
+)
+def test_tree_command_chooses_the_roll_with_the_best_expectation(cli, tree, value, best_move):
+    report = cli.json("tree", tree)
     assert report["algorithm"] == "expectiminimax"
-    assert report["value"] == 6
-    assert report["best_move"] == "0"
-
-
-def test_tree_command_with_squared_payoffs_chooses_ten_one(cli):
-    report = cli.json("tree", SQUARED)
-    assert report["value"] == 50.5
-    assert report["best_move"] == "1"
+    assert report["value"] == value
+    assert report["best_move"] == best_move
 
 
 def test_tree_command_reports_leaves_star_pruning_skipped(cli):
