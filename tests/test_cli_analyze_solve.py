@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
-
-from zerosum.cli import main
 
 L3_FIRST = "2252576253462244111563365343671351441"  # published score -1
 TEST_SET = """5554224333234511764415115 4
@@ -17,20 +13,8 @@ TEST_SET = """5554224333234511764415115 4
 """
 
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys, *argv):
-    code, out, err = run(capsys, *argv, "--json")
-    assert (code, err) == (0, "")
-    return json.loads(out)
-
-
-def test_analyze_connect4_reports_each_depth_and_the_best_column(capsys):
-    report = run_json(capsys, "analyze", "connect4", "4453", "--depth", "3")
+def test_analyze_connect4_reports_each_depth_and_the_best_column(cli):
+    report = cli.json("analyze", "connect4", "4453", "--depth", "3")
     assert [it["depth"] for it in report["iterations"]] == [1, 2, 3]
     assert report["best_move"] in list("1234567")
     assert report["pv"][0] == report["best_move"] == report["iterations"][-1]["pv"][0]
@@ -38,8 +22,8 @@ def test_analyze_connect4_reports_each_depth_and_the_best_column(capsys):
     assert report["depth"] == 3
 
 
-def test_analyze_connect4_streams_iteration_lines_then_the_answer(capsys):
-    code, out, _ = run(capsys, "analyze", "connect4", "445566", "--depth", "2")
+def test_analyze_connect4_streams_iteration_lines_then_the_answer(cli):
+    code, out, _ = cli("analyze", "connect4", "445566", "--depth", "2")
     lines = out.splitlines()
     assert code == 0
     assert lines[0].startswith("depth  1  score win in 1 plies")
@@ -48,72 +32,70 @@ def test_analyze_connect4_streams_iteration_lines_then_the_answer(capsys):
                          "best move: 7  score: win in 1 plies (+1)")  # fmt: skip
 
 
-def test_analyze_with_a_node_budget_says_it_stopped(capsys):
-    report = run_json(capsys, "analyze", "connect4", "", "--depth", "20", "--nodes", "500")
+def test_analyze_with_a_node_budget_says_it_stopped(cli):
+    report = cli.json("analyze", "connect4", "", "--depth", "20", "--nodes", "500")
     assert report["stopped"] == "nodes"
     assert report["depth"] < 20
 
 
-def test_analyze_answers_from_an_iteration_the_budget_cut_short_and_marks_it(capsys):
+def test_analyze_answers_from_an_iteration_the_budget_cut_short_and_marks_it(cli):
     cut_short = 0
     for nodes in range(300, 2100, 100):
-        report = run_json(capsys, "analyze", "connect4", "", "--depth", "20", "--nodes", str(nodes))
+        report = cli.json("analyze", "connect4", "", "--depth", "20", "--nodes", str(nodes))
         last = report["iterations"][-1]
         assert report["stopped"] == "nodes" and report["depth"] == last["depth"]
         assert (report["best_move"], report["value"]) == (last["pv"][0], last["value"])
         if not last["complete"]:
             cut_short += 1
             assert not last["exact"] and all(it["complete"] for it in report["iterations"][:-1])
-            code, out, _ = run(
-                capsys, "analyze", "connect4", "", "--depth", "20", "--nodes", str(nodes)
-            )
+            code, out, _ = cli("analyze", "connect4", "", "--depth", "20", "--nodes", str(nodes))
             assert out.splitlines()[-3].endswith("(cut short: the best root move searched so far)")
             assert out.splitlines()[-1] == f"stopped by nodes during depth {last['depth']}"
     assert cut_short
 
 
-def test_analyze_tictactoe_finds_the_loss_in_four_plies(capsys):
-    report = run_json(capsys, "analyze", "tictactoe", "XO..X....")
+def test_analyze_tictactoe_finds_the_loss_in_four_plies(cli):
+    report = cli.json("analyze", "tictactoe", "XO..X....")
     assert (report["value"], report["plies"], report["exact"]) == (-1, 4, True)
     assert report["best_move"] == "8"
 
 
-def test_analyze_tree_gives_the_textbook_value_3(capsys):
-    report = run_json(capsys, "analyze", "tree", "[[3,12,8],[2,4,6],[14,5,2]]")
+def test_analyze_tree_gives_the_textbook_value_3(cli):
+    report = cli.json("analyze", "tree", "[[3,12,8],[2,4,6],[14,5,2]]")
     assert (report["value"], report["best_move"], report["pv"]) == (3, "0", ["0", "0"])
 
 
-def test_solve_connect4_gives_the_published_score_and_a_best_column(capsys):
-    report = run_json(capsys, "solve", "connect4", L3_FIRST)
+def test_solve_connect4_gives_the_published_score_and_a_best_column(cli):
+    report = cli.json("solve", "connect4", L3_FIRST)
     assert (report["score"], report["best_move"]) == (-1, "6")
     assert report["pv"] == ["6", "7", "7", "7"]
     assert (report["value"], report["plies"], report["exact"]) == (-1, 4, True)
     assert report["nodes"] > 0 and report["seconds"] >= 0
 
 
-def test_solve_connect4_plies_agree_with_the_line_of_best_play(capsys):
+def test_solve_connect4_plies_agree_with_the_line_of_best_play(cli):
     for position in ("445566", "5554224333234511764415115", "271713432331713132", L3_FIRST):
-        report = run_json(capsys, "solve", "connect4", position)
+        report = cli.json("solve", "connect4", position)
         assert report["plies"] == len(report["pv"]) and report["value"] in (1, -1)
 
 
-def test_solve_connect4_weak_gives_only_the_sign(capsys):
-    report = run_json(capsys, "solve", "connect4", "52753311433677442422121", "--weak")
+def test_solve_connect4_weak_gives_only_the_sign(cli):
+    report = cli.json("solve", "connect4", "52753311433677442422121", "--weak")
     assert (report["score"], report["weak"]) == (1, True)
 
 
-def test_solve_connect4_text_says_who_wins_with_which_stone(capsys):
-    code, out, _ = run(capsys, "solve", "connect4", "445566")
+def test_solve_connect4_text_says_who_wins_with_which_stone(cli):
+    code, out, _ = cli("solve", "connect4", "445566")
     assert code == 0
     assert "X to move: value 1 (a win in 1 plies with best play)" in out
     assert "score 18: the player to move wins with their stone number 4" in out
     assert "best move: 3" in out
 
 
-def test_solve_file_prints_a_line_per_position_and_a_summary(capsys, tmp_path):
+def test_solve_file_prints_a_line_per_position_and_a_summary(cli, tmp_path):
     path = tmp_path / "set.txt"
     path.write_text(TEST_SET)
-    code, out, _ = run(capsys, "solve", "connect4", "--file", str(path))
+    code, out, _ = cli("solve", "connect4", "--file", str(path))
     lines = out.splitlines()
     assert code == 0
     assert [line.split()[:2] for line in lines[:3]] == [
@@ -125,10 +107,10 @@ def test_solve_file_prints_a_line_per_position_and_a_summary(capsys, tmp_path):
     assert "mean nodes:" in lines[3]
 
 
-def test_solve_file_json_is_a_list_with_expected_scores(capsys, tmp_path):
+def test_solve_file_json_is_a_list_with_expected_scores(cli, tmp_path):
     path = tmp_path / "set.txt"
     path.write_text("5554224333234511764415115 4\n271713432331713132\n")
-    rows = run_json(capsys, "solve", "connect4", "--file", str(path))
+    rows = cli.json("solve", "connect4", "--file", str(path))
     assert [(row["position"], row["score"], row.get("expected")) for row in rows] == [
         ("5554224333234511764415115", 4, 4),
         ("271713432331713132", -11, None),
@@ -136,10 +118,10 @@ def test_solve_file_json_is_a_list_with_expected_scores(capsys, tmp_path):
     assert all(row["nodes"] > 0 and row["seconds"] >= 0 for row in rows)
 
 
-def test_solve_file_weak_compares_signs(capsys, tmp_path):
+def test_solve_file_weak_compares_signs(cli, tmp_path):
     path = tmp_path / "set.txt"
     path.write_text(TEST_SET)
-    rows = run_json(capsys, "solve", "connect4", "--file", str(path), "--weak")
+    rows = cli.json("solve", "connect4", "--file", str(path), "--weak")
     assert [(row["score"], row["expected"]) for row in rows] == [(1, 1), (1, 1), (-1, -1)]
 
 
@@ -160,44 +142,36 @@ def test_solve_file_weak_compares_signs(capsys, tmp_path):
         (["analyze", "chess", "--fen", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"], "already over"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_code_2(capsys, argv, message):
-    code, out, err = run(capsys, *argv)
-    assert code == 2
-    assert err.count("\n") == 1 and message in err
+def test_bad_input_is_one_line_and_exit_code_2(cli, argv, message):
+    assert message in cli.error(*argv)
 
 
-def test_solve_file_with_a_malformed_line_names_it(capsys, tmp_path):
+def test_solve_file_with_a_malformed_line_names_it(cli, tmp_path):
     path = tmp_path / "set.txt"
     path.write_text("4453 2\n44x 1\n")
-    code, _, err = run(capsys, "solve", "connect4", "--file", str(path))
+    code, _, err = cli("solve", "connect4", "--file", str(path))
     assert code == 2
     assert f"{path}: position 2: bad moves '44x'" in err
 
 
-def test_solve_tictactoe_keeps_its_alphabeta_report(capsys):
-    report = run_json(capsys, "solve", "tictactoe")
+def test_solve_tictactoe_keeps_its_alphabeta_report(cli):
+    report = cli.json("solve", "tictactoe")
     assert (report["value"], report["algorithm"], report["leaves"]) == (0, "alphabeta", 7_330)
 
 
-def test_solve_tree_with_alphabeta(capsys):
-    report = run_json(capsys, "solve", "tree", "[[3,12,8],[2,4,6],[14,5,2]]")
+def test_solve_tree_with_alphabeta(cli):
+    report = cli.json("solve", "tree", "[[3,12,8],[2,4,6],[14,5,2]]")
     assert (report["value"], report["best_move"]) == (3, "0")
 
 
-def test_solve_a_finished_connect4_game_gives_its_result(capsys):
-    report = run_json(capsys, "solve", "connect4", "4455667")
+def test_solve_a_finished_connect4_game_gives_its_result(cli):
+    report = cli.json("solve", "connect4", "4455667")
     assert (report["to_move"], report["value"], report["best_move"]) == (1, -1, None)
 
 
-def test_commands_run_as_a_module():
-    ok = subprocess.run(
-        [sys.executable, "-m", "zerosum", "solve", "connect4", "445566", "--json"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert ok.returncode == 0 and json.loads(ok.stdout)["score"] == 18
-    bad = subprocess.run(
-        [sys.executable, "-m", "zerosum", "analyze", "connect4", "4444444"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert bad.returncode == 2
-    assert bad.stderr == "zerosum: error: bad moves '4444444' at move 7: column 4 is full\n"
+def test_commands_run_as_a_module(cli):
+    code, out, _ = cli.process("solve", "connect4", "445566", "--json")
+    assert code == 0 and json.loads(out)["score"] == 18
+    code, _, err = cli.process("analyze", "connect4", "4444444")
+    assert code == 2
+    assert err == "zerosum: error: bad moves '4444444' at move 7: column 4 is full\n"

@@ -1,104 +1,97 @@
 """The nim, grundy and pn commands: JSON fields, text, and one-line errors with exit code 2."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
-from zerosum.cli import main
+
+@pytest.mark.parametrize(
+    ("heaps", "outcome", "nim_sum", "winning_move"),
+    [
+        (["3", "5", "8"], "N", 14, {"heap": 2, "remove": 2, "result": [3, 5, 6]}),
+        (["9", "19", "26"], "P", 0, None),
+    ],
+    ids=["3 5 8: N, the move on heap 2", "9 19 26: P, no move"],
+)
+def test_nim_json_gives_the_outcome_the_nim_sum_and_the_move(
+    cli, heaps, outcome, nim_sum, winning_move
+):
+    report = cli.json("nim", *heaps)
+    assert (report["outcome"], report["nim_sum"]) == (outcome, nim_sum)
+    assert report["winning_move"] == winning_move
 
 
-def run_json(capsys, *argv):
-    assert main([*argv, "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
-
-
-def test_nim_358_json_gives_n_xor_14_and_the_move_on_heap_2(capsys):
-    report = run_json(capsys, "nim", "3", "5", "8")
-    assert report["outcome"] == "N"
-    assert report["nim_sum"] == 14
-    assert report["winning_move"] == {"heap": 2, "remove": 2, "result": [3, 5, 6]}
-
-
-def test_nim_9_19_26_json_is_p_with_no_move(capsys):
-    report = run_json(capsys, "nim", "9", "19", "26")
-    assert (report["outcome"], report["nim_sum"], report["winning_move"]) == ("P", 0, None)
-
-
-def test_nim_misere_json_on_single_objects(capsys):
-    report = run_json(capsys, "nim", "1", "1", "1", "--misere")
+def test_nim_misere_json_on_single_objects(cli):
+    report = cli.json("nim", "1", "1", "1", "--misere")
     assert report["outcome"] == "P" and report["misere"] is True
-    report = run_json(capsys, "nim", "1", "1", "--misere")
+    report = cli.json("nim", "1", "1", "--misere")
     assert report["winning_move"] == {"heap": 0, "remove": 1, "result": [0, 1]}
 
 
-def test_nim_text_shows_binary_columns_and_the_move(capsys):
-    assert main(["nim", "3", "5", "8"]) == 0
-    out = capsys.readouterr().out
+def test_nim_text_shows_binary_columns_and_the_move(cli):
+    code, out, _ = cli("nim", "3", "5", "8")
+    assert code == 0
     assert "     8 4 2 1\n  3  0 0 1 1\n  5  0 1 0 1\n  8  1 0 0 0\nxor  1 1 1 0  = 14" in out
     assert "taking 2 from heap 3 (8 -> 6), leaving 3 5 6" in out
 
 
-def test_grundy_subtract_134_json(capsys):
-    report = run_json(capsys, "grundy", "--subtract", "1,3,4", "--upto", "30")
+def test_grundy_subtract_134_json(cli):
+    report = cli.json("grundy", "--subtract", "1,3,4", "--upto", "30")
     assert report["values"][:8] == [0, 1, 0, 1, 2, 3, 2, 0]
     assert len(report["values"]) == 31
     assert report["p_positions"] == [0, 2, 7, 9, 14, 16, 21, 23, 28, 30]
     assert (report["preperiod"], report["period"]) == (0, 7)
 
 
-def test_grundy_kayles_json_has_period_12_from_71(capsys):
-    report = run_json(capsys, "grundy", "--octal", "0.77", "--upto", "200")
+def test_grundy_kayles_json_has_period_12_from_71(cli):
+    report = cli.json("grundy", "--octal", "0.77", "--upto", "200")
     assert (report["preperiod"], report["period"]) == (71, 12)
     assert report["values"][:12] == [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
-    assert run_json(capsys, "grundy", "kayles", "--upto", "200")["values"] == report["values"]
+    assert cli.json("grundy", "kayles", "--upto", "200")["values"] == report["values"]
 
 
-def test_grundys_game_json_has_no_period(capsys):
-    report = run_json(capsys, "grundy", "grundy", "--upto", "100")
+def test_grundys_game_json_has_no_period(cli):
+    report = cli.json("grundy", "grundy", "--upto", "100")
     assert report["period"] is None and report["preperiod"] is None
     assert report["p_positions"][:6] == [0, 1, 2, 4, 7, 10]
-    assert main(["grundy", "grundy", "--upto", "20"]) == 0
-    assert "no period found up to heap 20" in capsys.readouterr().out
+    code, out, _ = cli("grundy", "grundy", "--upto", "20")
+    assert code == 0
+    assert "no period found up to heap 20" in out
 
 
-def test_grundy_text_reports_the_proved_period(capsys):
-    assert main(["grundy", "--subtract", "1,2,3", "--upto", "12"]) == 0
-    out = capsys.readouterr().out
+def test_grundy_text_reports_the_proved_period(cli):
+    code, out, _ = cli("grundy", "--subtract", "1,2,3", "--upto", "12")
+    assert code == 0
     assert "P positions: 0, 4, 8, 12" in out
     assert "period 4 from heap 0" in out
 
 
-def test_pn_decimal_game_steps_table(capsys):
+def test_pn_decimal_game_steps_table(cli):
     argv = ["pn", "--subtract", "1,2", "--start", "0", "--target", "10", "--steps", "--unit", "0.1"]
-    assert main(argv) == 0
-    out = capsys.readouterr().out.splitlines()
+    code, out, _ = cli(*argv)
+    assert code == 0
+    out = out.splitlines()
     assert out[1].split() == ["0", "{1}", "{}"]
     assert out[8].split(None, 1) == ["7", "{1, 0.7, 0.4, 0.1}  {0.9, 0.8, 0.6, 0.5, 0.3, 0.2, 0}"]
     assert "P = {1, 0.7, 0.4, 0.1}" in out
 
 
-def test_pn_decimal_game_json(capsys):
-    report = run_json(
-        capsys, "pn", "--subtract", "1,2", "--start", "0", "--target", "10", "--unit", "0.1"
-    )
+def test_pn_decimal_game_json(cli):
+    report = cli.json("pn", "--subtract", "1,2", "--start", "0", "--target", "10", "--unit", "0.1")
     assert report["p_positions"] == [1, 0.7, 0.4, 0.1]
     assert report["outcome"] == "N"
     assert len(report["steps"]) == 8
     assert report["steps"][1] == {"step": 1, "P": [1], "N": [0.9, 0.8]}
 
 
-def test_pn_decimal_game_to_12_is_lost_by_the_teacher(capsys):
-    report = run_json(
-        capsys, "pn", "--subtract", "1,2", "--start", "0", "--target", "12", "--unit", "0.1"
-    )
+def test_pn_decimal_game_to_12_is_lost_by_the_teacher(cli):
+    report = cli.json("pn", "--subtract", "1,2", "--start", "0", "--target", "12", "--unit", "0.1")
     assert report["p_positions"] == [1.2, 0.9, 0.6, 0.3, 0]
     assert report["outcome"] == "P"
 
 
-def test_pn_subtract_134_from_100_is_p(capsys):
-    report = run_json(capsys, "pn", "--subtract", "1,3,4", "--start", "100")
+def test_pn_subtract_134_from_100_is_p(cli):
+    report = cli.json("pn", "--subtract", "1,3,4", "--start", "100")
     assert report["outcome"] == "P"
     assert report["p_positions"][:5] == [0, 2, 7, 9, 14]
 
@@ -120,32 +113,21 @@ def test_pn_subtract_134_from_100_is_p(capsys):
         (["pn", "--subtract", "1,2", "--start", "3", "--unit", "x"], "bad --unit 'x'"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_code_2(capsys, argv, reason):
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1
-    assert err.startswith("zerosum: error: ") and reason in err
+def test_bad_input_is_one_line_and_exit_code_2(cli, argv, reason):
+    assert reason in cli.error(*argv)  # one line on stderr, exit code 2
 
 
-def test_nim_command_runs_as_a_module():
-    done = subprocess.run(
-        [sys.executable, "-m", "zerosum", "nim", "18", "45", "53", "--json"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert json.loads(done.stdout)["winning_move"] == {
+def test_nim_command_runs_as_a_module(cli):
+    code, out, _ = cli.process("nim", "18", "45", "53", "--json")
+    assert code == 0
+    assert json.loads(out)["winning_move"] == {
         "heap": 1,
         "remove": 6,
         "result": [18, 39, 53],
     }
 
 
-def test_grundy_malformed_code_exits_2_from_a_subprocess():
-    done = subprocess.run(
-        [sys.executable, "-m", "zerosum", "grundy", "--octal", "0.9"],
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 2
-    assert done.stderr.startswith("zerosum: error: bad octal code") and done.stderr.count("\n") == 1
+def test_grundy_malformed_code_exits_2_from_a_subprocess(cli):
+    code, _, err = cli.process("grundy", "--octal", "0.9")
+    assert code == 2
+    assert err.startswith("zerosum: error: bad octal code") and err.count("\n") == 1

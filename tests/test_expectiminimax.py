@@ -14,16 +14,15 @@ DICE = [{"chance": [[0.5, 6], [0.5, 6]]}, {"chance": [[0.5, 10], [0.5, 1]]}]
 SQUARED = [{"chance": [[0.5, 36], [0.5, 36]]}, {"chance": [[0.5, 100], [0.5, 1]]}]
 
 
-def test_dice_lesson_chooses_six_six_over_ten_one():
-    result = expectiminimax(Tree(DICE), ())
-    assert result.best_move == 0
-    assert result.value == 6
-
-
-def test_dice_lesson_squared_evaluation_chooses_ten_one():
-    result = expectiminimax(Tree(SQUARED), ())
-    assert result.best_move == 1
-    assert result.value == 50.5
+@pytest.mark.parametrize(
+    ("nested", "best_move", "value"),
+    [(DICE, 0, 6), (SQUARED, 1, 50.5)],
+    ids=["six-six over ten-one", "squared evaluation: ten-one"],
+)
+def test_dice_lesson_chooses_the_roll_with_the_best_expectation(nested, best_move, value):
+    result = expectiminimax(Tree(nested), ())
+    assert result.best_move == best_move
+    assert result.value == value
 
 
 def test_expectation_weights_by_probability_once():

@@ -49,34 +49,25 @@ def test_random_order_lies_between_the_minimal_tree_and_minimax(growth_points):
         assert point.best_first < point.random_order < point.minimax
 
 
-def test_ordering_chart_bars_are_the_experiments_numbers(ordering_runs):
-    pytest.importorskip("matplotlib", reason="charts need the optional matplotlib")
-    from zerosum.show.charts import image, ordering_figure
-
-    figure = ordering_figure(ordering_runs)
+def test_ordering_chart_bars_are_the_experiments_numbers(ordering_runs, charts):
+    figure = charts.ordering_figure(ordering_runs)
     heights = [bar.get_height() for bar in figure.axes[0].patches]
     assert heights == [run.leaves for run in ordering_runs]
-    assert image(figure).startswith(b"\x89PNG\r\n\x1a\n")
+    assert charts.image(figure).startswith(b"\x89PNG\r\n\x1a\n")
 
 
-def test_growth_chart_points_are_the_experiments_numbers(growth_points):
-    pytest.importorskip("matplotlib", reason="charts need the optional matplotlib")
-    from zerosum.show.charts import growth_figure, image
-
-    figure = growth_figure(growth_points, 3)
+def test_growth_chart_points_are_the_experiments_numbers(growth_points, charts):
+    figure = charts.growth_figure(growth_points, 3)
     series = {line.get_label(): list(line.get_ydata()) for line in figure.axes[0].lines}
     assert series["minimax"] == [p.minimax for p in growth_points]
     assert series["alpha-beta, random order"] == [p.random_order for p in growth_points]
     assert series["alpha-beta, best move first"] == [p.best_first for p in growth_points]
-    assert image(figure, "svg").lstrip().startswith(b"<?xml")
+    assert charts.image(figure, "svg").lstrip().startswith(b"<?xml")
 
 
-def test_chart_in_an_unknown_format_is_a_value_error(growth_points):
-    pytest.importorskip("matplotlib", reason="charts need the optional matplotlib")
-    from zerosum.show.charts import growth_figure, image
-
+def test_chart_in_an_unknown_format_is_a_value_error(growth_points, charts):
     with pytest.raises(ValueError, match="choose one of png, svg, pdf"):
-        image(growth_figure(growth_points, 3), "gif")
+        charts.image(charts.growth_figure(growth_points, 3), "gif")
 
 
 @pytest.fixture(scope="module")
@@ -106,11 +97,8 @@ def test_ablation_adds_the_enhancements_one_after_another(ablation_points):
     assert names == [name for name, _ in STEPS]
 
 
-def test_ablation_chart_lines_are_the_experiments_numbers(ablation_points):
-    pytest.importorskip("matplotlib", reason="charts need the optional matplotlib")
-    from zerosum.show.charts import ablation_figure, image
-
-    figure = ablation_figure(ablation_points)
+def test_ablation_chart_lines_are_the_experiments_numbers(ablation_points, charts):
+    figure = charts.ablation_figure(ablation_points)
     nodes_axes, ebf_axes = figure.axes
     for line in nodes_axes.lines:
         expected = [p.nodes for p in ablation_points if p.configuration == line.get_label()]
@@ -120,4 +108,4 @@ def test_ablation_chart_lines_are_the_experiments_numbers(ablation_points):
             p.branching_factor for p in ablation_points if p.configuration == line.get_label()
         ]
         assert list(line.get_ydata()) == expected
-    assert image(figure, "png").startswith(b"\x89PNG")
+    assert charts.image(figure, "png").startswith(b"\x89PNG")

@@ -3,12 +3,9 @@
 import json
 import math
 import random
-import subprocess
-import sys
 
 import pytest
 
-from zerosum.cli import main
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
@@ -126,76 +123,39 @@ def test_alphabeta_refuses_a_dice_game():
         player_maker("alphabeta:depth=2", Pig(10))
 
 
-def test_openings_start_each_pair_of_games(tmp_path, capsys):
+def test_openings_start_each_pair_of_games(tmp_path, cli):
     openings = tmp_path / "openings.txt"
     openings.write_text("# two Connect Four openings\n44\n\n4453  # a second one\n")
-    code = main(
-        [
-            "match",
-            "connect4",
-            "--a",
-            "mcts:iterations=50",
-            "--b",
-            "random",
-            "--games",
-            "4",
-            "--openings",
-            str(openings),
-            "--json",
-        ]
-    )
-    assert code == 0
-    report = json.loads(capsys.readouterr().out)
+    argv = ["match", "connect4", "--a", "mcts:iterations=50", "--b", "random", "--games", "4"]
+    report = cli.json(*argv, "--openings", str(openings))
     assert report["games"] == 4
     assert report["wins"] + report["draws"] + report["losses"] == 4
 
 
-def test_bad_opening_names_its_line(tmp_path, capsys):
+def test_bad_opening_names_its_line(tmp_path, cli):
     openings = tmp_path / "openings.txt"
     openings.write_text("44\n48\n")
-    assert (
-        main(["match", "connect4", "--a", "random", "--b", "random", "--openings", str(openings)])
-        == 2
-    )
-    assert f"{openings}, line 2:" in capsys.readouterr().err
+    argv = ["match", "connect4", "--a", "random", "--b", "random", "--openings", str(openings)]
+    assert f"{openings}, line 2:" in cli.error(*argv)
 
 
-def test_match_json_reports_wins_draws_losses_and_elo(capsys):
+def test_match_json_reports_wins_draws_losses_and_elo(cli):
     args = ["match", "tictactoe", "--a", "mcts:iterations=200", "--b", "random", "--games", "8"]
-    assert main([*args, "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    report = cli.json(*args)
     assert set(report) >= {"wins", "draws", "losses", "elo", "elo_error", "score_interval"}
     assert report["wins"] + report["draws"] + report["losses"] == 8
 
 
-def test_match_text_output_through_a_subprocess():
-    process = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "zerosum",
-            "match",
-            "connect4",
-            "--a",
-            "random",
-            "--b",
-            "random",
-            "--games",
-            "4",
-            "--seed",
-            "2",
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert process.returncode == 0
-    assert "random (A) against random (B) at connect4, 4 games" in process.stdout
-    assert "score" in process.stdout
+def test_match_text_output_through_a_subprocess(cli):
+    argv = ["match", "connect4", "--a", "random", "--b", "random", "--games", "4", "--seed", "2"]
+    code, out, _ = cli.process(*argv)
+    assert code == 0
+    assert "random (A) against random (B) at connect4, 4 games" in out
+    assert "score" in out
 
 
-def test_unknown_player_is_one_line_exit_2(capsys):
-    assert main(["match", "connect4", "--a", "oracle:depth=3", "--b", "random"]) == 2
-    err = capsys.readouterr().err
+def test_unknown_player_is_one_line_exit_2(cli):
+    err = cli.error("match", "connect4", "--a", "oracle:depth=3", "--b", "random")
     assert err.startswith("zerosum: error: unknown player 'oracle'") and err.count("\n") == 1
 
 
@@ -206,19 +166,18 @@ def test_connect4_game_state_after_opening_is_used():
     assert result.games == 2
 
 
-def test_human_player_is_asked_again_after_an_illegal_move(monkeypatch, capsys):
-    answers = iter(["nine", *[str(square) for square in range(9)] * 9])
-    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
-    code = main(["match", "tictactoe", "--a", "human", "--b", "random", "--games", "1", "--json"])
+def test_human_player_is_asked_again_after_an_illegal_move(cli):
+    answers = ["nine", *[str(square) for square in range(9)] * 9]
+    argv = ["match", "tictactoe", "--a", "human", "--b", "random", "--games", "1", "--json"]
+    code, out, _ = cli(*argv, answers=answers)
     assert code == 0
-    out = capsys.readouterr().out
     assert "'nine' is not a square" in out
     assert json.loads(out[out.index("{") :])["games"] == 1
 
 
-def test_a_match_needs_a_game(capsys):
-    assert main(["match", "tictactoe", "--a", "random", "--b", "random", "--games", "0"]) == 2
-    assert "a match needs at least 1 game, got 0" in capsys.readouterr().err
+def test_a_match_needs_a_game(cli):
+    err = cli.error("match", "tictactoe", "--a", "random", "--b", "random", "--games", "0")
+    assert "a match needs at least 1 game, got 0" in err
 
 
 def test_the_perfect_pig_player_is_the_solved_policy_and_beats_random():
@@ -240,24 +199,8 @@ def test_the_engine_never_loses_tic_tac_toe_to_random_play():
     assert result.wins + result.draws == 10
 
 
-def test_the_engine_at_depth_4_beats_random_connect_four_play(capsys):
-    assert (
-        main(
-            [
-                "match",
-                "connect4",
-                "--a",
-                "engine:depth=4",
-                "--b",
-                "random",
-                "--games",
-                "4",
-                "--json",
-            ]
-        )
-        == 0
-    )
-    report = json.loads(capsys.readouterr().out)
+def test_the_engine_at_depth_4_beats_random_connect_four_play(cli):
+    report = cli.json("match", "connect4", "--a", "engine:depth=4", "--b", "random", "--games", "4")
     assert report["wins"] == 4
 
 
@@ -272,16 +215,13 @@ def test_the_engine_at_depth_4_beats_random_connect_four_play(capsys):
         (["match", "connect4", "--a", "engine:depth=x", "--b", "random"], "expected an integer"),
     ],
 )
-def test_bad_engine_players_are_one_line_exit_2(capsys, argv, reason):
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert reason in err and err.count("\n") == 1
+def test_bad_engine_players_are_one_line_exit_2(cli, argv, reason):
+    assert reason in cli.error(*argv)  # one line, exit code 2
 
 
-def test_a_backgammon_opening_won_on_the_first_roll_is_won_once_by_each_player(tmp_path, capsys):
+def test_a_backgammon_opening_won_on_the_first_roll_is_won_once_by_each_player(tmp_path, cli):
     openings = tmp_path / "races.txt"
     openings.write_text("# X bears off its last checker whatever the dice\nX: 1 / 6:15\n")
     argv = ["match", "backgammon", "--a", "random", "--b", "random", "--games", "2"]
-    assert main([*argv, "--openings", str(openings), "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    report = cli.json(*argv, "--openings", str(openings))
     assert (report["wins"], report["draws"], report["losses"]) == (1, 0, 1)

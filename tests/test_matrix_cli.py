@@ -8,18 +8,12 @@ import sys
 
 import pytest
 
-from zerosum.cli import main
 from zerosum.theory.matrix import EXACT_LIMIT
 
 
-def run_json(capsys, *argv: str) -> dict:
-    assert main(["matrix", *argv, "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
-
-
-def test_matrix_3_minus1_minus2_4_shows_minima_maxima_values_and_exact_strategies(capsys):
-    assert main(["matrix", "3 -1; -2 4"]) == 0
-    out = capsys.readouterr().out
+def test_matrix_3_minus1_minus2_4_shows_minima_maxima_values_and_exact_strategies(cli):
+    code, out, _ = cli("matrix", "3 -1; -2 4")
+    assert code == 0
     lines = out.splitlines()
     assert lines[1].split() == ["C1", "C2", "|", "row", "min"]
     assert lines[2].split() == ["R1", "3", "-1", "|", "-1"]
@@ -34,8 +28,8 @@ def test_matrix_3_minus1_minus2_4_shows_minima_maxima_values_and_exact_strategie
     assert "gains the row player 0 and the column player 0" in out
 
 
-def test_matrix_json_of_rock_paper_scissors_has_exact_thirds(capsys):
-    data = run_json(capsys, "0 -1 1; 1 0 -1; -1 1 0")
+def test_matrix_json_of_rock_paper_scissors_has_exact_thirds(cli):
+    data = cli.json("matrix", "0 -1 1; 1 0 -1; -1 1 0")
     assert list(data) == [
         "lower_value",
         "upper_value",
@@ -57,40 +51,40 @@ def test_matrix_json_of_rock_paper_scissors_has_exact_thirds(capsys):
     }
 
 
-def test_matrix_json_lists_saddle_points_0_based(capsys):
-    data = run_json(capsys, "4,5,7; 3,2,1; 8,6,9")
+def test_matrix_json_lists_saddle_points_0_based(cli):
+    data = cli.json("matrix", "4,5,7; 3,2,1; 8,6,9")
     assert data["saddle_points"] == [[2, 1]]
     assert (data["lower_value"], data["upper_value"], data["value"]) == (6, 6, 6.0)
     assert data["exact"]["row_strategy"] == ["0", "0", "1"]
 
 
-def test_matrix_fraction_and_decimal_cells_give_value_2_9(capsys):
-    data = run_json(capsys, "0.5 -1/3; -1/6 1")
+def test_matrix_fraction_and_decimal_cells_give_value_2_9(cli):
+    data = cli.json("matrix", "0.5 -1/3; -1/6 1")
     assert data["exact"]["value"] == "2/9"
     assert data["lower_value"] == "-1/6"
     assert data["value"] == pytest.approx(2 / 9)
 
 
-def test_matrix_fraction_cells_give_exact_lower_and_upper_values_in_json_and_text(capsys):
-    data = run_json(capsys, "1/2 -1/6; -1/3 1/4")
+def test_matrix_fraction_cells_give_exact_lower_and_upper_values_in_json_and_text(cli):
+    data = cli.json("matrix", "1/2 -1/6; -1/3 1/4")
     assert (data["exact"]["lower_value"], data["exact"]["upper_value"]) == ("-1/6", "1/4")
     assert (data["lower_value"], data["upper_value"]) == ("-1/6", "1/4")
     assert data["exact"]["value"] == "1/18"
-    assert main(["matrix", "1/2 -1/6; -1/3 1/4"]) == 0
-    out = capsys.readouterr().out
+    code, out, _ = cli("matrix", "1/2 -1/6; -1/3 1/4")
+    assert code == 0
     assert "lower value (maxmin): -1/6, row R1\nupper value (minmax): 1/4, column C2\n" in out
     assert "value: 1/18 (exact, for the row player)" in out
 
 
-def test_matrix_decimal_cells_are_read_exactly_so_their_values_are_fractions(capsys):
-    data = run_json(capsys, "0.5 -0.1; -0.3 0.25")
+def test_matrix_decimal_cells_are_read_exactly_so_their_values_are_fractions(cli):
+    data = cli.json("matrix", "0.5 -0.1; -0.3 0.25")
     assert (data["exact"]["lower_value"], data["exact"]["upper_value"]) == ("-1/10", "1/4")
     assert data["lower_value"] == "-1/10"
 
 
-def test_matrix_integer_cells_give_integer_values_even_beyond_floats_precision(capsys):
+def test_matrix_integer_cells_give_integer_values_even_beyond_floats_precision(cli):
     big = 12345678901234567891  # 2**63 < big: a float would round it to ...7168
-    data = run_json(capsys, f"{big} {big + 2}")
+    data = cli.json("matrix", f"{big} {big + 2}")
     assert (data["lower_value"], data["upper_value"], data["saddle_points"]) == (big, big, [[0, 0]])
     assert (data["exact"]["lower_value"], data["exact"]["value"]) == (str(big), str(big))
 
@@ -112,10 +106,10 @@ def test_matrix_float_entries_give_float_values_and_no_exact_object():
     assert "(floating point, for the row player)" in text
 
 
-def test_matrix_from_csv_file(tmp_path, capsys):
+def test_matrix_from_csv_file(tmp_path, cli):
     path = tmp_path / "payoff.csv"
     path.write_text("-2,3\n3,-4\n")
-    data = run_json(capsys, "--csv", str(path))
+    data = cli.json("matrix", "--csv", str(path))
     assert data["exact"] == {
         "lower_value": "-2",
         "upper_value": "3",
@@ -138,56 +132,41 @@ def test_matrix_from_csv_file(tmp_path, capsys):
         (["1 2", "--csv", "x.csv"], "give the matrix either as text"),
     ],
 )
-def test_matrix_bad_input_is_one_line_and_exit_2(argv, message, capsys):
-    assert main(["matrix", *argv]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    assert captured.err.count("\n") == 1
-    assert captured.err.startswith("zerosum: error: ") and message in captured.err
+def test_matrix_bad_input_is_one_line_and_exit_2(argv, message, cli):
+    code, out, err = cli("matrix", *argv)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1
+    assert err.startswith("zerosum: error: ") and message in err
 
 
-def test_matrix_csv_with_a_non_numeric_cell_is_one_line_and_exit_2(tmp_path, capsys):
+def test_matrix_csv_with_a_non_numeric_cell_is_one_line_and_exit_2(tmp_path, cli):
     path = tmp_path / "payoff.csv"
     path.write_text("row,col\n1,2\n")
-    assert main(["matrix", "--csv", str(path)]) == 2
-    assert (
-        capsys.readouterr().err == "zerosum: error: cell 'row' at row 1, column 1 is not a number\n"
-    )
+    err = cli.error("matrix", "--csv", str(path))
+    assert err == "zerosum: error: cell 'row' at row 1, column 1 is not a number\n"
 
 
-def test_matrix_command_runs_as_a_module():
-    completed = subprocess.run(
-        [sys.executable, "-m", "zerosum", "matrix", "1 -1; -1 1", "--json"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert completed.returncode == 0
-    assert json.loads(completed.stdout)["exact"]["row_strategy"] == ["1/2", "1/2"]
+def test_matrix_command_runs_as_a_module(cli):
+    code, out, _ = cli.process("matrix", "1 -1; -1 1", "--json")
+    assert code == 0
+    assert json.loads(out)["exact"]["row_strategy"] == ["1/2", "1/2"]
 
 
-def test_matrix_ragged_input_through_a_subprocess_exits_2_with_one_line():
-    completed = subprocess.run(
-        [sys.executable, "-m", "zerosum", "matrix", "1 2 3; 4 5"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert completed.returncode == 2
-    assert (
-        completed.stderr == "zerosum: error: ragged matrix: row 2 has 2 cells, row 1 has 3 cells\n"
-    )
+def test_matrix_ragged_input_through_a_subprocess_exits_2_with_one_line(cli):
+    code, _, err = cli.process("matrix", "1 2 3; 4 5")
+    assert code == 2
+    assert err == "zerosum: error: ragged matrix: row 2 has 2 cells, row 1 has 3 cells\n"
 
 
-def test_matrix_larger_than_the_exact_limit_is_floats_unless_exact_is_asked(tmp_path, capsys):
+def test_matrix_larger_than_the_exact_limit_is_floats_unless_exact_is_asked(tmp_path, cli):
     size = EXACT_LIMIT + 1
     path = tmp_path / "big.csv"
     # The identity matrix: each player spreads evenly, value 1/size.
     path.write_text("\n".join(",".join(str(int(i == j)) for j in range(size)) for i in range(size)))
-    floats = run_json(capsys, "--csv", str(path))
+    floats = cli.json("matrix", "--csv", str(path))
     assert floats["exact"] is None
     assert floats["value"] == pytest.approx(1 / size)
-    exact = run_json(capsys, "--csv", str(path), "--exact")
+    exact = cli.json("matrix", "--csv", str(path), "--exact")
     assert exact["exact"]["value"] == f"1/{size}"
     assert exact["exact"]["row_strategy"] == [f"1/{size}"] * size
 

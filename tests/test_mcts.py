@@ -14,18 +14,19 @@ TTT = TicTacToe()
 C4 = ConnectFour()
 
 
-def test_uct_takes_the_win_in_one_at_tictactoe():
-    result = mcts(TTT, TTT.parse_state("XX.OO...."), iterations=200, seed=1)
-    assert result.best_move == 2
-    assert result.proven and result.value == 1
-
-
-def test_uct_takes_the_win_in_one_at_connect4():
-    # Player 0 has three stones in column 4 (index 3); playing there again wins.
-    state = C4.parse_state("414141")
-    assert C4.to_move(state) == 0
-    result = mcts(C4, state, iterations=2000, seed=3)
-    assert result.best_move == 3
+@pytest.mark.parametrize(
+    ("game", "position", "iterations", "seed", "winning_move"),
+    [
+        (TTT, "XX.OO....", 200, 1, 2),  # X completes the top row on square 2
+        (C4, "414141", 2000, 3, 3),  # three stones in column 4 (index 3): a fourth wins
+    ],
+    ids=["tictactoe", "connect4"],
+)
+def test_uct_takes_the_win_in_one(game, position, iterations, seed, winning_move):
+    state = game.parse_state(position)
+    assert game.to_move(state) == 0
+    result = mcts(game, state, iterations=iterations, seed=seed)
+    assert result.best_move == winning_move
     assert result.proven and result.value == 1
 
 

@@ -32,8 +32,13 @@ def test_kayles_starts_0_1_2_3_1_4_3_2_1_4_2_6():
     assert KAYLES.sequence(11).values == (0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6)
 
 
-def test_kayles_values_agree_with_brute_force_to_heap_300():
-    assert KAYLES.values(301).tolist() == brute_force(OctalGame("0.77"), 301)
+@pytest.mark.parametrize(
+    ("game", "count"),
+    [(KAYLES, 301), (OctalGame("0.4"), 60)],
+    ids=["kayles to heap 300", "0.4 (splits only) to heap 59"],
+)
+def test_values_agree_with_brute_force(game, count):
+    assert game.values(count).tolist() == brute_force(OctalGame(game.code), count)
 
 
 def test_kayles_has_period_12_after_its_last_exception_at_70():
@@ -108,10 +113,6 @@ def test_values_past_one_byte_widen_the_array_and_keep_working():
     assert array("H", pairs).tolist() == [7 ^ 700, 0]
     assert least_missing(pairs, "H", {1}) == 2
     assert find_period(array("H", [900, 300, 301] * 40), lambda pre, p: 2 * pre + 2 * p) == (0, 3)
-
-
-def test_split_only_game_04_agrees_with_brute_force():
-    assert OctalGame("0.4").values(60).tolist() == brute_force(OctalGame("0.4"), 60)
 
 
 @pytest.mark.parametrize("code", ["0.8", "1.7", "077", "0.", "", "0.7a", "kayles"])

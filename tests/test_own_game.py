@@ -4,14 +4,12 @@ what it cannot do with it."""
 
 from __future__ import annotations
 
-import json
 import sys
 import textwrap
 
 import pytest
 
 from zerosum import registry
-from zerosum.cli import main
 
 SUBTRACTION = textwrap.dedent(
     '''
@@ -60,79 +58,66 @@ def game_file(tmp_path_factory):
         sys.path.remove(str(folder))
 
 
-def run_json(capsys, *argv):
-    assert main([*argv, "--json"]) == 0, capsys.readouterr().err
-    return json.loads(capsys.readouterr().out)
-
-
-def error_of(capsys, *argv):
-    assert main(list(argv)) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("zerosum: error: ") and err.count("\n") == 1
-    return err
-
-
-def test_solve_finds_the_multiple_of_four_rule(game_file, capsys):
+def test_solve_finds_the_multiple_of_four_rule(game_file, cli):
     spec = f"{game_file}:TakeAway"
-    report = run_json(capsys, "solve", spec, "--distance")
+    report = cli.json("solve", spec, "--distance")
     assert (report["game"], report["value"], report["best_move"]) == (spec, 1, "3")
     assert report["plies"] == 3  # 7 -> 4, the reply, then the last tokens
-    assert run_json(capsys, "solve", spec, "8")["value"] == -1  # a multiple of 4 loses
+    assert cli.json("solve", spec, "8")["value"] == -1  # a multiple of 4 loses
 
 
-def test_options_in_parentheses_reach_the_constructor(game_file, capsys):
-    report = run_json(capsys, "solve", f"{game_file}:TakeAway(size=12)")
+def test_options_in_parentheses_reach_the_constructor(game_file, cli):
+    report = cli.json("solve", f"{game_file}:TakeAway(size=12)")
     assert (report["value"], report["best_move"]) == (-1, "1")
 
 
-def test_analyze_and_explain_search_it_to_the_end(game_file, capsys):
+def test_analyze_and_explain_search_it_to_the_end(game_file, cli):
     spec = f"{game_file}:TakeAway"
-    report = run_json(capsys, "analyze", spec, "10")
+    report = cli.json("analyze", spec, "10")
     assert (report["value"], report["exact"], report["best_move"], report["plies"]) == (
         1,
         True,
         "2",
         5,
     )
-    assert main(["explain", spec, "--depth", "1"]) == 0
-    drawn = capsys.readouterr().out.splitlines()
+    code, out, _ = cli("explain", spec, "--depth", "1")
+    assert code == 0
+    drawn = out.splitlines()
     assert drawn[0].startswith("value 1 for MAX, the player to move; alphabeta:")
     assert drawn[-1].startswith("└── 3 MIN")
 
 
-def test_match_and_play_it(game_file, capsys, monkeypatch):
+def test_match_and_play_it(game_file, cli):
     spec = f"{game_file}:TakeAway"
-    report = run_json(capsys, "match", spec, "--a", "perfect", "--b", "engine", "--games", "2")
+    report = cli.json("match", spec, "--a", "perfect", "--b", "engine", "--games", "2")
     assert (report["wins"], report["losses"]) == (1, 1)  # whoever starts from 7 wins
-    typed = iter(["4", "1", "q"])
-    monkeypatch.setattr("builtins.input", lambda prompt="": next(typed))
-    assert main(["play", spec, "--first", "ai"]) == 0
-    out = capsys.readouterr().out
+    code, out, _ = cli("play", spec, "--first", "ai", answers=["4", "1", "q"])
+    assert code == 0
     assert "The program (player 0) plays 3." in out
     assert "'4' is not a legal move: choose one of 1 2 3. Try again." in out
 
 
-def test_a_table_is_built_and_read_only_with_the_game_named(game_file, capsys, tmp_path):
+def test_a_table_is_built_and_read_only_with_the_game_named(game_file, cli, tmp_path):
     spec, table = f"{game_file}:TakeAway", str(tmp_path / "take.tb")
-    report = run_json(capsys, "tablebase", "build", spec, "-o", table, "--workers", "1")
+    report = cli.json("tablebase", "build", spec, "-o", table, "--workers", "1", progress=True)
     assert (report["positions"], report["value"], report["plies"]) == (14, 1, 3)
-    err = error_of(capsys, "tablebase", "info", table)
+    err = cli.error("tablebase", "info", table)
     assert "takeaway_game.TakeAway, which is not built in: name the game" in err
-    probe = run_json(capsys, "tablebase", "probe", table, spec, "--position", "5")
+    probe = cli.json("tablebase", "probe", table, spec, "--position", "5")
     assert (probe["value"], probe["plies"], probe["best_moves"]) == (1, 3, ["1"])
-    err = error_of(capsys, "tablebase", "probe", table, f"{game_file}:TakeAway(size=9)")
+    err = cli.error("tablebase", "probe", table, f"{game_file}:TakeAway(size=9)")
     assert "corrupted" in err or "built for" in err
 
 
-def test_a_module_on_the_path_is_named_module_colon_class(game_file, capsys):
+def test_a_module_on_the_path_is_named_module_colon_class(game_file, cli):
     sys.path.insert(0, str(game_file.parent))
     try:
-        assert run_json(capsys, "solve", "takeaway_game:TakeAway", "5")["best_move"] == "1"
+        assert cli.json("solve", "takeaway_game:TakeAway", "5")["best_move"] == "1"
     finally:
         sys.path.remove(str(game_file.parent))
 
 
-def test_an_installed_package_registers_a_name(game_file, capsys, tmp_path, monkeypatch):
+def test_an_installed_package_registers_a_name(game_file, cli, tmp_path, monkeypatch):
     info = tmp_path / "takeaway-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: takeaway\nVersion: 1.0\n")
@@ -140,8 +125,8 @@ def test_an_installed_package_registers_a_name(game_file, capsys, tmp_path, monk
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.syspath_prepend(str(game_file.parent))
     assert "takeaway" in registry.games()
-    assert run_json(capsys, "solve", "takeaway(size=8)")["value"] == -1
-    listed = run_json(capsys, "games")["games"]
+    assert cli.json("solve", "takeaway(size=8)")["value"] == -1
+    listed = cli.json("games")["games"]
     assert {"name": "takeaway", "source": "entry point takeaway_game:TakeAway"}.items() <= next(
         row for row in listed if row["name"] == "takeaway"
     ).items()
@@ -162,21 +147,20 @@ def test_an_installed_package_registers_a_name(game_file, capsys, tmp_path, monk
         ("tree(x=1)", "tree takes no options"),
     ],
 )
-def test_a_bad_game_name_is_one_line_saying_what_is_wrong(capsys, spec, message):
-    assert message in error_of(capsys, "solve", spec)
+def test_a_bad_game_name_is_one_line_saying_what_is_wrong(cli, spec, message):
+    assert message in cli.error("solve", spec)
 
 
-def test_a_missing_class_and_a_missing_capability_are_named(game_file, capsys):
-    assert "has no 'Nothing'" in error_of(capsys, "solve", f"{game_file}:Nothing")
+def test_a_missing_class_and_a_missing_capability_are_named(game_file, cli):
+    assert "has no 'Nothing'" in cli.error("solve", f"{game_file}:Nothing")
     spec = f"{game_file}:TakeAway"
-    err = error_of(capsys, "analyze", spec, "--depth", "2")
+    err = cli.error("analyze", spec, "--depth", "2")
     assert "TakeAway does not provide Evaluating (evaluate), needed for depth-limited" in err
-    err = error_of(capsys, "match", spec, "--a", "expectiminimax:depth=2", "--b", "random")
+    err = cli.error("match", spec, "--a", "expectiminimax:depth=2", "--b", "random")
     assert "does not provide Evaluating (evaluate)" in err
 
 
-def test_no_option_is_taken_for_an_abbreviation(capsys):
-    with pytest.raises(SystemExit) as exit_info:
-        main(["match", "tictactoe", "--a", "random", "--b", "random", "--game", "3"])
-    assert exit_info.value.code == 2
-    assert "unrecognized arguments: --game 3" in capsys.readouterr().err
+def test_no_option_is_taken_for_an_abbreviation(cli):
+    code, _, err = cli("match", "tictactoe", "--a", "random", "--b", "random", "--game", "3")
+    assert code == 2
+    assert "unrecognized arguments: --game 3" in err

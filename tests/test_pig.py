@@ -1,12 +1,7 @@
 """Pig: the rules, the exact solution checked two ways, and `zerosum solve pig`."""
 
-import json
-import subprocess
-import sys
-
 import pytest
 
-from zerosum.cli import main
 from zerosum.games.pig import HOLD, ROLL, Pig
 from zerosum.search.expectiminimax import expectiminimax
 from zerosum.solve.pig import solve_pig
@@ -114,33 +109,28 @@ def test_star_pruning_on_pig_keeps_the_value_and_saves_nodes():
     assert star1.stats.nodes < full.stats.nodes
 
 
-def test_solve_pig_json_gives_the_win_probability(capsys):
-    assert main(["solve", "pig", "--target", "2", "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
+def test_solve_pig_json_gives_the_win_probability(cli):
+    report = cli.json("solve", "pig", "--target", "2")
     assert report["win_probability"] == pytest.approx(6 / 7, abs=1e-12)
     assert report["best_move"] == "roll"
 
 
-def test_solve_pig_from_a_position_in_text(capsys):
-    assert main(["solve", "pig", "--target", "20", "--position", "10 15 4 1"]) == 0
-    out = capsys.readouterr().out
+def test_solve_pig_from_a_position_in_text(cli):
+    code, out, _ = cli("solve", "pig", "--target", "20", "--position", "10 15 4 1")
+    assert code == 0
     assert "P1 to move: expected value 0.7803 under best play" in out
     assert "wins with probability 0.8901" in out and "hold once the turn total reaches 5" in out
 
 
-def test_solve_pig_bad_target_is_one_line_exit_2():
-    process = subprocess.run(
-        [sys.executable, "-m", "zerosum", "solve", "pig", "--target", "0"],
-        capture_output=True,
-        text=True,
-    )
-    assert process.returncode == 2
-    assert process.stderr == "zerosum: error: the target must be at least 1 point, got 0\n"
+def test_solve_pig_bad_target_is_one_line_exit_2(cli):
+    code, _, err = cli.process("solve", "pig", "--target", "0")
+    assert code == 2
+    assert err == "zerosum: error: the target must be at least 1 point, got 0\n"
 
 
-def test_target_option_of_another_game_is_refused(capsys):
-    assert main(["solve", "tictactoe", "--target", "5"]) == 2
-    assert "tictactoe has no option 'target' (its options: none)" in capsys.readouterr().err
+def test_target_option_of_another_game_is_refused(cli):
+    err = cli.error("solve", "tictactoe", "--target", "5")
+    assert "tictactoe has no option 'target' (its options: none)" in err
 
 
 def test_counting_chance_levels_as_plies_stops_one_node_sooner():

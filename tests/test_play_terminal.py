@@ -1,17 +1,12 @@
 """Playing tic-tac-toe in a real pseudo-terminal: moves, a bad move, end of input, Ctrl-C."""
 
 import pytest
-from terminal import exit_status, spawn_play
 
 from zerosum.cli.play import human_side
 
 
-def spawn(*args):
-    return spawn_play("tictactoe", *args)
-
-
-def test_a_full_game_against_the_program_ends_in_its_win_after_a_blunder():
-    child = spawn()
+def test_a_full_game_against_the_program_ends_in_its_win_after_a_blunder(terminal):
+    child = terminal.play("tictactoe")
     child.expect_exact("Your move (X): ")
     child.sendline("0")
     child.expect_exact("The program (O) plays 4.")
@@ -22,11 +17,11 @@ def test_a_full_game_against_the_program_ends_in_its_win_after_a_blunder():
     child.sendline("3")  # ignores O's diagonal 2-4-6
     child.expect_exact("The program (O) plays 6.")
     child.expect_exact("O wins: the program wins.")
-    assert exit_status(child) == 0
+    assert terminal.exit_status(child) == 0
 
 
-def test_an_occupied_square_and_a_word_are_explained_and_asked_again():
-    child = spawn()
+def test_an_occupied_square_and_a_word_are_explained_and_asked_again(terminal):
+    child = terminal.play("tictactoe")
     child.expect_exact("Your move (X): ")
     child.sendline("4")
     child.expect_exact("The program (O) plays 0.")
@@ -40,24 +35,24 @@ def test_an_occupied_square_and_a_word_are_explained_and_asked_again():
     child.sendline("8")
     child.expect_exact("The program (O) plays")
     child.sendline("q")
-    assert exit_status(child) == 0
+    assert terminal.exit_status(child) == 0
 
 
-def test_end_of_input_mid_game_leaves_cleanly_with_exit_code_0():
-    child = spawn("--first", "ai")
+def test_end_of_input_mid_game_leaves_cleanly_with_exit_code_0(terminal):
+    child = terminal.play("tictactoe", "--first", "ai")
     child.expect_exact("The program (X) plays 4.")
     child.expect_exact("Your move (O): ")
     child.sendeof()
     child.expect_exact("Game left unfinished.")
-    assert exit_status(child) == 0
+    assert terminal.exit_status(child) == 0
     assert "Traceback" not in child.before
 
 
-def test_ctrl_c_leaves_with_exit_code_130_and_no_traceback():
-    child = spawn("--as", "O")
+def test_ctrl_c_leaves_with_exit_code_130_and_no_traceback(terminal):
+    child = terminal.play("tictactoe", "--as", "O")
     child.expect_exact("Your move (O): ")
     child.sendintr()
-    assert exit_status(child) == 130
+    assert terminal.exit_status(child) == 130
     assert "Traceback" not in child.before
 
 

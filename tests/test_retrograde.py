@@ -44,11 +44,6 @@ def random_position(game, rng, low, high):
 
 
 @pytest.fixture(scope="module")
-def tictactoe_table():
-    return solve(TICTACTOE, workers=1)
-
-
-@pytest.fixture(scope="module")
 def connect4_table():
     return solve(ConnectFour(4, 4), workers=1)
 

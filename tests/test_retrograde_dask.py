@@ -6,7 +6,6 @@ pytest.importorskip("dask.distributed")
 
 from dask.distributed import LocalCluster  # noqa: E402
 
-from zerosum.cli import main  # noqa: E402
 from zerosum.games.connect4 import ConnectFour  # noqa: E402
 from zerosum.games.tictactoe import TicTacToe  # noqa: E402
 from zerosum.solve import Table, parallel, retrograde, solve  # noqa: E402
@@ -28,10 +27,10 @@ def test_dask_cluster_builds_the_same_tictactoe_table(scheduler, monkeypatch):
     assert (table.counts.positions, table.counts.terminal) == (5478, 958)
 
 
-def test_dask_cluster_builds_connect4_3x4_from_the_command_line(scheduler, tmp_path, capsys):
+def test_dask_cluster_builds_connect4_3x4_from_the_command_line(scheduler, tmp_path, cli):
     path = tmp_path / "c4.tb"
     argv = ["tablebase", "build", "connect4", "--width", "3", "--height", "4", "-o", str(path)]
-    assert main([*argv, "--scheduler", scheduler]) == 0
+    assert cli(*argv, "--scheduler", scheduler).code == 0
     game = ConnectFour(3, 4)
     assert Table.load(path, game).sections == solve(game, workers=1).sections
 

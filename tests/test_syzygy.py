@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import chess
@@ -83,18 +82,15 @@ def test_the_uci_engine_searches_with_the_tables_and_reports_tbhits(tables):
     assert result.info["tbhits"] > 0
 
 
-def test_analyze_chess_with_syzygy_reports_the_tables_win_and_their_hits(tables, capsys):
-    from zerosum.cli import main
-
+def test_analyze_chess_with_syzygy_reports_the_tables_win_and_their_hits(tables, cli):
     path = str(oracle_path("chess", "syzygy"))
     fen = "8/8/8/4k3/8/8/2r5/K2Q4 w - - 0 1"
-    code = main(["analyze", "chess", "--fen", fen, "--depth", "2", "--syzygy", path, "--json"])
-    report = json.loads(capsys.readouterr().out)
-    assert code == 0
+    report = cli.json("analyze", "chess", "--fen", fen, "--depth", "2", "--syzygy", path)
     assert (report["best_move"], report["value"], report["plies"]) == ("Qxc2", WIN, None)
     assert report["tbhits"] > 0
-    assert main(["analyze", "chess", "--fen", fen, "--depth", "1", "--syzygy", path]) == 0
-    assert "best move: Qxc2  score: win by the tables (+1000)" in capsys.readouterr().out
+    code, out, _ = cli("analyze", "chess", "--fen", fen, "--depth", "1", "--syzygy", path)
+    assert code == 0
+    assert "best move: Qxc2  score: win by the tables (+1000)" in out
 
 
 @pytest.mark.parametrize(
@@ -104,9 +100,5 @@ def test_analyze_chess_with_syzygy_reports_the_tables_win_and_their_hits(tables,
         (["connect4", "--syzygy", "/tmp"], "--syzygy: connect4 reads no endgame tables"),
     ],
 )
-def test_analyze_refuses_a_bad_syzygy_path_in_one_line(args, message, capsys):
-    from zerosum.cli import main
-
-    assert main(["analyze", *args, "--depth", "1"]) == 2
-    error = capsys.readouterr().err
-    assert message in error and error.count("\n") == 1
+def test_analyze_refuses_a_bad_syzygy_path_in_one_line(args, message, cli):
+    assert message in cli.error("analyze", *args, "--depth", "1")  # one line, exit code 2

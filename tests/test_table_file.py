@@ -12,22 +12,17 @@ from zerosum.solve.table import MAGIC
 TICTACTOE = TicTacToe()
 
 
-@pytest.fixture(scope="module")
-def table():
-    return solve(TICTACTOE, workers=1)
-
-
 @pytest.fixture
-def saved(table, tmp_path):
+def saved(tictactoe_table, tmp_path):
     path = tmp_path / "ttt.tb"
-    table.save(path)
+    tictactoe_table.save(path)
     return path
 
 
-def test_saved_table_loads_back_with_the_same_sections_and_counts(table, saved):
+def test_saved_table_loads_back_with_the_same_sections_and_counts(tictactoe_table, saved):
     loaded = Table.load(saved, TICTACTOE)
-    assert loaded.sections == table.sections
-    assert loaded.counts == table.counts and loaded.layers == table.layers
+    assert loaded.sections == tictactoe_table.sections
+    assert loaded.counts == tictactoe_table.counts and loaded.layers == tictactoe_table.layers
     assert loaded.probe(TICTACTOE.parse_state("XX.OO....")).best_moves == (2,)
 
 
@@ -37,7 +32,7 @@ def test_saved_file_has_the_permissions_of_any_new_file(saved):
     assert saved.stat().st_mode & 0o777 == 0o666 & ~umask
 
 
-def test_file_is_11_bytes_a_position_after_its_header(table, saved):
+def test_file_is_11_bytes_a_position_after_its_header(tictactoe_table, saved):
     data = saved.read_bytes()
     assert data.startswith(MAGIC)
     header_length = int.from_bytes(data[10:14], "little")
@@ -92,19 +87,21 @@ def test_missing_and_foreign_files_are_refused(tmp_path):
         Table.load(foreign, TICTACTOE)
 
 
-def test_interrupted_save_leaves_neither_table_nor_temporary_file(table, tmp_path, monkeypatch):
+def test_interrupted_save_leaves_neither_table_nor_temporary_file(
+    tictactoe_table, tmp_path, monkeypatch
+):
     def interrupt(fd):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(os, "fsync", interrupt)
     with pytest.raises(KeyboardInterrupt):
-        table.save(tmp_path / "ttt.tb")
+        tictactoe_table.save(tmp_path / "ttt.tb")
     assert list(tmp_path.iterdir()) == []
 
 
-def test_save_replaces_an_older_table_whole(table, tmp_path):
+def test_save_replaces_an_older_table_whole(tictactoe_table, tmp_path):
     path = tmp_path / "t.tb"
     solve(ConnectFour(3, 3), workers=1).save(path)
-    table.save(path)
+    tictactoe_table.save(path)
     assert Table.load(path, TICTACTOE).counts.positions == 5478
     assert [p.name for p in tmp_path.iterdir()] == ["t.tb"]

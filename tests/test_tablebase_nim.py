@@ -1,6 +1,5 @@
 """Tables of Nim: their losing positions are Bouton's P positions, in normal and misère play."""
 
-import json
 from functools import reduce
 from itertools import product
 from operator import xor
@@ -9,7 +8,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zerosum.cli import main
 from zerosum.games.nim import Nim
 from zerosum.solve import Table, solve
 from zerosum.theory.nim import outcome
@@ -61,15 +59,13 @@ def test_nim_keys_of_four_heaps_up_to_15_fit_in_64_bits():
     assert Nim().key(((15, 15, 15, 15), 1)) < 2**64
 
 
-def test_cli_builds_and_probes_a_misere_nim_table(capsys, tmp_path):
+def test_cli_builds_and_probes_a_misere_nim_table(cli, tmp_path):
     path = tmp_path / "nim.tb"
     argv = ["tablebase", "build", "nim", "--heaps", "1,2,3", "--misere", "-o", str(path)]
-    assert main([*argv, "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    report = cli.json(*argv, progress=True)
     assert report["parameters"] == {"heaps": [1, 2, 3], "misere": True}
     assert (report["positions"], report["losses"], report["value"]) == (40, 10, -1)
-    assert main(["tablebase", "probe", str(path), "--position", "1 1 1", "--json"]) == 0
-    probe = json.loads(capsys.readouterr().out)
+    probe = cli.json("tablebase", "probe", str(path), "--position", "1 1 1")
     assert (probe["value"], probe["plies"], probe["best_moves"]) == (
         -1,
         3,
@@ -78,10 +74,10 @@ def test_cli_builds_and_probes_a_misere_nim_table(capsys, tmp_path):
     assert Table.load(path, Nim((1, 2, 3), misere=True)).counts.positions == 40
 
 
-def test_cli_nim_heaps_must_be_numbers_and_only_nim_takes_them(capsys, tmp_path):
+def test_cli_nim_heaps_must_be_numbers_and_only_nim_takes_them(cli, tmp_path):
     output = str(tmp_path / "t.tb")
-    assert main(["tablebase", "build", "nim", "--heaps", "3,x", "-o", output]) == 2
-    assert "a heap size must be a non-negative integer, got 'x'" in capsys.readouterr().err
-    assert main(["tablebase", "build", "connect4", "--heaps", "3", "-o", output]) == 2
-    err = capsys.readouterr().err
+    assert "a heap size must be a non-negative integer, got 'x'" in cli.error(
+        "tablebase", "build", "nim", "--heaps", "3,x", "-o", output
+    )
+    err = cli.error("tablebase", "build", "connect4", "--heaps", "3", "-o", output)
     assert "connect4 has no option 'heaps' (its options: width, height, connect)" in err

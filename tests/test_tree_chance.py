@@ -1,10 +1,7 @@
 """Chance nodes in explicit trees: validation, turns, and `zerosum tree` running expectiminimax."""
 
-import json
-
 import pytest
 
-from zerosum.cli import main
 from zerosum.games.tree import Tree
 from zerosum.search import alphabeta
 
@@ -40,36 +37,31 @@ def test_chance_node_has_no_moves_so_exact_search_refuses_it():
         alphabeta(Tree.from_text(DICE), ())
 
 
-def test_tree_command_chooses_six_six(capsys):
-    assert main(["tree", DICE, "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
+@pytest.mark.parametrize(
+    ("tree", "value", "best_move"),
+    [(DICE, 6, "0"), (SQUARED, 50.5, "1")],
+    ids=["six-six", "squared payoffs: ten-one"],
+)
+def test_tree_command_chooses_the_roll_with_the_best_expectation(cli, tree, value, best_move):
+    report = cli.json("tree", tree)
     assert report["algorithm"] == "expectiminimax"
-    assert report["value"] == 6
-    assert report["best_move"] == "0"
+    assert report["value"] == value
+    assert report["best_move"] == best_move
 
 
-def test_tree_command_with_squared_payoffs_chooses_ten_one(capsys):
-    assert main(["tree", SQUARED, "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert report["value"] == 50.5
-    assert report["best_move"] == "1"
-
-
-def test_tree_command_reports_leaves_star_pruning_skipped(capsys):
+def test_tree_command_reports_leaves_star_pruning_skipped(cli):
     # After move 0 is worth 5, the first roll of move 1 (0 with bounds 0..10) caps it at 5.
     tree = '[{"chance": [[0.5, 5], [0.5, 5]]}, {"chance": [[0.5, 0], [0.5, 10]]}]'
-    assert main(["tree", tree, "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    report = cli.json("tree", tree)
     assert report["value"] == 5
     assert report["pruned"] == [[1, 1]]
 
 
-def test_tree_command_bad_probabilities_is_one_line_and_exit_2(capsys):
-    assert main(["tree", '[{"chance": [[0.5, 6], [0.6, 6]]}]']) == 2
-    err = capsys.readouterr().err
+def test_tree_command_bad_probabilities_is_one_line_and_exit_2(cli):
+    err = cli.error("tree", '[{"chance": [[0.5, 6], [0.6, 6]]}]')
     assert err == "zerosum: error: node 0: the probabilities sum to 1.1, not 1\n"
 
 
-def test_pictures_of_chance_trees_are_refused_with_a_reason(capsys):
-    assert main(["tree", DICE, "--show", "text"]) == 2
-    assert "--show draws exact searches: this tree has chance nodes" in capsys.readouterr().err
+def test_pictures_of_chance_trees_are_refused_with_a_reason(cli):
+    err = cli.error("tree", DICE, "--show", "text")
+    assert "--show draws exact searches: this tree has chance nodes" in err

@@ -100,11 +100,11 @@ def play_game(
     """Play from `state` to the end (`players[p]` moves for player p; the dice rolled with
     `rng`); the final state, or None when a player left. ValueError when a player chooses an
     illegal move."""
-    dice = isinstance(game, Chance)
+    dice = game if isinstance(game, Chance) else None
     while not game.is_terminal(state):
         player: Player | None
-        if dice and game.is_chance(state):  # type: ignore[attr-defined]
-            outcomes = game.chance_outcomes(state)  # type: ignore[attr-defined]
+        if dice is not None and dice.is_chance(state):
+            outcomes = dice.chance_outcomes(state)
             move = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
             player = None
         else:

@@ -333,7 +333,8 @@ def state_of(game: Game, text: str) -> Any:
     if not text:
         return game.initial_state()
     require(game, StateText, "a position given as text")
-    return game.parse_state(text)  # type: ignore[attr-defined]
+    assert isinstance(game, StateText)  # as `require` has just checked, for the type checker
+    return game.parse_state(text)
 
 
 def make_game(entry: GameEntry, options: Mapping[str, Any]) -> Game:
@@ -487,7 +488,10 @@ def capabilities(entry: GameEntry, game: Game) -> tuple[str, ...]:
 def player_names(game: Game) -> tuple[str, str]:
     """How the game calls its players (`player_names`), else `player 0` and `player 1`."""
     names = getattr(game, "player_names", None)
-    return tuple(names) if names else ("player 0", "player 1")  # type: ignore[return-value]
+    if not names:
+        return "player 0", "player 1"
+    first, second = names
+    return first, second
 
 
 # -- moves as text -------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from typing import Any
 
 from zerosum import registry
 from zerosum.cli.common import add_game_argument, game_setup, number, print_json
-from zerosum.cli.play import endgame_tables
-from zerosum.game import Evaluating, Game, has_chance
+from zerosum.cli.play import endgame_tables, waits_for_dice
+from zerosum.game import Chance, Evaluating, Game, has_chance
 from zerosum.registry import Setup, format_move
 from zerosum.search import rank_moves
 from zerosum.search.engine import Engine, EngineResult, Iteration
@@ -113,10 +113,10 @@ def analysed_position(args: argparse.Namespace) -> Setup:
 def rolled(setup: Setup, dice: str) -> Setup:
     """`setup` once `dice` are rolled; ValueError if its position is not waiting for them."""
     game, state = setup.game, setup.state
-    if not game.is_chance(state):  # type: ignore[attr-defined]
+    if not (isinstance(game, Chance) and game.is_chance(state)):
         raise ValueError("the position has its roll already: give the dice once")
     outcome = registry.parse_move(game, state, dice)
-    if outcome not in [outcome for outcome, _ in game.chance_outcomes(state)]:  # type: ignore[attr-defined]
+    if outcome not in [outcome for outcome, _ in game.chance_outcomes(state)]:
         raise ValueError(f"the roll {dice!r} cannot happen in this position")
     return replace(setup, state=game.result(state, outcome))
 
@@ -131,7 +131,7 @@ def run_ranking(setup: Setup, args: argparse.Namespace) -> int:
     depth = args.depth
     if depth is None and isinstance(game, Evaluating):
         depth = DEFAULT_CHANCE_DEPTH
-    if game.is_chance(state):  # type: ignore[attr-defined]
+    if waits_for_dice(game, state):
         raise ValueError("the position waits for a roll: give the dice (backgammon: --dice 6-5)")
     start = time.perf_counter()
     ranked = rank_moves(game, state, depth=depth)

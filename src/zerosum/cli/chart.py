@@ -54,8 +54,7 @@ def run(args: argparse.Namespace) -> int:
             f"cannot tell the chart's format from {args.output!r}:"
             f" end the name with .{', .'.join(charts.FORMATS)}"
         )
-    depth = DEFAULT_DEPTH.get(args.chart) if args.max_depth is None else args.max_depth
-    figure, report = CHARTS[args.chart](charts, args, depth)
+    figure, report = CHARTS[args.chart](charts, args)
     write_atomically(args.output, charts.image(figure, suffix))
     report["output"] = args.output
     if args.json:
@@ -65,12 +64,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ordering(charts: Any, args: argparse.Namespace, depth: int | None) -> tuple[Any, dict]:
+def _max_depth(args: argparse.Namespace) -> int:
+    """`--max-depth`, else the chart's own default."""
+    return DEFAULT_DEPTH[args.chart] if args.max_depth is None else args.max_depth
+
+
+def _ordering(charts: Any, args: argparse.Namespace) -> tuple[Any, dict]:
     runs = ordering_experiment()
     return charts.ordering_figure(runs), {"chart": "ordering", "runs": [asdict(r) for r in runs]}
 
 
-def _ablation(charts: Any, args: argparse.Namespace, depth: int) -> tuple[Any, dict]:
+def _ablation(charts: Any, args: argparse.Namespace) -> tuple[Any, dict]:
+    depth = _max_depth(args)
     if not 1 <= depth <= 8:
         raise ValueError(f"--max-depth for ablation must be from 1 to 8, got {depth}")
     points = ablation_experiment(range(1, depth + 1))
@@ -81,7 +86,8 @@ def _ablation(charts: Any, args: argparse.Namespace, depth: int) -> tuple[Any, d
     return charts.ablation_figure(points), report
 
 
-def _growth(charts: Any, args: argparse.Namespace, depth: int) -> tuple[Any, dict]:
+def _growth(charts: Any, args: argparse.Namespace) -> tuple[Any, dict]:
+    depth = _max_depth(args)
     _check_growth(args.branching, depth, args.samples)
     points = growth_experiment(args.branching, range(1, depth + 1), args.samples, args.seed)
     report = {
@@ -96,7 +102,7 @@ def _growth(charts: Any, args: argparse.Namespace, depth: int) -> tuple[Any, dic
 
 
 CHARTS = {"ordering": _ordering, "growth": _growth, "ablation": _ablation}
-"""Each chart's numbers and figure, from the parsed options and the deepest depth."""
+"""Each chart's numbers and figure, from the parsed options."""
 
 
 def _check_growth(branching: int, depth: int, samples: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from zerosum import players, registry
 from zerosum.cli.common import print_json
@@ -26,7 +27,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for entry in registry.games().values():
         try:
             game = registry.make_game(entry, {}) if entry.from_position is None else None

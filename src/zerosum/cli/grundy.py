@@ -55,9 +55,9 @@ def run(args: argparse.Namespace) -> int:
         name = "Grundy's game"
         result = GrundysGame().sequence(args.upto)
     else:
-        game = OctalGame(NAMED.get(args.game) or args.octal)
-        name = f"octal game {game.code}" + (f" ({args.game})" if args.game else "")
-        result = game.sequence(args.upto, args.search)
+        octal = OctalGame(NAMED.get(args.game) or args.octal)
+        name = f"octal game {octal.code}" + (f" ({args.game})" if args.game else "")
+        result = octal.sequence(args.upto, args.search)
     report = {
         "game": name,
         "values": list(result.values),

@@ -87,7 +87,7 @@ def _read_openings(game: Game, path: str) -> list:
         if not text:
             continue
         try:
-            openings.append(game.parse_state(text))  # type: ignore[attr-defined]
+            openings.append(registry.state_of(game, text))
         except ValueError as error:
             raise ValueError(f"{path}, line {number_}: {error}") from None
     if not openings:

@@ -16,7 +16,7 @@ from typing import Any
 
 from zerosum import players, registry
 from zerosum.cli.common import add_game_argument, game_setup
-from zerosum.game import Game, Player, has_chance
+from zerosum.game import Chance, Game, Player
 from zerosum.match import Chooser, play_game
 from zerosum.players import Seat
 from zerosum.solve import Table
@@ -128,7 +128,7 @@ def show_game(
     """
 
     def draw(state: Any) -> None:
-        if not (has_chance(game) and game.is_chance(state)):  # type: ignore[attr-defined]
+        if not waits_for_dice(game, state):
             print("\n" + registry.render(game, state))
 
     def observe(state: Any, move: Any, player: Player | None, after: Any) -> None:
@@ -139,7 +139,7 @@ def show_game(
             print(f"The program ({names[player]}) plays {text}.")
         draw(after)
 
-    if not (has_chance(game) and game.is_chance(state)):  # type: ignore[attr-defined]
+    if not waits_for_dice(game, state):
         print(registry.render(game, state))
     final = play_game(game, players, state, rng, observe)
     if final is None:
@@ -153,6 +153,11 @@ def show_game(
     else:
         print("A draw.")
     return 0
+
+
+def waits_for_dice(game: Game, state: Any) -> bool:
+    """True where the dice are rolled in `state`: a chance node, where nobody moves."""
+    return isinstance(game, Chance) and game.is_chance(state)
 
 
 def ask_move(game: Game, state: Any, mark: str) -> Any | None:

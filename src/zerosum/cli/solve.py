@@ -16,7 +16,7 @@ from typing import Any
 
 from zerosum import registry
 from zerosum.cli.common import add_game_argument, game_setup, number, parse_int_list, print_json
-from zerosum.game import Game, StateText, require
+from zerosum.game import StateText, require
 from zerosum.registry import Setup
 from zerosum.search import by_priority
 from zerosum.solve.answer import SEARCHES, ExactAnswer, exact_search
@@ -219,8 +219,7 @@ def run_file(args: argparse.Namespace) -> int:
 
 
 def _at(setup: Setup, text: str) -> Setup:
-    game: Game = setup.game
-    return Setup(setup.entry, game, game.parse_state(text), setup.name, text)  # type: ignore[attr-defined]
+    return Setup(setup.entry, setup.game, registry.state_of(setup.game, text), setup.name, text)
 
 
 def summary(rows: list[dict]) -> str:

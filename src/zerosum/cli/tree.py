@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from zerosum.cli.common import number, print_json
 from zerosum.cli.explain import traced_search
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         algorithm = args.algorithm
         examined = {n.state for n in searched.nodes if n.leaf and n.status == EXAMINED}
     leaves = tree.leaves()
-    report = {
+    report: dict[str, Any] = {
         "algorithm": algorithm,
         "value": number(result.value),
         "best_move": None if result.best_move is None else str(result.best_move),

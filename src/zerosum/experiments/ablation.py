@@ -12,40 +12,58 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from zerosum.games.chess import Chess
 from zerosum.games.connect4 import ConnectFour
 from zerosum.search.engine import Engine
 
-NOTHING = dict(
+
+class Switches(TypedDict, total=False):
+    """The engine's enhancements that switch on and off (`Engine`'s keyword arguments)."""
+
+    table: bool
+    iterative: bool
+    hash_move: bool
+    killers: bool
+    history: bool
+    captures: bool
+    null_window: bool
+    quiescence: bool
+    null_move: bool
+    late_move_reductions: bool
+    futility: bool
+    check_extensions: bool
+
+
+NOTHING = Switches(
     table=False, iterative=False, hash_move=False, killers=False, history=False,
     captures=False, null_window=False, quiescence=False, null_move=False,
     late_move_reductions=False, futility=False, check_extensions=False,
 )  # fmt: skip
 """Every enhancement off: plain alpha-beta in the game's own (centre-first) order."""
 
-STEPS: tuple[tuple[str, dict[str, bool]], ...] = (
+STEPS: tuple[tuple[str, Switches], ...] = (
     ("plain alpha-beta (centre-first order)", {}),
-    ("+ ordering (killers, history)", dict(killers=True, history=True)),
-    ("+ table (hash move, bounds)", dict(table=True, hash_move=True)),
-    ("+ iterative deepening", dict(iterative=True)),
-    ("+ null window (PVS)", dict(null_window=True)),
+    ("+ ordering (killers, history)", Switches(killers=True, history=True)),
+    ("+ table (hash move, bounds)", Switches(table=True, hash_move=True)),
+    ("+ iterative deepening", Switches(iterative=True)),
+    ("+ null window (PVS)", Switches(null_window=True)),
 )
 """Each step switches on what its name says, on top of the steps before it."""
 
 POSITIONS = ("", "4453", "44444326", "3435261")
 """Connect Four positions (columns played from the empty board) searched by every step."""
 
-CHESS_STEPS: tuple[tuple[str, dict[str, bool]], ...] = (
-    ("alpha-beta + quiescence (MVV-LVA), python-chess's move order", dict(captures=True)),
-    ("+ ordering, table, iterative deepening, PVS", dict(
+CHESS_STEPS: tuple[tuple[str, Switches], ...] = (
+    ("alpha-beta + quiescence (MVV-LVA), python-chess's move order", Switches(captures=True)),
+    ("+ ordering, table, iterative deepening, PVS", Switches(
         killers=True, history=True, table=True, hash_move=True, iterative=True,
         null_window=True)),
-    ("+ null move", dict(null_move=True)),
-    ("+ late-move reductions", dict(late_move_reductions=True)),
-    ("+ futility pruning", dict(futility=True)),
-    ("+ check extensions", dict(check_extensions=True)),
+    ("+ null move", Switches(null_move=True)),
+    ("+ late-move reductions", Switches(late_move_reductions=True)),
+    ("+ futility pruning", Switches(futility=True)),
+    ("+ check extensions", Switches(check_extensions=True)),
 )  # fmt: skip
 """Each step on top of the ones before; quiescence is on throughout (chess needs it)."""
 
@@ -75,18 +93,18 @@ class AblationPoint:
 
 
 def configurations(
-    steps: tuple[tuple[str, dict[str, bool]], ...] = STEPS, base: dict[str, bool] = NOTHING
-) -> Iterator[tuple[str, dict[str, bool]]]:
+    steps: tuple[tuple[str, Switches], ...] = STEPS, base: Switches = NOTHING
+) -> Iterator[tuple[str, Switches]]:
     """Each step's name and the engine's flags with it and every step before it switched on."""
-    flags = dict(base)
+    flags = base.copy()
     for name, change in steps:
         flags.update(change)
-        yield name, dict(flags)
+        yield name, flags.copy()
 
 
-def chess_configurations() -> Iterator[tuple[str, dict[str, bool]]]:
+def chess_configurations() -> Iterator[tuple[str, Switches]]:
     """The chess steps, each with the flags of every step before it, quiescence on."""
-    return configurations(CHESS_STEPS, dict(NOTHING, quiescence=True))
+    return configurations(CHESS_STEPS, {**NOTHING, "quiescence": True})
 
 
 def ablation_experiment(
@@ -110,7 +128,7 @@ def chess_ablation_experiment(
 def _ablation(
     game: Any,
     states: list[Any],
-    steps: Iterable[tuple[str, dict[str, bool]]],
+    steps: Iterable[tuple[str, Switches]],
     depths: Iterable[int],
 ) -> tuple[AblationPoint, ...]:
     points = []

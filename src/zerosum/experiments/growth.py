@@ -75,8 +75,12 @@ def growth_experiment(
             tree = uniform_tree(branching, depth, rng)
             trace = Trace(limit=2 * len(tree.nodes))
             full = minimax(tree, (), trace=trace)
-            values = {e.state: e.value for e in trace.events if e.kind in (LEAF, EXIT)}
-            ordered = alphabeta(tree, (), order=best_first(values))  # type: ignore[arg-type]
+            values = {
+                e.state: e.value
+                for e in trace.events
+                if e.kind in (LEAF, EXIT) and e.value is not None  # minimax values them all
+            }
+            ordered = alphabeta(tree, (), order=best_first(values))
             totals[0] += full.stats.leaves
             totals[1] += alphabeta(tree, ()).stats.leaves
             totals[2] += ordered.stats.leaves

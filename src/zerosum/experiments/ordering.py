@@ -43,7 +43,7 @@ def ordering_experiment(seeds: Iterable[int] = range(20)) -> tuple[OrderingRun, 
 
     `leaves` counts finished games reached; `value` is for X (always 0, a draw).
     """
-    orders = [
+    orders: list[tuple[str, tuple[int, ...]]] = [
         ("square order", SQUARE_ORDER),
         ("centre and corners", CENTRE_AND_CORNERS),
         ("edges first", EDGES_FIRST),

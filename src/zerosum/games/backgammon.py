@@ -55,6 +55,7 @@ from zerosum.game import Player
 State = tuple[int, tuple[int, ...], tuple[int, int], tuple[int, int], tuple[int, int] | None]
 Step = tuple[int, int]
 Move = tuple[Step, ...]
+Dice = tuple[int, int]
 
 BAR, OFF = 25, 0
 CHECKERS = 15
@@ -176,7 +177,7 @@ class Backgammon:
 
     def _plays(self, state: State) -> dict[Move, None]:
         """The legal turns, one per distinct resulting position, in generation order."""
-        high, low = state[4]  # type: ignore[misc]
+        high, low = _rolled(state)
         orders = [(high,) * 4] if high == low else [(high, low), (low, high)]
         found: dict[tuple, tuple[Move, tuple[int, ...]]] = {}
         mine, theirs, my_bar, their_bar, my_off = _relative(state)
@@ -288,7 +289,7 @@ class Backgammon:
         mover, opponent = _side_text(mine, my_bar), _side_text(theirs[::-1], their_bar)
         return f"{MARKS[player]}{roll}: {mover} / {opponent}".rstrip()
 
-    def parse_move(self, state: State, text: str) -> Move:
+    def parse_move(self, state: State, text: str) -> Move | Dice:
         """The legal turn `text` names (`24/18 13/11`, `bar/20*`, `6/off`, `8/5(2)`, `pass`);
         where the dice are still to be rolled, the roll (`6-5`).
 
@@ -317,7 +318,7 @@ class Backgammon:
     def _position_after(self, state: State, steps: list[Step]) -> State:
         """The position after `steps`, each one die or several (`24/13` for 6-5); ValueError
         naming the first step that cannot be played."""
-        high, low = state[4]  # type: ignore[misc]
+        high, low = _rolled(state)
         dice = [high] * 4 if high == low else [high, low]
         position = (*_relative(state), dice)
         for source, target in steps:
@@ -504,7 +505,15 @@ def _side_score(state: State, player: Player) -> float:
     return -pips / 40 - 0.15 * blots + 0.12 * prime - 0.25 * bar[player]
 
 
-def parse_dice(text: str) -> tuple[int, int]:
+def _rolled(state: State) -> Dice:
+    """The dice the player to move has rolled; ValueError while they are still to be rolled."""
+    dice = state[4]
+    if dice is None:
+        raise ValueError("the dice are still to be rolled: no checker moves yet")
+    return dice
+
+
+def parse_dice(text: str) -> Dice:
     """The dice `text` names (`6-5`, `65`, `5 6`), the higher first; ValueError otherwise."""
     match = DICE.match(text)
     if match is None or not all(1 <= int(die) <= 6 for die in match.groups()):
@@ -517,7 +526,7 @@ def _read_position_id(text: str) -> tuple[tuple[dict[int, int], int], ...]:
     """The checkers a GNU Backgammon position ID gives (points and counts, and the bar), of the
     player on roll and of the other, each in its own numbering; ValueError if it is not one."""
     key = int.from_bytes(base64.b64decode(text + "=="), "little")
-    sides = []
+    sides: list[tuple[dict[int, int], int]] = []
     counts = [0] * 25
     point = bit = 0
     while len(sides) < 2 and bit < 80:

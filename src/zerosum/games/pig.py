@@ -51,6 +51,8 @@ class Pig:
     def result(self, state: State, move: str | int) -> State:
         player, score0, score1, turn, rolling = state
         if rolling:  # `move` is the face the die shows
+            if not isinstance(move, int):
+                raise ValueError(f"the die is rolling: {move!r} is not a face")
             if move == 1:
                 return (1 - player, score0, score1, 0, False)
             turn += move

@@ -140,11 +140,11 @@ def _chance_subtrees(node: dict, where: str) -> list[tuple[float, Any]]:
     """The `(probability, subtree)` pairs of a chance node, checked; ValueError otherwise."""
     if set(node) != {"chance"} or not isinstance(node["chance"], list) or not node["chance"]:
         raise ValueError(f'{where} is {node!r}: a chance node is {{"chance": [[p, subtree], ...]}}')
-    subtrees = []
+    subtrees: list[tuple[float, Any]] = []
     for index, entry in enumerate(node["chance"]):
         if not isinstance(entry, list) or len(entry) != 2:
             raise ValueError(f"{where}: outcome {index} is {entry!r}, expected [p, subtree]")
-        p = entry[0]
+        p: float = entry[0]
         if not isinstance(p, Real) or isinstance(p, bool) or not math.isfinite(p) or p <= 0:
             raise ValueError(
                 f"{where}: outcome {index} has probability {p!r}, expected a positive number"

@@ -135,7 +135,9 @@ def html(tree: SearchedTree, title: str = "How the search went") -> str:
     # The nodes' tooltips would tell their scores before the search reaches them.
     drawing = re.sub(r"<title>.*?</title>", "", svg(tree, caption=False))
     size = re.search(r'width="([0-9.]+)" height="([0-9.]+)"', drawing)
-    width, height = float(size.group(1)), float(size.group(2))  # type: ignore[union-attr]
+    if size is None:
+        raise ValueError("the drawing of the search has no width and height")
+    width, height = float(size.group(1)), float(size.group(2))
     # A small tree is drawn larger, up to twice its size, to fill about 900 by 640 pixels.
     scale = max(1, min(2, 900 / width, 640 / height))
     drawing = drawing.replace("<svg ", f'<svg style="width: {scale * width:.0f}px" ', 1)
@@ -199,12 +201,12 @@ def describe_step(tree: SearchedTree, step: Step) -> str:
     if step.kind == HIT:
         return f"Node {name} is found in the table{again}: {value}."
     if step.kind == CUTOFF:
-        score, bound = node.cutoff  # type: ignore[misc]
+        bound = step.beta if node.maximizing else step.alpha  # the score reached it
         relation = "≥ β" if node.maximizing else "≤ α"
         darkened = len([i for i in step.dark if tree.nodes[i].parent == node.index])
         branches = "1 branch goes" if darkened == 1 else f"{darkened} branches go"
         return (
-            f"{role} node {name} stops: {format_score(score)} {relation}={format_score(bound)},"
+            f"{role} node {name} stops: {value} {relation}={format_score(bound)},"
             f" so {branches} dark without being looked at."
         )
     if step.kind == EXIT:

@@ -343,7 +343,10 @@ class _Builder:
             self.step(event.kind, node, value, alpha, beta, again=again)
         elif event.kind == CUTOFF:
             node = self.open[-1]
-            node.cutoff = (value, beta if node.maximizing else alpha)  # type: ignore[assignment]
+            bound = beta if node.maximizing else alpha
+            if value is None or bound is None:
+                raise ValueError("a cut-off without its score and window: not a search's trace")
+            node.cutoff = (value, bound)
             dark = self.prune(node)
             self.step(event.kind, node, value, alpha, beta, dark)
         elif event.kind == EXIT:

@@ -80,9 +80,10 @@ def svg(tree: SearchedTree, caption: bool = True) -> str:
         f"<style>{STYLE}</style>",
         f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fff"/>',
     ]
-    for node in tree.nodes[1:]:
-        parent = tree.nodes[node.parent]  # type: ignore[index]
-        parts.append(_edge(node, parent, places[parent.index], places[node.index], across))
+    for node in tree.nodes:
+        if node.parent is not None:  # every node but the root
+            parent = tree.nodes[node.parent]
+            parts.append(_edge(node, parent, places[parent.index], places[node.index], across))
     for node in tree.nodes:
         parts.append(_node(node, *places[node.index], across))
     if lines:
@@ -119,7 +120,7 @@ def layout(tree: SearchedTree) -> tuple[dict[int, tuple[float, float]], bool]:
         return end
 
     place(tree.root, MARGIN + (LINE if across else 0))
-    places = {}
+    places: dict[int, tuple[float, float]] = {}
     for node in tree.nodes:
         if across:
             places[node.index] = (MARGIN + HALF + node.ply * COLUMN, slots[node.index])

@@ -44,8 +44,8 @@ def mapper(workers: int | None = None, scheduler: str | None = None) -> Iterator
     """A mapper over `workers` processes (default: every core), or the Dask cluster whose
     scheduler listens at `scheduler`; one worker, or a single task, maps in this process."""
     if scheduler is not None:
-        with _dask(scheduler) as mapping:
-            yield mapping
+        with _dask(scheduler) as cluster:
+            yield cluster
         return
     workers = default_workers() if workers is None else workers
     if workers < 1:

@@ -176,11 +176,8 @@ class PigExact(ExactSolver):
         probability = solution.win_probability(mine, theirs, turn)
         move = solution.best_move(state)
         hold_at = _hold_threshold(solution, mine, theirs)
-        details = {
-            "win_probability": probability,
-            "hold_at": hold_at,
-            "positions": sum(len(column) for column in solution.table.values()),
-        }
+        positions = sum(len(column) for column in solution.table.values())
+        details = {"win_probability": probability, "hold_at": hold_at, "positions": positions}
         note = (
             f"wins with probability {probability:.12f} under optimal play (target"
             f" {self.game.target}); with these banked scores, hold once the turn total"
@@ -189,7 +186,7 @@ class PigExact(ExactSolver):
         seconds = time.perf_counter() - start
         return ExactAnswer(
             "value iteration", 2 * probability - 1, move, (move,), None,
-            details["positions"], seconds, details, note,
+            positions, seconds, details, note,
         )  # fmt: skip
 
 

@@ -35,10 +35,10 @@ import tempfile
 import time
 from array import array
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any, BinaryIO
+from typing import IO, Any, Protocol
 
 import numpy as np
 
@@ -82,6 +82,14 @@ ENDLESS = (MAX_VALUE + 2) * SPAN
 """The rank of a position never settled (a draw by endless play): no outcome has it."""
 
 
+class KeyedGame(Game[Any, Any], Keyed, Protocol):
+    """What retrograde analysis needs of every game: the rules and a key for each position."""
+
+
+class LayeredGame(KeyedGame, Layered, Protocol):
+    """A keyed game whose moves each go to the next layer: solved layer by layer."""
+
+
 @dataclass(frozen=True)
 class Progress:
     """How far a build has got: `phase` ("enumerate" or "propagate"), the `layer` it is in (None
@@ -114,6 +122,7 @@ def solve(
     called as the build advances.
     """
     require(game, Keyed, "retrograde analysis")
+    assert isinstance(game, Keyed)  # as `require` has just checked, for the type checker
     starts = [game.initial_state()] if positions is None else list(positions)
     if not starts:
         raise ValueError("no positions to solve")
@@ -131,7 +140,7 @@ def solve(
         return Table(game, _solve_layered(game, starts, mapping, spill, meter))
 
 
-def expand(game: Game, layer: int, payloads: list[Any], parts: int, carry: str) -> tuple:
+def expand(game: LayeredGame, layer: int, payloads: list[Any], parts: int, carry: str) -> tuple:
     """One task of the layered enumeration. Its positions are those of `payloads` (see
     `_split`); their keys, movers, numbers of moves, terminal ranks (0 unless terminal) and
     children's keys, and their children split by key into `parts` payloads for the next layer
@@ -140,9 +149,10 @@ def expand(game: Game, layer: int, payloads: list[Any], parts: int, carry: str) 
         return _expand_vectors(game, layer, payloads, parts)
     keys, states = _merge(game, payloads, carry)
     # The hot loop of the build: methods bound once, keys and layers checked after it, in C.
-    key, to_move, result = game.key, game.to_move, game.result  # type: ignore[attr-defined]
+    key, to_move, result = game.key, game.to_move, game.result
     is_terminal, legal_moves, utility = game.is_terminal, game.legal_moves, game.utility
-    movers, counts, ranks, child_keys = bytearray(), array("I"), array("q"), []
+    movers, counts, ranks = bytearray(), array("I"), array("q")
+    child_keys: list[Any] = []  # the game's keys, checked to be 64-bit after the loop
     add_mover, add_count, add_rank, add_child_key = (
         movers.append,
         counts.append,
@@ -171,17 +181,18 @@ def expand(game: Game, layer: int, payloads: list[Any], parts: int, carry: str) 
         for child_key in child_keys:
             _check_key(child_key)
         raise
-    _refuse_strays(set(map(game.layer, children.values())), layer)  # type: ignore[attr-defined]
+    _refuse_strays(set(map(game.layer, children.values())), layer)
     return keys, movers, counts, ranks, keyed, _split(children, parts, carry)
 
 
-def _expand_vectors(game: Game, layer: int, payloads: list[Any], parts: int) -> tuple:
+def _expand_vectors(game: LayeredGame, layer: int, payloads: list[Any], parts: int) -> tuple:
     """`expand` for a `Vectorized` game: the task's positions expanded at once, in numpy."""
+    assert isinstance(game, Vectorized)  # positions travel as VECTORS only for one (`_carry`)
     keys = _sorted_unique(np.concatenate(payloads))
-    movers, counts, utilities, child_keys = game.expand_keys(keys)  # type: ignore[attr-defined]
+    movers, counts, utilities, child_keys = game.expand_keys(keys)
     ranks = np.where(counts == 0, terminal_rank_all(np.asarray(utilities)), 0)
     children = _sorted_unique(child_keys)
-    _refuse_strays(set(game.layers(children).tolist()), layer)  # type: ignore[attr-defined]
+    _refuse_strays(set(game.layers(children).tolist()), layer)
     return (
         array("Q", keys.tobytes()),
         bytearray(np.asarray(movers, np.uint8).tobytes()),
@@ -258,10 +269,11 @@ def _task_of(key: Any, parts: int) -> Any:
     return ((key * _FIBONACCI & _MASK) >> 32) * parts >> 32
 
 
-def _merge(game: Game, payloads: list[Any], carry: str) -> tuple[array, list[Any]]:
+def _merge(game: LayeredGame, payloads: list[Any], carry: str) -> tuple[array, list[Any]]:
     """The keys and states of a task's positions from its payloads (see `_split`), each
     position once."""
     if carry == KEYS:
+        assert isinstance(game, Restorable)  # positions travel as KEYS only for one (`_carry`)
         keys = _sorted_unique(np.concatenate(payloads))
         return array("Q", keys.tobytes()), game.from_keys(keys)
     merging = map(pickle.loads, payloads) if carry == PICKLED else iter(payloads)
@@ -277,11 +289,11 @@ def _parts(width: int, positions: int) -> int:
 
 
 def _solve_layered(
-    game: Game, starts: list[Any], mapping: Mapper, spill: BinaryIO, meter: _Meter
+    game: LayeredGame, starts: list[Any], mapping: Mapper, spill: IO[bytes], meter: _Meter
 ) -> list[Section]:
     pending: dict[int, dict[int, Any]] = {}
     for state in starts:
-        pending.setdefault(game.layer(state), {})[_check_key(game.key(state))] = state  # type: ignore[attr-defined]
+        pending.setdefault(game.layer(state), {})[_check_key(game.key(state))] = state
     carry = _carry(game, mapping.width)  # pickled states are only routed here, never unpickled
     meter.start("enumerate")
     enumerated = []
@@ -334,7 +346,7 @@ def _enumerate_layer(
     return columns, following
 
 
-def _spill(spill: BinaryIO, layer: int, columns: tuple) -> tuple[int, int, tuple[int, int]]:
+def _spill(spill: IO[bytes], layer: int, columns: tuple) -> tuple[int, int, tuple[int, int]]:
     """Append a layer's columns to the spill file; where they are and their sizes."""
     offset = spill.seek(0, os.SEEK_END)
     for column in columns:
@@ -342,7 +354,7 @@ def _spill(spill: BinaryIO, layer: int, columns: tuple) -> tuple[int, int, tuple
     return layer, offset, (len(columns[0]), len(columns[4]))
 
 
-def _unspill(spill: BinaryIO, offset: int, sizes: tuple[int, int]) -> tuple:
+def _unspill(spill: IO[bytes], offset: int, sizes: tuple[int, int]) -> tuple:
     """A layer's columns read back from the spill file, as numpy arrays."""
     positions, edges = sizes
     spill.seek(offset)
@@ -405,7 +417,7 @@ def _by_key(keys: np.ndarray, *columns: np.ndarray) -> tuple[np.ndarray, ...]:
     return keys[order], *(column[order] for column in columns)
 
 
-def _solve_unlayered(game: Game, starts: list[Any], meter: _Meter) -> Section:
+def _solve_unlayered(game: KeyedGame, starts: list[Any], meter: _Meter) -> Section:
     meter.start("enumerate")
     keys, movers, ranks, offsets, successors = _enumerate_graph(game, starts, meter)
     meter.start("propagate")
@@ -422,20 +434,21 @@ def _solve_unlayered(game: Game, starts: list[Any], meter: _Meter) -> Section:
     return _section(None, *_by_key(np.frombuffer(keys, "Q"), np.frombuffer(ranks, "q")))
 
 
-def _enumerate_graph(game: Game, starts: list[Any], meter: _Meter) -> tuple:
+def _enumerate_graph(game: KeyedGame, starts: list[Any], meter: _Meter) -> tuple:
     """Every position reachable from `starts`: keys, movers, terminal ranks, and the indices of
     each position's children (`successors[offsets[i]:offsets[i + 1]]`)."""
-    index: dict[int, int] = {}
+    index: dict[Hashable, int] = {}
     states: list[Any] = []
     keys = array("Q")
 
     def number(state: Any) -> int:
-        key = game.key(state)  # type: ignore[attr-defined]
+        key = game.key(state)
         found = index.get(key)
         if found is None:
-            found = index[_check_key(key)] = len(states)
+            checked = _check_key(key)
+            found = index[checked] = len(states)
             states.append(state)
-            keys.append(key)
+            keys.append(checked)
         return found
 
     for state in starts:

@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from zerosum.game import Game
+from zerosum.game import Game, Keyed, Layered, require
 from zerosum.solve.outcome import NO_END
 
 MAGIC = b"ZSTABLE\0"
@@ -114,10 +114,15 @@ class Table:
     """A solved game: look up any position's value, distance and best moves."""
 
     def __init__(self, game: Game, sections: Sequence[Section]) -> None:
+        require(game, Keyed, "a table of positions")
+        assert isinstance(game, Keyed)  # as `require` has just checked, for the type checker
         self.game = game
         self.sections = tuple(sections)
         self.layered = bool(self.sections) and self.sections[0].layer is not None
         self._by_layer = {section.layer: section for section in self.sections}
+        # Bound once: every probe keys the position, and in a table by layers finds its layer.
+        self._key = game.key
+        self._layer = game.layer if self.layered and isinstance(game, Layered) else None
         self.layers = {
             section.layer: Counts.of(section.values, section.distances) for section in self.sections
         }
@@ -131,9 +136,10 @@ class Table:
 
     def _entry(self, state: Any) -> tuple[int, int] | None:
         """(value, raw distance) of `state` if the table holds it."""
-        key = self.game.key(state)  # type: ignore[attr-defined]
-        if self.layered:
-            section = self._by_layer.get(self.game.layer(state))  # type: ignore[attr-defined]
+        key = self._key(state)
+        sections: Sequence[Section]
+        if self._layer is not None:
+            section = self._by_layer.get(self._layer(state))
             sections = () if section is None else (section,)
         else:
             sections = self.sections

@@ -11,7 +11,7 @@ Any `Keyed` game with finitely many reachable positions works; chance nodes need
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,9 +48,10 @@ def value_iteration(
 ) -> GameValues:
     """Every reachable position's value for player 0, to within `tolerance` per sweep."""
     require(game, Keyed, "value iteration")
-    chance = isinstance(game, Chance)
+    assert isinstance(game, Keyed)  # as `require` has just checked, for the type checker
+    dice = game if isinstance(game, Chance) else None
     root = game.initial_state() if state is None else state
-    graph, order = _state_graph(game, root, chance)
+    graph, order = _state_graph(game, root, game.key, dice)
     values = {key: (node[1] if node[0] == "terminal" else 0.0) for key, node in graph.items()}
     for sweep in range(1, max_sweeps + 1):
         change = 0.0
@@ -65,13 +66,15 @@ def value_iteration(
             change = max(change, abs(value - values[key]))
             values[key] = value
         if change <= tolerance:
-            return GameValues(values, game.key(root), sweep, change)  # type: ignore[attr-defined]
+            return GameValues(values, game.key(root), sweep, change)
     raise ValueError(f"value iteration did not converge to {tolerance} in {max_sweeps} sweeps")
 
 
-def _state_graph(game: Game, root: Any, chance: bool) -> tuple[dict, list]:
-    """Each reachable key's kind and successors, and the non-terminal keys in discovery order."""
-    key = game.key  # type: ignore[attr-defined]
+def _state_graph(
+    game: Game, root: Any, key: Callable[[Any], Hashable], dice: Chance | None
+) -> tuple[dict, list]:
+    """Each reachable key's kind and successors, and the non-terminal keys in discovery order
+    (`key` is the game's, `dice` the game itself when it has chance nodes)."""
     graph: dict[Hashable, tuple[str, Any]] = {}
     order: list[Hashable] = []
     stack = [root]
@@ -81,8 +84,9 @@ def _state_graph(game: Game, root: Any, chance: bool) -> tuple[dict, list]:
         if game.is_terminal(state):
             graph[key(state)] = ("terminal", float(game.utility(state, 0)))
             continue
-        if chance and game.is_chance(state):  # type: ignore[attr-defined]
-            pairs = [(game.result(state, o), p) for o, p in game.chance_outcomes(state)]  # type: ignore[attr-defined]
+        node: tuple[str, list[Any]]
+        if dice is not None and dice.is_chance(state):
+            pairs = [(game.result(state, o), p) for o, p in dice.chance_outcomes(state)]
             node = ("chance", [(key(child), p) for child, p in pairs])
             children = [child for child, _ in pairs]
         else:

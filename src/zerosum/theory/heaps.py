@@ -48,7 +48,7 @@ class GrundySequence:
         """g(n), from the values or, beyond them, from the proved period."""
         if n < len(self.values):
             return self.values[n]
-        if self.period is None:
+        if self.preperiod is None or self.period is None:
             raise ValueError(f"g({n}) is beyond the values computed and no period is proved")
         return self.values[self.preperiod + (n - self.preperiod) % self.period]
 

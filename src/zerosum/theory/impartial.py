@@ -255,7 +255,7 @@ def _reachable(game: Impartial, start: Any) -> dict[Any, tuple[Any, ...]]:
     successors: dict[Any, tuple[Any, ...]] = {}
     frontier = [start]
     while frontier:
-        following = []
+        following: list[Any] = []
         for position in frontier:
             if position in successors:
                 continue

@@ -47,7 +47,8 @@ def solve(payoffs: np.ndarray) -> FloatSolution:
         # HiGHS's tightest tolerances: the default 1e-7 would show in the value on near-ties.
         options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10},
     )
-    if result.status != 0:  # a bounded feasible program: only a numerical failure lands here
+    # The program is bounded and feasible: only a numerical failure leaves it without a solution.
+    if result.status != 0 or result.x is None:
         raise ArithmeticError(f"HiGHS failed on the matrix game: {result.message}")
     x = _distribution(result.x[:-1])
     y = _distribution(-result.ineqlin.marginals)

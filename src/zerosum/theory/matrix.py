@@ -206,6 +206,7 @@ def solve(data: MatrixLike, *, exact: bool | None = None) -> Solution:
         exact = matrix.exact and max(matrix.shape) <= EXACT_LIMIT
     elif exact and not matrix.exact:
         raise ValueError("an exact solution needs integer or rational entries, not floats")
+    guess: linear_program.FloatSolution | None
     try:
         guess = linear_program.solve(matrix.array)
     except ArithmeticError as error:
@@ -214,8 +215,9 @@ def solve(data: MatrixLike, *, exact: bool | None = None) -> Solution:
                 f"{error}; entries of very different magnitudes may cause this"
             ) from None
         guess = None
-    if not exact:
-        return Solution(guess.value, guess.row_strategy, guess.column_strategy, exact=False)
+    else:
+        if not exact:
+            return Solution(guess.value, guess.row_strategy, guess.column_strategy, exact=False)
     value, row_strategy, column_strategy = rational.solve(matrix.rows, guess)
     return Solution(_plain(value), _plain_all(row_strategy), _plain_all(column_strategy), True)
 

@@ -74,7 +74,7 @@ class SplittingGame(ABC):
 
     def options(self, position: tuple[int, ...]) -> list[tuple[int, ...]]:
         """Every position one move in one heap leads to."""
-        found = []
+        found: list[tuple[int, ...]] = []
         for index, size in enumerate(position):
             rest = position[:index] + position[index + 1 :]
             found.extend(heaps(*rest, *after) for after in self.heap_options(size))
@@ -109,7 +109,7 @@ class OctalGame(SplittingGame):
         return f"OctalGame({self.code!r})"
 
     def heap_options(self, size: int) -> list[tuple[int, ...]]:
-        found = []
+        found: list[tuple[int, ...]] = []
         for take, digit in enumerate(self.digits[:size], start=1):
             left = size - take
             if digit & TAKE_ALL and left == 0:

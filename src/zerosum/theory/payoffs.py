@@ -153,7 +153,7 @@ def _from_array(array: np.ndarray) -> PayoffMatrix:
     return _checked(array.tolist())
 
 
-def _checked(rows: list) -> PayoffMatrix:
+def _checked(rows: Sequence[Sequence[Number]]) -> PayoffMatrix:
     """`rows` as a PayoffMatrix once known to be non-empty and rectangular."""
     if not rows or not rows[0]:
         raise ValueError("the payoff matrix is empty")
@@ -163,9 +163,9 @@ def _checked(rows: list) -> PayoffMatrix:
             raise ValueError(
                 f"ragged matrix: row {i} has {_cells(len(row))}, row 1 has {_cells(width)}"
             )
-    rows = tuple(map(tuple, rows))
+    entries = tuple(map(tuple, rows))
     try:
-        return PayoffMatrix(rows, np.array(rows, dtype=float))
+        return PayoffMatrix(entries, np.array(entries, dtype=float))
     except OverflowError:
         raise ValueError("an entry is too large for floating point (beyond 1.8e308)") from None
 

@@ -30,11 +30,13 @@ TOLERANCE = 1e-9
 def solve(rows: Sequence[Sequence[Number]], guess: FloatSolution | None) -> Exact:
     """The value for the row player and optimal strategies of both, exact and verified.
 
-    `rows` are int or Fraction entries; `guess` a floating-point solution of the same game to
-    start from, or None to run the exact simplex method directly.
+    `rows` are int or Fraction entries (a float would count at its exact binary value); `guess`
+    a floating-point solution of the same game to start from, or None to run the exact simplex
+    method directly.
     """
-    scale = math.lcm(*(entry.denominator for row in rows for entry in row))  # ints have one too
-    integers = [[int(entry * scale) for entry in row] for row in rows]
+    fractions = [[Fraction(entry) for entry in row] for row in rows]
+    scale = math.lcm(*(entry.denominator for row in fractions for entry in row))
+    integers = [[int(entry * scale) for entry in row] for row in fractions]
     found = _from_supports(integers, guess) if guess is not None else None
     if found is None:
         found = _simplex(integers)

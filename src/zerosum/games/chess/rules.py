@@ -147,7 +147,7 @@ class Position:
         board = self.board
         mover = board.turn
         origin, target = move.from_square, move.to_square
-        piece_type = board.piece_type_at(origin)
+        piece_type = _piece_on(board, origin)
         after = _bare_copy(board)
         key = self.key ^ _TURN ^ _state_keys(board)
         victim = None
@@ -208,6 +208,15 @@ def _bare_copy(board: chess.Board) -> chess.Board:
     copy.move_stack = []
     copy._stack = []
     return copy
+
+
+def _piece_on(board: chess.Board, square: int) -> int:
+    """The type of the piece on `square`; ValueError when the square is empty (a move from it
+    is not legal)."""
+    piece_type = board.piece_type_at(square)
+    if piece_type is None:
+        raise ValueError(f"no piece on {chess.square_name(square)}")
+    return piece_type
 
 
 def _toggle(board: chess.Board, piece_type: int, color: bool, square: int) -> int:
@@ -466,12 +475,12 @@ class Chess:
         """(value of the piece taken, value of the piece taking it), or None for a quiet move."""
         board = state.board
         if board.occupied_co[not board.turn] & chess.BB_SQUARES[move.to_square]:
-            victim = board.piece_type_at(move.to_square)
+            victim = _piece_on(board, move.to_square)
         elif board.is_en_passant(move):
             victim = chess.PAWN
         else:
             return None
-        return PIECE_VALUES[victim], PIECE_VALUES[board.piece_type_at(move.from_square)]
+        return PIECE_VALUES[victim], PIECE_VALUES[_piece_on(board, move.from_square)]
 
     @staticmethod
     def _mvv_lva(board: chess.Board, move: chess.Move) -> float:
@@ -481,7 +490,7 @@ class Chess:
         gain = PIECE_VALUES.get(victim, 0.0) + (
             PIECE_VALUES[move.promotion] if move.promotion else 0
         )
-        return gain * 16 - PIECE_VALUES[board.piece_type_at(move.from_square)]
+        return gain * 16 - PIECE_VALUES[_piece_on(board, move.from_square)]
 
     def evaluate(self, state: Position, player: Player) -> float:
         """The estimated value of `state` for `player`, in pawns."""

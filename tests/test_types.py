@@ -1,0 +1,13 @@
+"""The package's types check: mypy, as pyproject.toml configures it, finds no error in src/."""
+
+from pathlib import Path
+
+from mypy import api
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_mypy_finds_no_error_in_the_package(monkeypatch):
+    monkeypatch.chdir(ROOT)  # the configuration names the files to check relative to the root
+    report, errors, status = api.run(["--config-file", str(ROOT / "pyproject.toml")])
+    assert status == 0, f"mypy exited with {status}:\n{report}{errors}"
