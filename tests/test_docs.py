@@ -4,7 +4,9 @@ A guide's ```python blocks run in order in one namespace, and what they print mu
 following ```text blocks. A python block whose first line is `# NAME.py` is also saved as that
 file, for the commands to name. A ```console block holds commands (`$ zerosum ...`, run in the
 guide's folder of saved files) each followed by what it prints: its standard output, or its
-error when it fails; `...` in a line stands for any text (times, speeds).
+error when it fails; `...` in a line stands for any text (times, speeds). The folder holds the
+repository's `tests/data` at the same path, so a command names the Connect Four test sets and the
+chess tables as a reader at the repository's root would. The README's examples run the same way.
 """
 
 from __future__ import annotations
@@ -13,20 +15,26 @@ import contextlib
 import io
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-DOCS = Path(__file__).parent.parent / "docs"
-GUIDES = sorted(path.name for path in DOCS.glob("*.md"))
+from zerosum.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+GUIDES = ["README.md", *sorted(f"docs/{path.name}" for path in DOCS.glob("*.md"))]
 BLOCK = re.compile(r"```(python|text|console)\n(.*?)```", re.DOTALL)
 
 
 def run_guide(path: Path, folder: Path) -> None:
     namespace: dict = {}
     printed, expected = io.StringIO(), []
+    (folder / "tests").mkdir()
+    (folder / "tests" / "data").symlink_to(ROOT / "tests" / "data")
     sys.path.insert(0, str(folder))
     try:
         for kind, code in BLOCK.findall(path.read_text()):
@@ -47,18 +55,44 @@ def run_guide(path: Path, folder: Path) -> None:
 
 def run_console(block: str, folder: Path) -> None:
     """Run each `$ command` of a console block in `folder`; check what it prints."""
-    steps = re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]
+    for step in re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]:
+        command, _, shown = step.partition("\n")
+        if IN_PROCESS.fullmatch(command) and not USER_GAME.search(command):
+            output = run_in_process(command, folder)
+        else:
+            output = run_in_shell(command, folder)
+        assert_lines(command, output, shown)
+
+
+# A plain `zerosum` command runs in this process, as the installed `zerosum` calls `main`: the
+# guides hold dozens of commands and each new interpreter pays half a second of imports. In a
+# shell: pipes and redirections, commands that read standard input or start worker processes,
+# and those naming a game class in a file or module (the module must not be kept across guides).
+IN_PROCESS = re.compile(r"zerosum (?!play |uci|tablebase build )[^|<>;&$`]*")
+USER_GAME = re.compile(r"[\w.]:[A-Z_]")
+
+
+def run_in_process(command: str, folder: Path) -> str:
+    """What `zerosum ...` prints in `folder`: its standard output, or its error when it fails."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.chdir(folder), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(shlex.split(command)[1:])
+        except SystemExit as leaving:  # argparse's own errors
+            code = leaving.code
+    return out.getvalue() if not code else err.getvalue()
+
+
+def run_in_shell(command: str, folder: Path) -> str:
+    """What a shell command line prints in `folder`, `zerosum` being this interpreter's."""
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     zerosum = f"{sys.executable} -m zerosum "
-    for step in steps:
-        command, _, shown = step.partition("\n")
-        command = re.sub(r"(^|\| )zerosum ", lambda m: m[1] + zerosum, command)
-        done = subprocess.run(
-            command, shell=True, cwd=folder, env=environment, capture_output=True, text=True,
-            timeout=600,
-        )  # fmt: skip
-        output = done.stdout if done.returncode == 0 else done.stderr
-        assert_lines(command, output, shown)
+    command = re.sub(r"(^|\| )zerosum ", lambda m: m[1] + zerosum, command)
+    done = subprocess.run(
+        command, shell=True, cwd=folder, env=environment, capture_output=True, text=True,
+        timeout=600,
+    )  # fmt: skip
+    return done.stdout if done.returncode == 0 else done.stderr
 
 
 def assert_lines(command: str, output: str, shown: str) -> None:
@@ -73,7 +107,7 @@ def assert_lines(command: str, output: str, shown: str) -> None:
 
 @pytest.mark.parametrize("guide", GUIDES)
 def test_guide_runs_and_prints_what_it_shows(guide, tmp_path):
-    run_guide(DOCS / guide, tmp_path)
+    run_guide(ROOT / guide, tmp_path)
 
 
 def test_the_guide_defines_its_game_in_under_25_lines():
