@@ -38,7 +38,7 @@ class MatchResult:
 
     `score` is A's mean points per game (win 1, draw 1/2, loss 0) and `score_interval` its 95%
     confidence interval (normal approximation from the games' own spread); `elo` the rating
-    difference A minus B that the score implies, `-400 log10(1 / score - 1)`, and `elo_error`
+    difference A minus B that the score implies, `400 log10(score / (1 - score))`, and `elo_error`
     its 95% half-width by the delta method. Both are None when the score is 0 or 1 (the Elo
     difference is then unbounded). `left` is True when a player left a game: the match
     ended before all its games were played.
@@ -79,7 +79,7 @@ class MatchResult:
         score = self.score
         if not 0 < score < 1:
             return None
-        return -400 * math.log10(1 / score - 1)
+        return 400 * math.log10(score / (1 - score))  # an even score gives 0.0, not -0.0
 
     @property
     def elo_error(self) -> float | None:

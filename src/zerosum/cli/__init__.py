@@ -47,7 +47,11 @@ def build_parser() -> Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line `argv` (default: the process's arguments); return the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # the words of a position after a flag (`solve connect4 --weak 4453`) are its own
+        if not hasattr(args, "position_words") or any(word.startswith("-") for word in extra):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.position_words = [*args.position_words, *extra]
     try:
         return args.run(args)
     except ValueError as error:

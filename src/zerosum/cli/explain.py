@@ -86,7 +86,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     add_show_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.set_defaults(run=run, show="text")
+    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -100,7 +100,10 @@ def run(args: argparse.Namespace) -> int:
         pruned_drawn=searched.count(PRUNED),
         left_out=searched.left_out,
     )
-    show(searched, args, report)
+    if args.show is None and not args.json:  # the picture is what explain prints
+        args.show = "text"
+    if args.show is not None:
+        show(searched, args, report)
     if args.json:
         print_json(report)
     return 0

@@ -172,11 +172,17 @@ def table_report(name: str, table: Table, path: str, size: int) -> dict[str, Any
     }
 
 
+def _parameter(key: str, value: Any) -> str:
+    """A game's parameter as words: `heaps 3,5,8`, `misere` (a switch that is on), or nothing
+    (one that is off)."""
+    if isinstance(value, bool):
+        return key if value else ""
+    return f"{key} {','.join(map(str, value)) if isinstance(value, list) else value}"
+
+
 def describe(report: dict[str, Any]) -> str:
-    parameters = " ".join(
-        f"{key} {','.join(map(str, value)) if isinstance(value, list) else value}"
-        for key, value in report["parameters"].items()
-    )
+    words = (_parameter(key, value) for key, value in report["parameters"].items())
+    parameters = " ".join(word for word in words if word)
     lines = [
         f"{report['game']}{' (' + parameters + ')' if parameters else ''}:"
         f" {report['positions']:,} positions, {report['terminal']:,} terminal",

@@ -50,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
     leaves = tree.leaves()
     report: dict[str, Any] = {
         "algorithm": algorithm,
+        "to_move": 0,
         "value": number(result.value),
+        "exact": True,
         "best_move": None if result.best_move is None else str(result.best_move),
         "pv": [str(move) for move in result.pv],
         "nodes": result.stats.nodes,

@@ -52,7 +52,9 @@ class PigSolution:
         return self.table[(mine, theirs)][turn]
 
     def should_roll(self, mine: int, theirs: int, turn: int) -> bool:
-        """True when rolling is optimal for the player to move (holding needs a turn total)."""
+        """True when rolling is optimal for the player to move (holding needs a turn total);
+        ValueError for scores that are no position of the game."""
+        self.win_probability(mine, theirs, turn)  # checks the position exists
         if turn == 0:
             return True
         return self.roll_value(mine, theirs, turn) >= 1 - self.table[(theirs, mine + turn)][0]
