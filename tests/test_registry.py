@@ -82,3 +82,15 @@ def test_play_and_match_share_the_game_loop():
     from zerosum.cli import play
 
     assert play.play_game is match.play_game
+
+
+def test_a_position_may_follow_the_flags(cli):
+    report = cli.json("solve", "connect4", "--weak", "52753311433677442422121")
+    assert (report["position"], report["score"]) == ("52753311433677442422121", 1)
+    assert cli.json("analyze", "tictactoe", "--nodes", "100000", "XO..X....")["plies"] == 4
+    assert "unrecognized arguments: --frobnicate" in cli("solve", "tictactoe", "--frobnicate").err
+
+
+def test_explain_json_alone_prints_only_the_json(cli):
+    report = cli.json("explain", "tictactoe", "XOX.O....")
+    assert (report["best_move"], report["value"]) == ("7", 0) and "output" not in report
