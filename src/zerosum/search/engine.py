@@ -101,11 +101,10 @@ from zerosum.search.scores import (
 )
 from zerosum.search.table import (
     DEFAULT_MEGABYTES,
-    EXACT,
-    LOWER,
-    UPPER,
     TableStats,
     TranspositionTable,
+    bound_type,
+    decides,
 )
 from zerosum.search.trace import CUTOFF, ENTER, EXIT, HIT, LEAF, Trace
 
@@ -477,11 +476,7 @@ class Engine:
                         score -= ply
                     elif score <= -PROVEN:
                         score += ply
-                    if (
-                        bound == EXACT
-                        or (bound == LOWER and score >= beta)
-                        or (bound == UPPER and score <= alpha)
-                    ):
+                    if decides(bound, score, alpha, beta):
                         table.cutoffs += 1
                         if entry[1] < UNLIMITED:
                             self.estimates += 1
@@ -563,9 +558,8 @@ class Engine:
             null_window = self.null_window
         if table is not None:
             stored = best + ply if best >= PROVEN else best - ply if best <= -PROVEN else best
-            bound = LOWER if best >= beta else EXACT if best > original_alpha else UPPER
             sure = UNLIMITED if self.estimates == estimates else depth
-            table.store(key, sure, stored, bound, best_move, path)
+            table.store(key, sure, stored, bound_type(best, original_alpha, beta), best_move, path)
         if trace is not None:
             trace.record(EXIT, state, ply, best, original_alpha, beta)
         return best

@@ -44,13 +44,12 @@ from typing import Any, Literal
 from zerosum.game import Bounded, Chance, Evaluating, Game, Keyed, Player, require
 from zerosum.search.ordering import Order
 from zerosum.search.result import SearchResult, SearchStats
+from zerosum.search.table import bound_type, decides
 
 __all__ = ["MoveValue", "Pruning", "expectiminimax", "rank_moves"]
 
 Pruning = Literal["none", "alphabeta", "star1", "star2"]
 PRUNINGS: tuple[Pruning, ...] = ("none", "alphabeta", "star1", "star2")
-
-EXACT, LOWER, UPPER = 0, 1, 2
 
 
 def expectiminimax(
@@ -195,12 +194,8 @@ class _Search:
             entry_key = (self.game.key(state), depth)  # type: ignore[attr-defined]
             entry = table.get(entry_key)
             if entry is not None:
-                stored, flag, hash_move = entry
-                if (
-                    flag == EXACT
-                    or (flag == LOWER and stored >= beta)
-                    or (flag == UPPER and stored <= alpha)
-                ):
+                stored, bound, hash_move = entry
+                if decides(bound, stored, alpha, beta):
                     return stored, () if hash_move is None else (hash_move,)
         if self.game.is_chance(state):  # type: ignore[attr-defined]
             below = depth if depth is None or not self.count_chance else depth - 1
@@ -211,8 +206,7 @@ class _Search:
         else:
             score, pv = self.player_node(state, depth, alpha, beta, hash_move)
         if table is not None:
-            flag = LOWER if score >= beta else UPPER if score <= alpha else EXACT
-            table[entry_key] = (score, flag, pv[0] if pv else None)
+            table[entry_key] = (score, bound_type(score, alpha, beta), pv[0] if pv else None)
         return score, pv
 
     def expectation(self, state: Any, depth: int | None) -> float:

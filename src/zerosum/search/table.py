@@ -28,6 +28,23 @@ from typing import Any
 EXACT, LOWER, UPPER = 0, 1, 2
 """Bound types: the score is the value, at least the value, or at most the value."""
 
+
+def bound_type(score: float, alpha: float, beta: float) -> int:
+    """The bound type of a fail-soft `score` found in the window (`alpha`, `beta`): LOWER when
+    it reached `beta` (the moves left unsearched might do better), UPPER when it stayed at or
+    below `alpha` (every move was refuted, by how much is not known), else EXACT."""
+    return LOWER if score >= beta else UPPER if score <= alpha else EXACT
+
+
+def decides(bound: int, score: float, alpha: float, beta: float) -> bool:
+    """True when a stored `score` of type `bound` settles a search in the window (`alpha`,
+    `beta`) without searching: it is exact, a lower bound that reaches `beta`, or an upper bound
+    that stays at `alpha` or below."""
+    return (
+        bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha)
+    )
+
+
 ENTRY_BYTES = 256
 """Measured cost of one entry in CPython (a slot in the dict and a tuple of its fields)."""
 
