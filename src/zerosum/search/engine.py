@@ -468,17 +468,16 @@ class Engine:
             path = self.path_key(state) if self.path_key is not None else None
             entry = table.probe(key)
             if entry is not None:
-                hash_move = entry[4]
+                _, stored_depth, score, bound, hash_move, _, stored_path = entry
                 # the root needs its move; a score holds only for the path it was found on
-                if entry[1] >= depth and self.reuse_scores and ply and entry[6] == path:
-                    score, bound = entry[2], entry[3]
+                if stored_depth >= depth and self.reuse_scores and ply and stored_path == path:
                     if score >= PROVEN:  # stored relative to its own node
                         score -= ply
                     elif score <= -PROVEN:
                         score += ply
                     if decides(bound, score, alpha, beta):
                         table.cutoffs += 1
-                        if entry[1] < UNLIMITED:
+                        if stored_depth < UNLIMITED:
                             self.estimates += 1
                         if trace is not None:
                             trace.record(HIT, state, ply, score)
