@@ -4,7 +4,8 @@
 `score` is an integer from the point of view of the player to move at the root:
 
 - a proven win is `u * SCALE - plies` (a win sooner scores higher), a proven loss
-  `-u * SCALE + plies`, a proven draw 0 (`zerosum.search.scores`); `plies` gives the distance;
+  `-u * SCALE + plies`, a proven draw 0 (`zerosum.search.scores`, whose `decode` reads a
+  score); `plies` gives the distance;
 - an estimate is the game's `evaluate` in 1/1024ths of the utility scale, always smaller in
   size than a proven score, so a proven result never hides behind an estimate.
 
@@ -97,7 +98,6 @@ from zerosum.search.scores import (
     decode,
     distance_score,
     heuristic_score,
-    is_proven,
 )
 from zerosum.search.table import (
     DEFAULT_MEGABYTES,
@@ -307,7 +307,7 @@ class Engine:
             utility = self.game.utility(state, self.game.to_move(state))
             stats = SearchStats(self.nodes, self.terminals, 0, 0)
             score = distance_score(utility, 0)
-            plies = decode(score)[1]
+            plies = decode(score, exact=True).plies
             return EngineResult(utility, None, (), stats, plies, score, 0, True, (), table, seconds)
         last = finished[-1]
         stats = SearchStats(self.nodes, self.terminals, self.evaluations, self.cutoffs)
@@ -399,13 +399,10 @@ class Engine:
         # Exact only if no estimate was met: with utilities beyond win/loss, a proven score
         # can still hide a larger outcome behind an estimate.
         exact = complete and self.estimates == estimates_before
-        if is_proven(score) or exact:
-            value, plies = decode(score)
-        else:
-            value, plies = score / EVALUATION_UNIT, None
+        decoded = decode(score, exact)
         return Iteration(
-            depth if depth < UNLIMITED else len(pv), score, value, self.root_move, pv, exact,
-            plies, self.nodes - nodes_before, seconds, complete,
+            depth if depth < UNLIMITED else len(pv), score, decoded.value, self.root_move, pv,
+            exact, decoded.plies, self.nodes - nodes_before, seconds, complete,
         )  # fmt: skip
 
     def _check_budget(self) -> None:

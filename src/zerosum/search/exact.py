@@ -13,8 +13,10 @@ Options shared by all three:
   (`zerosum.search.ordering.by_priority` builds one from a list); it changes the work alpha-beta
   does, never the value;
 - `distance`: score a win found sooner above one found later, and a loss found later above one
-  found sooner (what a person playing against the program expects). It needs integer
-  utilities; the result then also gives `plies` to the end for a proven win or loss;
+  found sooner (what a person playing against the program expects), on the engine's integer
+  scale (`zerosum.search.scores`: an evaluation at the depth limit counts 1/1024ths of the
+  utility scale, below every proven result). It needs integer utilities; the result then also
+  gives `plies` to the end for a proven win or loss;
 - `trace`: a `zerosum.search.trace.Trace` that records every node, leaf and cut-off.
 
 The algorithms see a game only through the `Game` protocol, so they work for any game, and
@@ -31,7 +33,7 @@ from typing import Any
 from zerosum.game import Evaluating, Game, Player, require
 from zerosum.search.ordering import Order
 from zerosum.search.result import SearchResult, SearchStats
-from zerosum.search.scores import decode, distance_score, scaled_evaluation
+from zerosum.search.scores import decode, distance_score, heuristic_score
 from zerosum.search.trace import Trace
 
 __all__ = ["alphabeta", "minimax", "negamax"]
@@ -135,7 +137,7 @@ class _Search:
         elif self.depth is not None and ply >= self.depth:
             self.evaluations += 1
             estimate = self.game.evaluate(state, player)  # type: ignore[attr-defined]
-            score = scaled_evaluation(estimate) if self.distance else estimate
+            score = heuristic_score(estimate) if self.distance else estimate
         else:
             return None
         if self.trace is not None:
@@ -233,6 +235,10 @@ class _Search:
                 self.trace.record("cutoff", state, ply, score, alpha, beta)
 
     def finish(self, score: float, pv: tuple) -> SearchResult:
-        value, plies = decode(score) if self.distance else (score, None)
+        if self.distance:  # exact when no evaluation was met
+            decoded = decode(int(score), exact=self.evaluations == 0)
+            value, plies = decoded.value, decoded.plies
+        else:
+            value, plies = score, None
         stats = SearchStats(self.nodes, self.terminals, self.evaluations, self.cutoffs)
         return SearchResult(value, pv[0] if pv else None, pv, stats, plies)

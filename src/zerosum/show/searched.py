@@ -26,7 +26,7 @@ from zerosum.search.engine import INFINITY, Engine, Iteration
 from zerosum.search.exact import alphabeta, minimax, negamax
 from zerosum.search.ordering import Order
 from zerosum.search.result import SearchResult, SearchStats
-from zerosum.search.scores import EVALUATION_UNIT, decode, is_proven
+from zerosum.search.scores import decode
 from zerosum.search.trace import CUTOFF, ENTER, EXIT, HIT, LEAF, Event, Trace
 
 SEARCHES: dict[str, Callable[..., SearchResult]] = {
@@ -282,9 +282,8 @@ def engine_value(score: float) -> float:
     an estimate rounded to three decimals."""
     if abs(score) >= INFINITY:
         return inf if score > 0 else -inf
-    if is_proven(int(score)):
-        return decode(int(score))[0]
-    return round(score / EVALUATION_UNIT, 3)
+    decoded = decode(int(score))
+    return decoded.value if decoded.proven else round(decoded.value, 3)
 
 
 def from_trace(
