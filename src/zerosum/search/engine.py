@@ -57,11 +57,11 @@ The enhancements, each a constructor flag so that its effect can be measured:
   a search to the end still finds the game's value.
 - `check_extensions` (`Checking`): a move that gives check is searched a ply deeper, as long
   as the check is given within the iteration's depth (a line is at most twice as long).
-- `tablebase`: a solved table (`zerosum.solve.Table`, `zerosum.games.chess.syzygy.Syzygy`, or
-  anything with `lookup(state)` giving `(value, distance)` or None): a position it holds is
-  scored from it and never searched. A table that knows a win but not its length gives the
-  distance `zerosum.search.scores.UNKNOWN_DISTANCE`: a proven score below every win of known
-  length, whose `plies` is None.
+- `tablebase`: a solved table (a `zerosum.game.Tablebase`: `zerosum.solve.Table`,
+  `zerosum.games.chess.syzygy.Syzygy`): a position it holds is scored from it and never
+  searched. A win or loss it knows without its length is scored at the distance
+  `zerosum.search.scores.UNKNOWN_DISTANCE`: a proven score below every win of known length,
+  whose `plies` is None.
 
 `trace` (a `zerosum.search.trace.Trace`, not an enhancement) records the last iteration of each
 search: nodes entered with their window, leaves, cut-offs, table hits and returns, every score
@@ -88,6 +88,7 @@ from zerosum.game import (
     Noisy,
     Passing,
     PathKeyed,
+    Tablebase,
     is_history_dependent,
     require,
 )
@@ -95,6 +96,7 @@ from zerosum.search.result import SearchResult, SearchStats
 from zerosum.search.scores import (
     EVALUATION_UNIT,
     PROVEN,
+    UNKNOWN_DISTANCE,
     decode,
     distance_score,
     heuristic_score,
@@ -211,7 +213,7 @@ class Engine:
         futility: bool = True,
         futility_margin: float = 1.5,
         check_extensions: bool = True,
-        tablebase: Any = None,
+        tablebase: Tablebase | None = None,
         trace: Trace | None = None,
     ) -> None:
         if quiescence_depth < 0:
@@ -444,7 +446,8 @@ class Engine:
             if entry is not None:
                 self.tablebase_hits += 1
                 value, distance = entry
-                score = 0 if distance is None else distance_score(value, ply + distance)
+                plies = UNKNOWN_DISTANCE if distance is None else distance  # None: a draw, or
+                score = distance_score(value, ply + plies)  # a win of unknown length
                 if trace is not None:
                     trace.record(HIT, state, ply, score)
                 return score
