@@ -26,6 +26,7 @@ PLAIN = dict(killers=False, history=False, null_window=False, quiescence=False)
         ({}, 3899),
         ({"table": False}, 8654),
         ({"iterative": False}, 2547),
+        ({"hash_move": False}, 5278),  # the table still cuts, but its move is not tried first
         ({"killers": False}, 4225),
         ({"history": False}, 3631),
         ({"null_window": False}, 3852),
@@ -45,6 +46,7 @@ def test_each_switch_changes_the_nodes_of_connect_four_after_4453_at_depth_6(swi
         ({}, 1954),
         ({"table": False}, 3123),
         ({"iterative": False}, 2553),
+        ({"hash_move": False}, 2954),
         ({"killers": False}, 1977),
         ({"history": False}, 1991),
         ({"captures": False}, 2549),
@@ -71,6 +73,30 @@ def root_order(trace: Trace, game, root) -> list:
         if move is not None and move not in order:
             order.append(move)
     return order
+
+
+@pytest.mark.parametrize("hash_move", [True, False])
+def test_the_hash_move_is_searched_first_only_with_the_switch_on(hash_move):
+    state = CONNECT_FOUR.parse_state("44")
+    assert CONNECT_FOUR.legal_moves(state)[:2] == [3, 2]  # centre first
+    trace = Trace()
+    engine = Engine(CONNECT_FOUR, iterative=False, hash_move=hash_move, trace=trace, **PLAIN)
+    assert engine.search(state, depth=3).best_move == 2
+    engine.search(state, depth=3)  # the table now holds 2 for the root
+    assert root_order(trace, CONNECT_FOUR, state)[0] == (2 if hash_move else 3)
+
+
+@pytest.mark.parametrize(
+    "switches",
+    [{"table": False}, {"table": True, "hash_move": False}, {"table": True}],
+    ids=["no table", "table without its move", "table and its move"],
+)
+def test_each_iteration_searches_the_previous_ones_best_root_move_first(switches):
+    state = CONNECT_FOUR.parse_state("4453")
+    trace = Trace()
+    result = Engine(CONNECT_FOUR, trace=trace, **PLAIN, **switches).search(state, depth=2)
+    assert [iteration.best_move for iteration in result.iterations] == [5, 5]
+    assert root_order(trace, CONNECT_FOUR, state) == [5, 3, 2, 4, 1, 0, 6]
 
 
 def test_without_iterative_deepening_the_root_moves_keep_the_games_order():

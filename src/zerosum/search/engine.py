@@ -15,7 +15,9 @@ is off in the engine's effective `settings` (captures for a game that is not `Ca
 
 - `iterative`: iterative deepening, depth 1, 2, ... up to the depth asked for, until the value
   is exact (no line ended on an estimate), or until the node or time budget runs out; each
-  iteration is reported (`on_iteration`, `iterations`) and the last one is the answer. The
+  iteration is reported (`on_iteration`, `iterations`) and the last one is the answer. Each
+  iteration searches the previous one's best root move first, with or without a table and
+  whatever `hash_move` says: it is what an iteration cut short answers with at the least. The
   first of several iterations always finishes; the budget during a later one cuts it short,
   and so does `stop()` (from any thread, at once, even in the first iteration). A search with
   a single iteration (to the end, for a game without `evaluate`, or with `iterative` off) is
@@ -39,10 +41,9 @@ is off in the engine's effective `settings` (captures for a game that is not `Ca
   with an equal one, so every reused score is the value of the same position with the same
   future. A history-dependent game without `path_key` gets moves from the table, never scores.
 - move ordering: the `hash_move` (the move the table stored for the position, played only if
-  it is legal, on any path; without a table, at the root, the previous iteration's best)
-  first, then captures by MVV-LVA (`captures`, for games that offer `zerosum.game.Capturing`),
-  then the two `killers` of the ply, then the rest by the `history` heuristic, ties kept in
-  the game's own order of `legal_moves`;
+  it is legal, on any path) first, then captures by MVV-LVA (`captures`, for games that offer
+  `zerosum.game.Capturing`), then the two `killers` of the ply, then the rest by the `history`
+  heuristic, ties kept in the game's own order of `legal_moves`;
 - `null_window`: principal variation search, every move after the first tried with a null
   window and searched again only when it might be better;
 - `quiescence`: at the depth limit, the game's `noisy_moves` (`zerosum.game.Noisy`) are played
@@ -519,16 +520,19 @@ class Engine:
 
         # Step 3. The table: a stored score ends the node where its depth suffices, its bound
         # decides the window and it was found along an equal path (never at the root, which
-        # needs its move); the stored move is the hash move.
+        # needs its move). The move to try first: at the root the previous iteration's best
+        # (iterative deepening), else the stored move (`hash_move`).
         estimates = self.estimates
         table = self.table
-        first = None
+        first = self.root_move if not ply else None  # the previous iteration's best
         if table is not None:
             key = self._key(state)
             path = None if self._path_key is None else self._path_key(state)
             entry = table.probe(key)
             if entry is not None:
-                _, stored_depth, score, bound, first, _, stored_path = entry
+                _, stored_depth, score, bound, move, _, stored_path = entry
+                if first is None and self.settings.hash_move:
+                    first = move
                 if stored_depth >= depth and ply and self.reuse_scores and stored_path == path:
                     if score >= PROVEN:  # stored relative to its own node
                         score -= ply
@@ -541,15 +545,13 @@ class Engine:
                         if trace is not None:
                             trace.record(HIT, state, ply, score)
                         return score
-        elif not ply:
-            first = self.root_move  # the previous iteration's best
 
         # Step 4. The moves, in the order to search them.
         moves = game.legal_moves(state)
         if not moves:
             raise ValueError(f"state {state!r} is not terminal but has no legal moves")
         player = game.to_move(state)
-        if self.ordering:
+        if self.ordering or first is not None:
             moves = self._order(state, moves, first, ply, player)
         if trace is not None:
             trace.record(ENTER, state, ply, None, alpha, beta)
