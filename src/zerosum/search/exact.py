@@ -40,7 +40,7 @@ __all__ = ["alphabeta", "minimax", "negamax"]
 
 
 def minimax(
-    game: Game,
+    game: Game[Any, Any],
     state: Any,
     *,
     depth: int | None = None,
@@ -58,7 +58,7 @@ def minimax(
 
 
 def negamax(
-    game: Game,
+    game: Game[Any, Any],
     state: Any,
     *,
     depth: int | None = None,
@@ -77,7 +77,7 @@ def negamax(
 
 
 def alphabeta(
-    game: Game,
+    game: Game[Any, Any],
     state: Any,
     *,
     depth: int | None = None,
@@ -108,7 +108,7 @@ class _Search:
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any, Any],
         root: Any,
         depth: int | None,
         order: Order | None,
@@ -121,6 +121,7 @@ class _Search:
             if not game.is_terminal(root):
                 require(game, Evaluating, "depth-limited search")
         self.game = game
+        self.evaluate = game.evaluate if isinstance(game, Evaluating) else None
         self.root_player: Player = game.to_move(root)
         self.depth = depth
         self.order = order
@@ -136,7 +137,8 @@ class _Search:
             score = distance_score(utility, ply) if self.distance else utility
         elif self.depth is not None and ply >= self.depth:
             self.evaluations += 1
-            estimate = self.game.evaluate(state, player)  # type: ignore[attr-defined]
+            assert self.evaluate is not None  # required with a depth limit
+            estimate = self.evaluate(state, player)
             score = heuristic_score(estimate) if self.distance else estimate
         else:
             return None
@@ -150,7 +152,7 @@ class _Search:
             raise ValueError(f"state {state!r} is not terminal but has no legal moves")
         return moves if self.order is None else list(self.order(state, moves))
 
-    def minimax(self, state: Any, ply: int) -> tuple[float, tuple]:
+    def minimax(self, state: Any, ply: int) -> tuple[float, tuple[Any, ...]]:
         self.nodes += 1
         score = self.leaf_score(state, ply, self.root_player)
         if score is not None:
@@ -158,17 +160,17 @@ class _Search:
         if self.trace is not None:
             self.trace.record("enter", state, ply)
         maximizing = self.game.to_move(state) == self.root_player
-        best: float | None = None
-        best_pv: tuple = ()
+        best = -inf if maximizing else inf
+        best_pv: tuple[Any, ...] = ()
         for move in self.moves(state):
             value, pv = self.minimax(self.game.result(state, move), ply + 1)
-            if best is None or (value > best if maximizing else value < best):
+            if value > best if maximizing else value < best:
                 best, best_pv = value, (move, *pv)
         if self.trace is not None:
             self.trace.record("exit", state, ply, best)
-        return best, best_pv  # type: ignore[return-value]
+        return best, best_pv
 
-    def negamax(self, state: Any, ply: int) -> tuple[float, tuple]:
+    def negamax(self, state: Any, ply: int) -> tuple[float, tuple[Any, ...]]:
         self.nodes += 1
         player = self.game.to_move(state)
         score = self.leaf_score(state, ply, player)
@@ -177,7 +179,7 @@ class _Search:
         if self.trace is not None:
             self.trace.record("enter", state, ply)
         best = -inf
-        best_pv: tuple = ()
+        best_pv: tuple[Any, ...] = ()
         for move in self.moves(state):
             child = self.game.result(state, move)
             value, pv = self.negamax(child, ply + 1)
@@ -189,7 +191,9 @@ class _Search:
             self.trace.record("exit", state, ply, best)
         return best, best_pv
 
-    def alphabeta(self, state: Any, ply: int, alpha: float, beta: float) -> tuple[float, tuple]:
+    def alphabeta(
+        self, state: Any, ply: int, alpha: float, beta: float
+    ) -> tuple[float, tuple[Any, ...]]:
         self.nodes += 1
         score = self.leaf_score(state, ply, self.root_player)
         if score is not None:
@@ -197,7 +201,7 @@ class _Search:
         trace = self.trace
         if trace is not None:
             trace.record("enter", state, ply, None, alpha, beta)
-        best_pv: tuple = ()
+        best_pv: tuple[Any, ...] = ()
         if self.game.to_move(state) == self.root_player:
             best = -inf
             moves = self.moves(state)
@@ -234,7 +238,7 @@ class _Search:
             if self.trace is not None:
                 self.trace.record("cutoff", state, ply, score, alpha, beta)
 
-    def finish(self, score: float, pv: tuple) -> SearchResult:
+    def finish(self, score: float, pv: tuple[Any, ...]) -> SearchResult:
         if self.distance:  # exact when no evaluation was met
             decoded = decode(int(score), exact=self.evaluations == 0)
             value, plies = decoded.value, decoded.plies
