@@ -18,8 +18,13 @@ The tasks:
 - chess, the four positions of `engine_ablation.py --chess` to `--chess-depth` plies, every
   enhancement on (forward pruning, check extensions, MVV-LVA, the path-keyed table).
 
+With `--instructions`, each task is run once under valgrind's callgrind instead, for each
+version (hash seed fixed, address randomisation off), and the report gives the instructions it
+took (less those of a run that only starts up), which a loaded machine does not disturb: a few
+minutes a version, within 0.3% from run to run.
+
     python benchmarks/engine_speed.py --baseline /tmp/engine-base/src [--rounds 10] [--depth 8]
-                                      [--exact 50] [--chess-depth 3]
+                                      [--exact 50] [--chess-depth 3] [--instructions]
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -102,6 +109,55 @@ def serve(args: argparse.Namespace) -> None:
         print(json.dumps(runs[task][index]()), flush=True)
 
 
+def count(args: argparse.Namespace) -> None:
+    """Run every unit of the task numbered `args.count` once (none for -1) and print the nodes."""
+    units = list(tasks(args).values())  # imports and positions: start-up for both
+    print(sum(unit()[0] for unit in units[args.count]) if args.count >= 0 else 0)
+
+
+def instructions(source: str, task: int, args: argparse.Namespace) -> subprocess.Popen[str]:
+    """A process counting the instructions of `task` (-1: start-up alone) with `source`'s
+    zerosum under callgrind; its stdout gives the nodes, its stderr the instructions."""
+    command = [sys.executable, __file__, f"--count={task}", f"--depth={args.depth}"]
+    command += [f"--exact={args.exact}", f"--chess-depth={args.chess_depth}"]
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command]
+    if shutil.which("setarch"):  # the same addresses every run
+        command = ["setarch", os.uname().machine, "-R", *command]
+    environment = dict(os.environ, PYTHONPATH=source, PYTHONHASHSEED="0")
+    return subprocess.Popen(
+        command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def collected(process: subprocess.Popen[str]) -> tuple[int, int]:
+    """The nodes and instructions a process of `instructions` reports."""
+    out, err = process.communicate()
+    found = re.search(r"Collected : (\d+)", err)
+    if process.returncode or found is None:
+        raise SystemExit(f"callgrind failed: {err[-2000:]}")
+    return int(out or 0), int(found.group(1))
+
+
+def counted(args: argparse.Namespace, sources: dict[str, str]) -> None:
+    """The `--instructions` report: every task once per version under callgrind, the two
+    versions side by side (instruction counts do not mind sharing the machine)."""
+    names = list(tasks(args))
+    starting = {name: instructions(source, -1, args) for name, source in sources.items()}
+    startup = {name: collected(process)[1] for name, process in starting.items()}
+    print(f"Instructions under callgrind, this tree ({sources['this']}) against"
+          f" {sources['baseline']}\n")  # fmt: skip
+    print("| task | nodes (baseline) | nodes (this) | instructions (baseline) |"
+          " instructions (this) | this / baseline |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|")
+    for number, task in enumerate(names):
+        processes = {name: instructions(source, number, args) for name, source in sources.items()}
+        results = {name: collected(process) for name, process in processes.items()}
+        spent = {name: results[name][1] - startup[name] for name in sources}
+        print(f"| {task} | {results['baseline'][0]:,} | {results['this'][0]:,}"
+              f" | {spent['baseline'] / 1e6:,.0f}M | {spent['this'] / 1e6:,.0f}M"
+              f" | {spent['this'] / spent['baseline']:.3f} |", flush=True)  # fmt: skip
+
+
 class Worker:
     """A worker process whose zerosum is the one in `source`."""
 
@@ -134,15 +190,23 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=8)
     parser.add_argument("--exact", type=int, default=50)
     parser.add_argument("--chess-depth", type=int, default=3)
+    parser.add_argument("--instructions", action="store_true", help="count, under callgrind")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--count", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve(args)
+        return
+    if args.count is not None:
+        count(args)
         return
     if not args.baseline:
         parser.error("--baseline SRC is needed: the other version's src folder")
     here = str(Path(__file__).resolve().parents[1] / "src")
     sources = {"baseline": args.baseline, "this": here}
+    if args.instructions:
+        counted(args, sources)
+        return
     # runs[name][task][unit]: the (nodes, seconds) of each round
     runs: dict[str, dict[str, list[list[tuple[int, float]]]]] = {name: {} for name in sources}
     for number in range(args.rounds):
