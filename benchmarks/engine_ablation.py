@@ -96,6 +96,12 @@ def exact(game: ConnectFour, count: int) -> None:
           f" | {seconds / count * 1000:.2f} | {right} (exact scores) |")  # fmt: skip
 
 
+class MovesOnly(Chess):
+    """Chess as a history-dependent game without `path_key`: the table gives moves, no scores."""
+
+    path_key = None  # a protocol's method set to None is not offered
+
+
 def chess(depth: int, first_step: int = 1) -> None:
     game = Chess()
     states = [game.parse_state(fen) for fen in CHESS_POSITIONS]
@@ -120,11 +126,8 @@ def chess(depth: int, first_step: int = 1) -> None:
     print("|---|---:|---:|---:|---:|")
     for fen, state in zip(CHESS_POSITIONS, states, strict=True):
         cells = []
-        for reuse in (False, True):
-            engine = Engine(game)
-            if not reuse:  # the engine as for a history-dependent game without path_key
-                engine.path_key, engine.reuse_scores = None, False
-            result = engine.search(state, depth=depth)
+        for rules in (MovesOnly(), game):
+            result = Engine(rules).search(state, depth=depth)
             cells += [f"{result.stats.nodes:,}", f"{result.seconds:.1f}"]
         print(f"| {fen.split()[0]} | {' | '.join(cells)} |", flush=True)
 

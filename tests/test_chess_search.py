@@ -5,7 +5,7 @@ from oracles import oracle_path
 
 from zerosum.games.chess import WIN, Chess
 from zerosum.search.engine import Engine
-from zerosum.search.scores import decode, is_proven
+from zerosum.search.scores import decode
 
 GAME = Chess()
 WAC = {
@@ -18,11 +18,12 @@ MATES_IN_3 = {"WAC.057": "Rf8+", "WAC.064": "g4+", "WAC.097": "Qa8+"}
 
 def mate(result):
     """(moves to mate, as a positive number when the side to move mates), or None."""
-    if not is_proven(result.score):
+    decoded = decode(result.score)
+    if not decoded.proven:
         return None
-    value, plies = decode(result.score)
-    assert abs(value) == WIN
-    return (plies + 1) // 2 if value > 0 else -(plies + 1) // 2
+    assert abs(decoded.value) == WIN and decoded.plies is not None
+    moves = (decoded.plies + 1) // 2
+    return moves if decoded.value > 0 else -moves
 
 
 def position(name):

@@ -10,10 +10,11 @@ import pytest
 from oracles import oracle_path
 
 from zerosum.cli.uci import uci_score
+from zerosum.game import Tablebase
 from zerosum.games.chess import WIN, Chess
 from zerosum.games.chess.syzygy import Syzygy
 from zerosum.search.engine import Engine
-from zerosum.search.scores import PROVEN, UNKNOWN_DISTANCE, distance_score
+from zerosum.search.scores import PROVEN, distance_score
 
 GAME = Chess()
 KNN_V_KP = "7k/8/8/5p2/3N4/4N3/8/2K5 w - - 0 1"  # taking the pawn leaves KNNvK: a draw
@@ -26,15 +27,10 @@ def tables():
     syzygy.close()
 
 
-def test_lookup_gives_win_draw_or_nothing_for_the_player_to_move(tables):
-    assert tables.lookup(GAME.parse_state("8/8/8/4k3/8/8/8/KR6 w - - 0 1")) == (
-        WIN,
-        UNKNOWN_DISTANCE,
-    )
-    assert tables.lookup(GAME.parse_state("8/8/8/4k3/8/8/8/KR6 b - - 0 1")) == (
-        -WIN,
-        UNKNOWN_DISTANCE,
-    )
+def test_lookup_gives_win_draw_or_nothing_for_the_player_to_move_and_no_distance(tables):
+    assert isinstance(tables, Tablebase)
+    assert tables.lookup(GAME.parse_state("8/8/8/4k3/8/8/8/KR6 w - - 0 1")) == (WIN, None)
+    assert tables.lookup(GAME.parse_state("8/8/8/4k3/8/8/8/KR6 b - - 0 1")) == (-WIN, None)
     assert tables.lookup(GAME.parse_state("8/8/8/4k3/8/8/8/KN6 w - - 0 1")) == (0, None)
 
 

@@ -13,6 +13,9 @@ protocols below (`Keyed`, `Restorable`, `Vectorized`, `Layered`, `Evaluating`, `
 `Noisy`, `Capturing`, `Checking`, `Passing`, `HistoryDependent`, `PathKeyed`, `Chance`,
 `MoveText`, `StateText`, `Rendering`), so that a game of ten lines works with every algorithm
 that needs no more than it gives, and a search that needs more says so with a `ValueError`.
+
+`Tablebase` is not a game's capability but what a solved table offers a search: the value of
+the positions it holds.
 """
 
 from __future__ import annotations
@@ -257,6 +260,21 @@ class Rendering(Protocol):
     """A game that can draw a position as text."""
 
     def render(self, state: Any) -> str: ...
+
+
+@runtime_checkable
+class Tablebase(Protocol):
+    """A solved table a search reads positions from instead of searching them (a retrograde
+    analysis's `zerosum.solve.Table`, chess's `zerosum.games.chess.syzygy.Syzygy`).
+
+    `lookup(state)` is None where the table does not answer, else `(value, distance)`: the
+    utility of `state` under perfect play for the player to move, and the plies from `state` to
+    the end of the game. A distance of None means the table does not say how long: with value
+    0, a draw held by endless play; otherwise a win or loss whose length the table does not
+    know (a win/draw/loss table, such as Syzygy's WDL).
+    """
+
+    def lookup(self, state: Any) -> tuple[int, int | None] | None: ...
 
 
 def require(game: object, capability: type, purpose: str) -> None:

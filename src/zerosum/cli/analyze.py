@@ -19,7 +19,7 @@ from zerosum.game import Chance, Evaluating, Game, has_chance
 from zerosum.registry import Setup, format_move
 from zerosum.search import rank_moves
 from zerosum.search.engine import Engine, EngineResult, Iteration
-from zerosum.search.scores import is_proven
+from zerosum.search.scores import decode
 from zerosum.search.table import DEFAULT_MEGABYTES
 
 DEFAULT_TIME = 2.0
@@ -170,15 +170,17 @@ def run_ranking(setup: Setup, args: argparse.Namespace) -> int:
 
 def describe_score(result: EngineResult | Iteration) -> str:
     """A score as a person reads it: a proven win, loss or draw, or an estimate."""
-    if result.plies is None and is_proven(result.score):  # from an endgame table
-        return f"{'win' if result.value > 0 else 'loss'} by the tables ({result.value:+g})"
-    if result.plies is not None and result.value != 0:
-        outcome = "win" if result.value > 0 else "loss"
-        proven = "" if result.exact or abs(result.value) == 1 else " at least"
-        return f"{outcome}{proven} in {result.plies} plies ({result.value:+g})"
+    decoded = decode(result.score, result.exact)
+    value = decoded.value
+    if decoded.proven and value != 0 and decoded.plies is None:  # from an endgame table
+        return f"{'win' if value > 0 else 'loss'} by the tables ({value:+g})"
+    if decoded.plies is not None:
+        outcome = "win" if value > 0 else "loss"
+        proven = "" if result.exact or abs(value) == 1 else " at least"
+        return f"{outcome}{proven} in {decoded.plies} plies ({value:+g})"
     if result.exact:
-        return "draw (0)" if result.value == 0 else f"{result.value:+g} (exact)"
-    return f"{result.value:+.3f}"
+        return "draw (0)" if value == 0 else f"{value:+g} (exact)"
+    return f"{value:+.3f}"
 
 
 def iteration_line(game: Game, state: Any, iteration: Iteration) -> str:

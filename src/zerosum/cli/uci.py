@@ -29,7 +29,7 @@ import chess.syzygy
 from zerosum.games.chess import WIN, Chess, Position
 from zerosum.games.chess.syzygy import Syzygy
 from zerosum.search.engine import Engine, Iteration
-from zerosum.search.scores import decode, is_proven
+from zerosum.search.scores import decode
 from zerosum.search.table import DEFAULT_MEGABYTES
 
 NAME = "zerosum"
@@ -63,12 +63,11 @@ def think_time(limits: dict[str, int], white: bool) -> float | None:
 
 def uci_score(iteration: Iteration) -> str:
     """`cp N` or `mate N` (negative when mated) for the player to move."""
-    if is_proven(iteration.score):
-        value, plies = decode(iteration.score)
-        if abs(value) == WIN and plies is not None:
-            moves = (plies + 1) // 2
-            return f"mate {moves if value > 0 else -moves}"
-    return f"cp {round(iteration.value * 100)}"
+    decoded = decode(iteration.score)
+    if decoded.proven and abs(decoded.value) == WIN and decoded.plies is not None:
+        moves = (decoded.plies + 1) // 2
+        return f"mate {moves if decoded.value > 0 else -moves}"
+    return f"cp {round(decoded.value * 100)}"
 
 
 @dataclass

@@ -1,5 +1,6 @@
 """Search algorithms over the Game protocol."""
 
+from zerosum.search.engine import Engine, EngineResult, Iteration, Settings
 from zerosum.search.exact import alphabeta, minimax, negamax
 from zerosum.search.expectiminimax import MoveValue, expectiminimax, rank_moves
 from zerosum.search.mcts import MCTS, MCTSResult, MoveStats, mcts
@@ -8,6 +9,9 @@ from zerosum.search.result import SearchResult, SearchStats
 from zerosum.search.trace import Event, Trace
 
 __all__ = [
+    "Engine",
+    "EngineResult",
+    "Iteration",
     "MCTS",
     "MCTSResult",
     "MoveStats",
@@ -16,6 +20,7 @@ __all__ = [
     "Order",
     "SearchResult",
     "SearchStats",
+    "Settings",
     "Trace",
     "alphabeta",
     "by_priority",

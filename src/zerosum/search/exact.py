@@ -13,8 +13,10 @@ Options shared by all three:
   (`zerosum.search.ordering.by_priority` builds one from a list); it changes the work alpha-beta
   does, never the value;
 - `distance`: score a win found sooner above one found later, and a loss found later above one
-  found sooner (what a person playing against the program expects). It needs integer
-  utilities; the result then also gives `plies` to the end for a proven win or loss;
+  found sooner (what a person playing against the program expects), on the engine's integer
+  scale (`zerosum.search.scores`: an evaluation at the depth limit counts 1/1024ths of the
+  utility scale, below every proven result). It needs integer utilities; the result then also
+  gives `plies` to the end for a proven win or loss;
 - `trace`: a `zerosum.search.trace.Trace` that records every node, leaf and cut-off.
 
 The algorithms see a game only through the `Game` protocol, so they work for any game, and
@@ -31,14 +33,14 @@ from typing import Any
 from zerosum.game import Evaluating, Game, Player, require
 from zerosum.search.ordering import Order
 from zerosum.search.result import SearchResult, SearchStats
-from zerosum.search.scores import decode, distance_score, scaled_evaluation
+from zerosum.search.scores import decode, distance_score, heuristic_score
 from zerosum.search.trace import Trace
 
 __all__ = ["alphabeta", "minimax", "negamax"]
 
 
 def minimax(
-    game: Game,
+    game: Game[Any, Any],
     state: Any,
     *,
     depth: int | None = None,
@@ -56,7 +58,7 @@ def minimax(
 
 
 def negamax(
-    game: Game,
+    game: Game[Any, Any],
     state: Any,
     *,
     depth: int | None = None,
@@ -75,7 +77,7 @@ def negamax(
 
 
 def alphabeta(
-    game: Game,
+    game: Game[Any, Any],
     state: Any,
     *,
     depth: int | None = None,
@@ -106,7 +108,7 @@ class _Search:
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any, Any],
         root: Any,
         depth: int | None,
         order: Order | None,
@@ -119,6 +121,7 @@ class _Search:
             if not game.is_terminal(root):
                 require(game, Evaluating, "depth-limited search")
         self.game = game
+        self.evaluate = game.evaluate if isinstance(game, Evaluating) else None
         self.root_player: Player = game.to_move(root)
         self.depth = depth
         self.order = order
@@ -134,8 +137,9 @@ class _Search:
             score = distance_score(utility, ply) if self.distance else utility
         elif self.depth is not None and ply >= self.depth:
             self.evaluations += 1
-            estimate = self.game.evaluate(state, player)  # type: ignore[attr-defined]
-            score = scaled_evaluation(estimate) if self.distance else estimate
+            assert self.evaluate is not None  # required with a depth limit
+            estimate = self.evaluate(state, player)
+            score = heuristic_score(estimate) if self.distance else estimate
         else:
             return None
         if self.trace is not None:
@@ -148,7 +152,7 @@ class _Search:
             raise ValueError(f"state {state!r} is not terminal but has no legal moves")
         return moves if self.order is None else list(self.order(state, moves))
 
-    def minimax(self, state: Any, ply: int) -> tuple[float, tuple]:
+    def minimax(self, state: Any, ply: int) -> tuple[float, tuple[Any, ...]]:
         self.nodes += 1
         score = self.leaf_score(state, ply, self.root_player)
         if score is not None:
@@ -156,17 +160,17 @@ class _Search:
         if self.trace is not None:
             self.trace.record("enter", state, ply)
         maximizing = self.game.to_move(state) == self.root_player
-        best: float | None = None
-        best_pv: tuple = ()
+        best = -inf if maximizing else inf
+        best_pv: tuple[Any, ...] = ()
         for move in self.moves(state):
             value, pv = self.minimax(self.game.result(state, move), ply + 1)
-            if best is None or (value > best if maximizing else value < best):
+            if value > best if maximizing else value < best:
                 best, best_pv = value, (move, *pv)
         if self.trace is not None:
             self.trace.record("exit", state, ply, best)
-        return best, best_pv  # type: ignore[return-value]
+        return best, best_pv
 
-    def negamax(self, state: Any, ply: int) -> tuple[float, tuple]:
+    def negamax(self, state: Any, ply: int) -> tuple[float, tuple[Any, ...]]:
         self.nodes += 1
         player = self.game.to_move(state)
         score = self.leaf_score(state, ply, player)
@@ -175,7 +179,7 @@ class _Search:
         if self.trace is not None:
             self.trace.record("enter", state, ply)
         best = -inf
-        best_pv: tuple = ()
+        best_pv: tuple[Any, ...] = ()
         for move in self.moves(state):
             child = self.game.result(state, move)
             value, pv = self.negamax(child, ply + 1)
@@ -187,7 +191,9 @@ class _Search:
             self.trace.record("exit", state, ply, best)
         return best, best_pv
 
-    def alphabeta(self, state: Any, ply: int, alpha: float, beta: float) -> tuple[float, tuple]:
+    def alphabeta(
+        self, state: Any, ply: int, alpha: float, beta: float
+    ) -> tuple[float, tuple[Any, ...]]:
         self.nodes += 1
         score = self.leaf_score(state, ply, self.root_player)
         if score is not None:
@@ -195,7 +201,7 @@ class _Search:
         trace = self.trace
         if trace is not None:
             trace.record("enter", state, ply, None, alpha, beta)
-        best_pv: tuple = ()
+        best_pv: tuple[Any, ...] = ()
         if self.game.to_move(state) == self.root_player:
             best = -inf
             moves = self.moves(state)
@@ -232,7 +238,11 @@ class _Search:
             if self.trace is not None:
                 self.trace.record("cutoff", state, ply, score, alpha, beta)
 
-    def finish(self, score: float, pv: tuple) -> SearchResult:
-        value, plies = decode(score) if self.distance else (score, None)
+    def finish(self, score: float, pv: tuple[Any, ...]) -> SearchResult:
+        if self.distance:  # exact when no evaluation was met
+            decoded = decode(int(score), exact=self.evaluations == 0)
+            value, plies = decoded.value, decoded.plies
+        else:
+            value, plies = score, None
         stats = SearchStats(self.nodes, self.terminals, self.evaluations, self.cutoffs)
         return SearchResult(value, pv[0] if pv else None, pv, stats, plies)

@@ -37,6 +37,7 @@ second and later moves are exact where a single search would only bound them.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from math import fsum, inf
 from typing import Any, Literal
@@ -44,17 +45,16 @@ from typing import Any, Literal
 from zerosum.game import Bounded, Chance, Evaluating, Game, Keyed, Player, require
 from zerosum.search.ordering import Order
 from zerosum.search.result import SearchResult, SearchStats
+from zerosum.search.table import bound_type, decides
 
 __all__ = ["MoveValue", "Pruning", "expectiminimax", "rank_moves"]
 
 Pruning = Literal["none", "alphabeta", "star1", "star2"]
 PRUNINGS: tuple[Pruning, ...] = ("none", "alphabeta", "star1", "star2")
 
-EXACT, LOWER, UPPER = 0, 1, 2
-
 
 def expectiminimax(
-    game: Game,
+    game: Game[Any, Any],
     state: Any,
     *,
     depth: int | None = None,
@@ -98,7 +98,7 @@ class MoveValue:
 
 
 def rank_moves(
-    game: Game,
+    game: Game[Any, Any],
     state: Any,
     *,
     depth: int | None = None,
@@ -114,9 +114,10 @@ def rank_moves(
     be rolled.
     """
     require(game, Chance, "ranking moves by expectiminimax")
+    assert isinstance(game, Chance)  # `require` said so
     if game.is_terminal(state):
         raise ValueError("the game is over: there is no move to rank")
-    if game.is_chance(state):  # type: ignore[attr-defined]
+    if game.is_chance(state):
         raise ValueError("the position waits for a roll of the dice: give the roll first")
     if depth is not None and depth < 1:
         raise ValueError(f"depth must be at least 1 (the move itself), got {depth}")
@@ -147,23 +148,26 @@ class _Search:
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any, Any],
         root: Any,
         count_chance: bool,
         pruning: Pruning,
         order: Order | None,
         transposition: bool,
     ) -> None:
+        assert isinstance(game, Chance)  # `expectiminimax` required it
         self.game = game
+        self.evaluate = game.evaluate if isinstance(game, Evaluating) else None
         self.root_player: Player = game.to_move(root)
         self.count_chance = count_chance
         self.pruning = pruning
         self.order = order
-        self.table: dict[Any, tuple[float, int, Any]] | None = (
-            {} if transposition and isinstance(game, Keyed) else None
-        )
+        # the table, by key and depth: (score, bound type, best move); no key, no table
+        self.key = game.key if transposition and isinstance(game, Keyed) else None
+        self.table: dict[tuple[Hashable, int | None], tuple[float, int, Any]] = {}
         if pruning in ("star1", "star2"):
-            low, high = game.value_bounds()  # type: ignore[attr-defined]
+            assert isinstance(game, Bounded)  # `expectiminimax` required it for Star1 and Star2
+            low, high = game.value_bounds()
             self.low, self.high = (low, high) if self.root_player == 0 else (-high, -low)
         self.nodes = self.terminals = self.evaluations = self.cutoffs = 0
 
@@ -174,12 +178,13 @@ class _Search:
             return self.game.utility(state, self.root_player)
         if depth == 0:
             self.evaluations += 1
-            return self.game.evaluate(state, self.root_player)  # type: ignore[attr-defined]
+            assert self.evaluate is not None  # `expectiminimax` required it with a depth limit
+            return self.evaluate(state, self.root_player)
         return None
 
     def value(
         self, state: Any, depth: int | None, alpha: float, beta: float
-    ) -> tuple[float, tuple]:
+    ) -> tuple[float, tuple[Any, ...]]:
         """Fail-soft score of `state` within `(alpha, beta)` and its line (Knuth-Moore invariant).
 
         The table answers when it holds an exact score, or a bound that already settles the
@@ -189,20 +194,16 @@ class _Search:
         score = self.leaf_score(state, depth)
         if score is not None:
             return score, ()
-        table = self.table
+        key = self.key
         hash_move = None
-        if table is not None:
-            entry_key = (self.game.key(state), depth)  # type: ignore[attr-defined]
-            entry = table.get(entry_key)
+        if key is not None:
+            entry_key = (key(state), depth)
+            entry = self.table.get(entry_key)
             if entry is not None:
-                stored, flag, hash_move = entry
-                if (
-                    flag == EXACT
-                    or (flag == LOWER and stored >= beta)
-                    or (flag == UPPER and stored <= alpha)
-                ):
+                stored, bound, hash_move = entry
+                if decides(bound, stored, alpha, beta):
                     return stored, () if hash_move is None else (hash_move,)
-        if self.game.is_chance(state):  # type: ignore[attr-defined]
+        if self.game.is_chance(state):
             below = depth if depth is None or not self.count_chance else depth - 1
             if self.pruning in ("star1", "star2"):
                 score, pv = self.star(state, below, alpha, beta), ()
@@ -210,9 +211,8 @@ class _Search:
                 score, pv = self.expectation(state, below), ()
         else:
             score, pv = self.player_node(state, depth, alpha, beta, hash_move)
-        if table is not None:
-            flag = LOWER if score >= beta else UPPER if score <= alpha else EXACT
-            table[entry_key] = (score, flag, pv[0] if pv else None)
+        if key is not None:
+            self.table[entry_key] = (score, bound_type(score, alpha, beta), pv[0] if pv else None)
         return score, pv
 
     def expectation(self, state: Any, depth: int | None) -> float:
@@ -220,7 +220,7 @@ class _Search:
         game = self.game
         return fsum(
             p * self.value(game.result(state, outcome), depth, -inf, inf)[0]
-            for outcome, p in game.chance_outcomes(state)  # type: ignore[attr-defined]
+            for outcome, p in game.chance_outcomes(state)
         )
 
     def star(self, state: Any, depth: int | None, alpha: float, beta: float) -> float:
@@ -231,7 +231,7 @@ class _Search:
         `lo >= beta` or `hi <= alpha`.
         """
         game, low, high = self.game, self.low, self.high
-        outcomes = game.chance_outcomes(state)  # type: ignore[attr-defined]
+        outcomes = game.chance_outcomes(state)
         count = len(outcomes)
         lower = [low] * count
         upper = [high] * count
@@ -292,7 +292,7 @@ class _Search:
         if score is not None:
             self.nodes += 1
             return score, score
-        if game.is_chance(child):  # type: ignore[attr-defined]
+        if game.is_chance(child):
             return self.low, self.high
         maximizing = game.to_move(child) == self.root_player
         threshold = (beta_rest if maximizing else alpha_rest) / p
@@ -308,13 +308,13 @@ class _Search:
 
     def player_node(
         self, state: Any, depth: int | None, alpha: float, beta: float, hash_move: Any
-    ) -> tuple[float, tuple]:
+    ) -> tuple[float, tuple[Any, ...]]:
         """Alpha-beta (or plain minimax with `pruning="none"`) at a player node."""
         prune = self.pruning != "none"
         below = None if depth is None else depth - 1
         maximizing = self.game.to_move(state) == self.root_player
         best = -inf if maximizing else inf
-        best_pv: tuple = ()
+        best_pv: tuple[Any, ...] = ()
         for move in self.moves(state, hash_move):
             v, pv = self.value(self.game.result(state, move), below, alpha, beta)
             if v > best if maximizing else v < best:
@@ -330,13 +330,13 @@ class _Search:
                 break
         return best, best_pv
 
-    def moves(self, state: Any, first: Any) -> Any:
+    def moves(self, state: Any, first: Any) -> Sequence[Any]:
         """The legal moves in the search's order, the table's move first."""
         moves = self.game.legal_moves(state)
         if not moves:
             raise ValueError(f"state {state!r} is not terminal but has no legal moves")
         if self.order is not None:
-            moves = self.order(state, moves)
+            moves = list(self.order(state, moves))
         if first is not None and first in moves:
             moves = [first, *(move for move in moves if move != first)]
         return moves

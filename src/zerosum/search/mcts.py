@@ -34,13 +34,15 @@ from __future__ import annotations
 import math
 import random
 import time as clock
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from zerosum.game import Bounded, Chance, Game, Keyed
 
 __all__ = ["MCTS", "MCTSResult", "MoveStats", "Evaluator", "mcts"]
+
+T = TypeVar("T")
 
 Evaluator = Callable[[Any], tuple[Mapping[Any, float], float]]
 """`evaluator(state) -> (priors, value)`: move probabilities; the value for the player to move."""
@@ -127,7 +129,7 @@ class MCTS:
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any, Any],
         *,
         iterations: int | None = None,
         time: float | None = None,
@@ -153,7 +155,7 @@ class MCTS:
         self.solver = solver
         self.reuse = reuse
         self.rng = random.Random(seed)
-        self.chance = isinstance(game, Chance)
+        self.chance: Chance | None = game if isinstance(game, Chance) else None
         self.low, self.high = (
             game.value_bounds() if isinstance(game, Bounded) else (-math.inf, math.inf)
         )
@@ -171,7 +173,7 @@ class MCTS:
             root = self.new_node(None, 1.0, 1.0)
             self.visit(root, state)
         self.root = root
-        if self.chance and root.kind == CHANCE:
+        if self.chance is not None and root.kind == CHANCE:
             raise ValueError("the position is a chance node: roll the dice before searching")
         start = clock.perf_counter()
         deadline = None if self.time is None else start + self.time
@@ -216,6 +218,7 @@ class MCTS:
     def select(self, node: _Node) -> _Node:
         """The child to descend into: a sampled outcome, or the best by UCB1 or PUCT."""
         children = node.children
+        assert children is not None  # expanded before
         if node.kind == CHANCE:
             return self.sample_outcome(children)
         sign = 1.0 if node.kind == 0 else -1.0
@@ -254,7 +257,8 @@ class MCTS:
         """Create the node's children (states are computed when first visited)."""
         game = self.game
         if node.kind == CHANCE:
-            outcomes = game.chance_outcomes(node.state)  # type: ignore[attr-defined]
+            assert self.chance is not None  # only a game with chance has chance nodes
+            outcomes = self.chance.chance_outcomes(node.state)
             node.children = [self.new_node(o, p, p) for o, p in outcomes]
             return
         moves = list(game.legal_moves(node.state))
@@ -283,8 +287,8 @@ class MCTS:
         """The result for player 0 of a game played out at random from `state`."""
         game, rng, chance = self.game, self.rng, self.chance
         while not game.is_terminal(state):
-            if chance and game.is_chance(state):  # type: ignore[attr-defined]
-                outcomes = game.chance_outcomes(state)  # type: ignore[attr-defined]
+            if chance is not None and chance.is_chance(state):
+                outcomes = chance.chance_outcomes(state)
                 state = game.result(state, _sample(outcomes, rng.random()))
             else:
                 state = game.result(state, rng.choice(game.legal_moves(state)))
@@ -324,7 +328,7 @@ class MCTS:
         if game.is_terminal(state):
             node.kind = TERMINAL
             node.lower = node.upper = game.utility(state, 0)
-        elif self.chance and game.is_chance(state):  # type: ignore[attr-defined]
+        elif self.chance is not None and self.chance.is_chance(state):
             node.kind = CHANCE
         else:
             node.kind = game.to_move(state)
@@ -336,7 +340,7 @@ class MCTS:
         key = self.key(state)
         level = [self.root]
         for _ in range(REUSE_DEPTH + 1):
-            following = []
+            following: list[_Node] = []
             for node in level:
                 if node.state is not None and self.key(node.state) == key:
                     return node
@@ -375,12 +379,12 @@ class MCTS:
         return MCTSResult(best, value, proven, tuple(stats), iterations, self.size, seconds)
 
 
-def mcts(game: Game, state: Any, **options: Any) -> MCTSResult:
+def mcts(game: Game[Any, Any], state: Any, **options: Any) -> MCTSResult:
     """One Monte Carlo tree search of `state` (options as for `MCTS`), for the player to move."""
     return MCTS(game, **options).search(state)
 
 
-def _sample(outcomes: Any, point: float) -> Any:
+def _sample(outcomes: Sequence[tuple[T, float]], point: float) -> T:
     """The outcome whose share of the line of probabilities holds `point` (the last one if
     rounding leaves it)."""
     for outcome, p in outcomes:

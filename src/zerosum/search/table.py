@@ -23,18 +23,51 @@ from __future__ import annotations
 import os
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 EXACT, LOWER, UPPER = 0, 1, 2
 """Bound types: the score is the value, at least the value, or at most the value."""
+
+
+def bound_type(score: float, alpha: float, beta: float) -> int:
+    """The bound type of a fail-soft `score` found in the window (`alpha`, `beta`): LOWER when
+    it reached `beta` (the moves left unsearched might do better), UPPER when it stayed at or
+    below `alpha` (every move was refuted, by how much is not known), else EXACT."""
+    return LOWER if score >= beta else UPPER if score <= alpha else EXACT
+
+
+def decides(bound: int, score: float, alpha: float, beta: float) -> bool:
+    """True when a stored `score` of type `bound` settles a search in the window (`alpha`,
+    `beta`) without searching: it is exact, a lower bound that reaches `beta`, or an upper bound
+    that stays at `alpha` or below."""
+    return (
+        bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha)
+    )
+
 
 ENTRY_BYTES = 256
 """Measured cost of one entry in CPython (a slot in the dict and a tuple of its fields)."""
 
 DEFAULT_MEGABYTES = 256
 
-Entry = tuple[Hashable, int, int, int, Any, int, Any]
-"""`(key, depth, score, bound, move, generation, path)`."""
+
+class Entry(NamedTuple):
+    """What the table remembers of one position: its `key`, the `depth` it was searched to,
+    the `score` found and its `bound` type, the best `move`, the `generation` (the search) that
+    wrote it, and the `path` the score holds for."""
+
+    key: Hashable
+    depth: int
+    score: int
+    bound: int
+    move: Any
+    generation: int
+    path: Any
+
+
+_new_entry = tuple.__new__
+"""Builds an `Entry` from a tuple of its fields at a third of the cost of calling `Entry`,
+whose `__new__` is a Python function (the table stores once a node)."""
 
 
 @dataclass(frozen=True)
@@ -92,7 +125,7 @@ class TranspositionTable:
         """The entry of the position `key`, or None."""
         self.probes += 1
         entry = self.entries.get(hash(key) % self.slots)
-        if entry is not None and entry[0] == key:
+        if entry is not None and entry.key == key:
             self.hits += 1
             return entry
         return None
@@ -105,8 +138,9 @@ class TranspositionTable:
         slot = hash(key) % self.slots
         old = self.entries.get(slot)
         generation = self.generation
-        if old is None or old[0] == key or old[5] != generation or old[1] <= depth:
-            self.entries[slot] = (key, depth, score, bound, move, generation, path)
+        if old is None or old.key == key or old.generation != generation or old.depth <= depth:
+            fields = (key, depth, score, bound, move, generation, path)
+            self.entries[slot] = _new_entry(Entry, fields)
             self.stores += 1
 
     def new_search(self) -> None:

@@ -25,7 +25,7 @@ from zerosum.game import Game, MoveText, Rendering
 from zerosum.search.engine import INFINITY
 from zerosum.search.ordering import Order
 from zerosum.search.result import SearchResult
-from zerosum.search.scores import EVALUATION_UNIT, decode, is_proven
+from zerosum.search.scores import decode
 from zerosum.search.trace import CUTOFF, ENTER, EXIT, HIT, LEAF, Event, Trace
 
 MOVER_VIEW = {"negamax"}
@@ -217,9 +217,8 @@ def engine_value(score: float) -> float:
     an estimate rounded to three decimals."""
     if abs(score) >= INFINITY:
         return inf if score > 0 else -inf
-    if is_proven(int(score)):
-        return decode(int(score))[0]
-    return round(score / EVALUATION_UNIT, 3)
+    decoded = decode(int(score))
+    return decoded.value if decoded.proven else round(decoded.value, 3)
 
 
 def from_trace(

@@ -151,7 +151,8 @@ class Table:
         return None
 
     def lookup(self, state: Any) -> tuple[int, int | None] | None:
-        """(value for the side to move, distance or None in a cycle) of `state`, None if absent.
+        """(value for the side to move, distance in plies, None for a draw held by endless
+        play) of `state`, None if absent: the table as a `zerosum.game.Tablebase`.
 
         The cheap part of `probe`, without the best moves: what a search needs at every node.
         """

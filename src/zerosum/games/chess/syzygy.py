@@ -1,8 +1,8 @@
 """Syzygy endgame tables inside the search: chess positions of few pieces scored, not searched.
 
 `Syzygy.open(path)` reads the tables in the folders of `path` (separated by the OS path
-separator); the result is the engine's `tablebase=`: `lookup(state)` gives `(value, distance)`
-for the player to move, or None where the tables do not answer.
+separator); the result is a `zerosum.game.Tablebase`, the engine's `tablebase=`: `lookup(state)`
+gives `(value, distance)` for the player to move, or None where the tables do not answer.
 
 The tables are probed for win/draw/loss (WDL) only, and only right after a capture or a pawn
 move (the fifty-move counter at 0) with no castling right left: WDL is exact there, a "cursed"
@@ -10,8 +10,8 @@ win or "blessed" loss (one that the fifty-move rule turns into a draw) being a d
 reversible sequence the counter has moved on and WDL could call a draw a win, so those
 positions are searched as usual. Distance to zeroing (DTZ) counts moves to the next capture or
 pawn move, not to mate, so it is never passed off as a mate distance: a win from the tables is
-`(WIN, UNKNOWN_DISTANCE)`, a proven win scored below every mate of known length (its `plies`
-is None); DTZ serves at the root, where the UCI engine picks its move from it.
+`(WIN, None)`, a win of unknown length (which the engine scores below every mate of known
+length); DTZ serves at the root, where the UCI engine picks its move from it.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import chess
 import chess.syzygy
 
 from zerosum.games.chess.rules import WIN, Position
-from zerosum.search.scores import UNKNOWN_DISTANCE
 
 
 class Syzygy:
@@ -50,8 +49,9 @@ class Syzygy:
         return cls(tables)
 
     def lookup(self, state: Position) -> tuple[int, int | None] | None:
-        """(WIN or -WIN, UNKNOWN_DISTANCE) for a win or loss of the player to move, (0, None) for
-        a draw, None where the tables are not probed or do not hold the position."""
+        """(WIN or -WIN, None) for a win or loss of the player to move (the tables do not know
+        in how many plies), (0, None) for a draw, None where the tables are not probed or do not
+        hold the position."""
         board = state.board
         if (
             board.halfmove_clock
@@ -67,7 +67,7 @@ class Syzygy:
         self.hits += 1
         if abs(wdl) < 2:  # a draw, or a win or loss the fifty-move rule makes a draw
             return 0, None
-        return (WIN if wdl > 0 else -WIN), UNKNOWN_DISTANCE
+        return (WIN if wdl > 0 else -WIN), None
 
     def best_move(self, position: Position) -> tuple[chess.Move, int] | None:
         """The tables' best move in `position` and its win/draw/loss for the player to move
