@@ -26,10 +26,10 @@ def test_analyze_connect4_streams_iteration_lines_then_the_answer(cli):
     code, out, _ = cli("analyze", "connect4", "445566", "--depth", "2")
     lines = out.splitlines()
     assert code == 0
-    assert lines[0].startswith("depth  1  score win in 1 plies")
+    assert lines[0].startswith("depth  1  score win in 1 ply")
     assert lines[1].startswith("depth  2")
-    assert lines[-1] in ("best move: 3  score: win in 1 plies (+1)",
-                         "best move: 7  score: win in 1 plies (+1)")  # fmt: skip
+    assert lines[-1] in ("best move: 3  score: win in 1 ply (+1)",
+                         "best move: 7  score: win in 1 ply (+1)")  # fmt: skip
 
 
 def test_analyze_with_a_node_budget_says_it_stopped(cli):
@@ -87,7 +87,7 @@ def test_solve_connect4_weak_gives_only_the_sign(cli):
 def test_solve_connect4_text_says_who_wins_with_which_stone(cli):
     code, out, _ = cli("solve", "connect4", "445566")
     assert code == 0
-    assert "X to move: value 1 (a win in 1 plies with best play)" in out
+    assert "X to move: value 1 (a win in 1 ply with best play)" in out
     assert "score 18: the player to move wins with their stone number 4" in out
     assert "best move: 3" in out
 

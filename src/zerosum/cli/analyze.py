@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from zerosum import registry
-from zerosum.cli.common import add_game_argument, game_setup, number, print_json
+from zerosum.cli.common import add_game_argument, game_setup, number, plies, print_json
 from zerosum.cli.play import endgame_tables, waits_for_dice
 from zerosum.game import Chance, Evaluating, Game, has_chance
 from zerosum.registry import Setup, format_move
@@ -157,8 +157,8 @@ def run_ranking(setup: Setup, args: argparse.Namespace) -> int:
         )
         return 0
     print(registry.render(game, state))
-    plies = "to the end" if depth is None else f"{depth} pl{'y' if depth == 1 else 'ies'}"
-    print(f"expectiminimax, {plies}; scores for the player to move:")
+    searched = "to the end" if depth is None else plies(depth)
+    print(f"expectiminimax, {searched}; scores for the player to move:")
     width = max(len(text) for text, _ in top)
     for rank, (text, value) in enumerate(top, start=1):
         print(f"{rank:>3}. {text:<{width}}  {value:+.4f}")
@@ -176,8 +176,8 @@ def describe_score(result: EngineResult | Iteration) -> str:
         return f"{'win' if value > 0 else 'loss'} by the tables ({value:+g})"
     if decoded.plies is not None:
         outcome = "win" if value > 0 else "loss"
-        proven = "" if result.exact or abs(value) == 1 else " at least"
-        return f"{outcome}{proven} in {decoded.plies} plies ({value:+g})"
+        bound = "" if result.exact or abs(value) == 1 else "at least "  # a larger win may hide
+        return f"{outcome} in {plies(decoded.plies)} ({bound}{value:+g})"
     if result.exact:
         return "draw (0)" if value == 0 else f"{value:+g} (exact)"
     return f"{value:+.3f}"

@@ -75,6 +75,11 @@ def game_setup(args: argparse.Namespace) -> Setup:
     return registry.setup(args.game, position_text(args), flags)
 
 
+def plies(count: int) -> str:
+    """`1 ply`, `7 plies`."""
+    return f"{count} ply" if count == 1 else f"{count} plies"
+
+
 def print_json(data: Any) -> None:
     json.dump(data, sys.stdout, indent=2)
     sys.stdout.write("\n")

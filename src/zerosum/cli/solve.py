@@ -15,7 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from zerosum import registry
-from zerosum.cli.common import add_game_argument, game_setup, number, parse_int_list, print_json
+from zerosum.cli.common import (
+    add_game_argument,
+    game_setup,
+    number,
+    parse_int_list,
+    plies,
+    print_json,
+)
 from zerosum.game import StateText, require
 from zerosum.registry import Setup
 from zerosum.search import by_priority
@@ -128,7 +135,7 @@ def describe(report: dict, player_names: tuple[str, str], note: str = "") -> str
         return "\n".join([*lines, note, f"best move: {report['best_move']}"])
     outcome = "a draw" if value == 0 else "a win" if value > 0 else "a loss"
     if report["plies"] is not None:
-        outcome += f" in {report['plies']} plies"
+        outcome += f" in {plies(report['plies'])}"
     to_move = player_names[report["to_move"]]
     if report["best_move"] is None:
         return f"the game is over: value {value} for {to_move} ({outcome})"

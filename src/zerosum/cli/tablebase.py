@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from zerosum import registry
-from zerosum.cli.common import add_game_argument, game_setup, print_json
+from zerosum.cli.common import add_game_argument, game_setup, plies, print_json
 from zerosum.game import Game
 from zerosum.registry import GameEntry
 from zerosum.solve import Progress, Table, read_header, solve
@@ -206,7 +206,7 @@ def outcome_text(value: int, distance: int | None) -> str:
         kind = "a loss" if value == -1 else f"a loss by {-value}"
     if distance is None:
         return f"{kind} by endless play"
-    return f"{kind} in {distance} {'ply' if distance == 1 else 'plies'}"
+    return f"{kind} in {plies(distance)}"
 
 
 class ProgressLine:
