@@ -115,3 +115,28 @@ def test_the_guide_defines_its_game_in_under_25_lines():
     first_block = re.search(r"```python\n(.*?)```", text, re.S).group(1)
     class_lines = first_block.split("class RaceToTen")[1].strip().splitlines()
     assert len([line for line in class_lines if line.strip()]) < 25
+
+
+def test_the_readme_cheat_sheet_commands_are_accepted():
+    """The README's commands that take long or wait for a person (its ```sh blocks) are not run,
+    but each is one the command line accepts, and names a game and a position that exist."""
+    from zerosum.cli import build_parser
+    from zerosum.cli.common import game_setup
+
+    readme = (DOCS.parent / "README.md").read_text()
+    commands = [
+        line.split("#")[0].strip()
+        for block in re.findall(r"```sh\n(.*?)```", readme, re.DOTALL)
+        for line in block.splitlines()
+        if line.startswith("zerosum ")
+    ]
+    assert len(commands) > 10
+    parser = build_parser()
+    for command in commands:
+        args, extra = parser.parse_known_args(shlex.split(command)[1:])
+        assert not extra or hasattr(args, "position_words"), command
+        assert not any(word.startswith("-") for word in extra), command
+        if hasattr(args, "position_words"):
+            args.position_words = [*args.position_words, *extra]
+        if getattr(args, "takes_game", False):
+            game_setup(args)  # the game and its position are read without error

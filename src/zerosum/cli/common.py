@@ -36,6 +36,7 @@ def add_game_argument(parser: argparse.ArgumentParser, *, position: bool = True)
     built-in games' options, and (with `position`) the position: after the game, or
     `--position` (`--fen` is the same, for chess players' habits)."""
     parser.add_argument("game", metavar="GAME", help=GAME_HELP)
+    parser.set_defaults(takes_game=True)
     if position:
         parser.add_argument(
             "position_words",
