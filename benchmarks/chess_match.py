@@ -31,19 +31,11 @@ from pathlib import Path
 import chess
 import chess.engine
 import chess.polyglot
+from oracles import find_oracle
 
 from zerosum.match import MatchResult
 
 STOCKFISH = "/usr/games/stockfish"
-
-
-def default_book() -> Path | None:
-    """`shared/oracles/chess/polyglot/performance.bin` beside the repository or a parent."""
-    for folder in Path(__file__).resolve().parents:
-        candidate = folder / "shared" / "oracles" / "chess" / "polyglot" / "performance.bin"
-        if candidate.exists():
-            return candidate
-    return None
 
 
 def openings(book: Path, count: int, plies: int, seed: int) -> list[str]:
@@ -102,7 +94,12 @@ def main() -> None:
     parser.add_argument("--elo", type=int, default=1350, help="Stockfish's UCI_Elo (1350-2850)")
     parser.add_argument("--games", type=int, default=20, help="games, an even number")
     parser.add_argument("--time", type=float, default=0.2, help="seconds a move, both engines")
-    parser.add_argument("--book", type=Path, default=default_book(), help="Polyglot book")
+    parser.add_argument(
+        "--book",
+        type=Path,
+        default=find_oracle("chess", "polyglot", "performance.bin"),
+        help="Polyglot book",
+    )
     parser.add_argument("--plies", type=int, default=6, help="book plies an opening")
     parser.add_argument("--max-plies", type=int, default=300, help="a draw after this many")
     parser.add_argument("--seed", type=int, default=1)

@@ -15,18 +15,10 @@ import time
 from pathlib import Path
 
 import chess
+from oracles import find_oracle
 
 from zerosum.games.chess import Chess
 from zerosum.search.engine import Engine
-
-
-def default_epd() -> Path | None:
-    """`shared/oracles/chess/wac.epd` beside the repository or one of its parents."""
-    for folder in Path(__file__).resolve().parents:
-        candidate = folder / "shared" / "oracles" / "chess" / "wac.epd"
-        if candidate.exists():
-            return candidate
-    return None
 
 
 def solved(move: chess.Move, operations: dict) -> bool:
@@ -40,7 +32,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time", type=float, default=1.0, help="seconds a position (default 1)")
     parser.add_argument("--limit", type=int, help="only the first N positions")
-    parser.add_argument("--epd", type=Path, default=default_epd(), help="the WAC file")
+    parser.add_argument(
+        "--epd", type=Path, default=find_oracle("chess", "wac.epd"), help="the WAC file"
+    )
     parser.add_argument("--show-failures", action="store_true", help="list the unsolved")
     args = parser.parse_args()
     if args.epd is None or not args.epd.exists():

@@ -15,6 +15,8 @@ import resource
 import time
 from pathlib import Path
 
+from oracles import oracle
+
 from zerosum.games.connect4 import ConnectFour
 from zerosum.solve.connect4 import ConnectFourSolver
 
@@ -25,14 +27,6 @@ REFERENCE = {
     "Test_L1_R1": 3_296,
     "Test_L1_R2": 1_187_920,
 }
-
-
-def oracle_folder() -> Path:
-    for folder in Path(__file__).resolve().parents:
-        candidate = folder / "shared" / "oracles" / "connect4"
-        if candidate.exists():
-            return candidate
-    raise SystemExit("shared/oracles/connect4 not found beside the repository")
 
 
 def run_set(solver: ConnectFourSolver, path: Path, limit: int | None, weak: bool) -> dict:
@@ -58,7 +52,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int)
     parser.add_argument("--weak", action="store_true")
     args = parser.parse_args()
-    folder = oracle_folder()
+    folder = oracle("connect4")
     solver = ConnectFourSolver(ConnectFour())
     print("| set | positions | correct | mean nodes | reference | ratio | mean time |")
     print("|---|---:|---:|---:|---:|---:|---:|")

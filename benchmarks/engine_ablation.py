@@ -23,7 +23,8 @@ from __future__ import annotations
 import argparse
 import resource
 import time
-from pathlib import Path
+
+from oracles import oracle
 
 from zerosum.experiments.ablation import (
     CHESS_POSITIONS,
@@ -36,14 +37,6 @@ from zerosum.games.connect4 import ConnectFour
 from zerosum.search import alphabeta
 from zerosum.search.engine import Engine
 from zerosum.solve.connect4 import ConnectFourSolver
-
-
-def oracle(name: str) -> Path:
-    for folder in Path(__file__).resolve().parents:
-        candidate = folder / "shared" / "oracles" / "connect4" / name
-        if candidate.exists():
-            return candidate
-    raise SystemExit("shared/oracles/connect4 not found beside the repository")
 
 
 def fixed_depth(game: ConnectFour, depth: int) -> None:
@@ -71,7 +64,7 @@ def fixed_depth(game: ConnectFour, depth: int) -> None:
 
 
 def exact(game: ConnectFour, count: int) -> None:
-    lines = oracle("Test_L3_R1").read_text().splitlines()[:count]
+    lines = oracle("connect4", "Test_L3_R1").read_text().splitlines()[:count]
     positions = [(game.parse_state(m), int(s)) for m, s in (line.split() for line in lines)]
     print(f"\nExact, first {count} positions of Test_L3_R1 (mean per position):\n")
     print("| configuration | mean nodes | mean ms | signs right |")

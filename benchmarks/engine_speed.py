@@ -42,6 +42,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from oracles import oracle
+
 CONNECT_FOUR = ("", "4453", "44444326", "3435261")
 CHESS = (
     "startpos",
@@ -49,14 +51,6 @@ CHESS = (
     "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
 )
-
-
-def oracle(name: str) -> Path:
-    for folder in Path(__file__).resolve().parents:
-        candidate = folder / "shared" / "oracles" / "connect4" / name
-        if candidate.exists():
-            return candidate
-    raise SystemExit("shared/oracles/connect4 not found beside the repository")
 
 
 def tasks(args: argparse.Namespace) -> dict[str, list[Callable[[], tuple[int, float]]]]:
@@ -80,7 +74,7 @@ def tasks(args: argparse.Namespace) -> dict[str, list[Callable[[], tuple[int, fl
 
     connect4, chess = ConnectFour(), Chess()
     positions = [connect4.parse_state(moves) for moves in CONNECT_FOUR]
-    lines = oracle("Test_L3_R1").read_text().splitlines()[: args.exact]
+    lines = oracle("connect4", "Test_L3_R1").read_text().splitlines()[: args.exact]
     solved = [connect4.parse_state(line.split()[0]) for line in lines]
     boards = [chess.parse_state(fen) for fen in CHESS]
     return {
