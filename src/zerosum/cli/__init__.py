@@ -27,7 +27,7 @@ from zerosum.cli import (
     tree,
     uci,
 )
-from zerosum.cli.common import Parser
+from zerosum.cli.common import Parser, one_line
 
 COMMANDS = (play, solve, analyze, explain, match, tablebase, games, tree, chart, nim, grundy, pn,
             matrix, uci)  # fmt: skip
@@ -47,7 +47,11 @@ def build_parser() -> Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line `argv` (default: the process's arguments); return the exit code."""
     parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if not arguments:  # `zerosum` alone: what it can do, as an error (nothing was asked)
+        parser.print_help(sys.stderr)
+        return 2
+    args, extra = parser.parse_known_args(arguments)
     if extra:  # the words of a position after a flag (`solve connect4 --weak 4453`) are its own
         if not hasattr(args, "position_words") or any(word.startswith("-") for word in extra):
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
@@ -55,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.run(args)
     except ValueError as error:
-        print(f"zerosum: error: {error}", file=sys.stderr)
+        print(f"zerosum: error: {one_line(str(error))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(file=sys.stderr)

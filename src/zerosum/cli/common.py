@@ -8,6 +8,7 @@ import sys
 from typing import Any, NoReturn
 
 from zerosum import registry
+from zerosum.limits import NO_LIMIT
 from zerosum.registry import Setup
 
 
@@ -20,7 +21,31 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
+
+
+MESSAGE_LENGTH = 400
+"""The most characters of an error line: a message quoting a huge input is cut."""
+
+
+def one_line(message: str) -> str:
+    """`message` as one line of at most `MESSAGE_LENGTH` characters (cut in the middle)."""
+    line = " ".join(message.split("\n"))
+    if len(line) <= MESSAGE_LENGTH:
+        return line
+    half = MESSAGE_LENGTH // 2
+    return f"{line[:half]} ... {line[-half:]}"
+
+
+def add_no_limit(parser: argparse.ArgumentParser, cost: str) -> None:
+    """The `--no-limit` option of a command whose job a stated limit keeps to minutes (`cost`
+    says what grows past it)."""
+    parser.add_argument(
+        NO_LIMIT,
+        dest="no_limit",
+        action="store_true",
+        help=f"go past the stated limits ({cost}): the job may take hours and much memory",
+    )
 
 
 GAME_HELP = (

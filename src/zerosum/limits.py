@@ -1,0 +1,69 @@
+"""Limits on the sizes a user can ask for, checked before the work starts.
+
+Every size a command takes (a heap, a target, a matrix's cells, a tree's depth, a table's
+positions, a match's games) has a stated `Limit`: generous (what this machine does in minutes
+and a few gigabytes), named in `--help`, and checked by `Limit.check` before any work, with a
+message that says the limit, what the request would cost where that helps, and how to insist.
+A user who means it passes `--no-limit` to the commands whose jobs take hours by design; the
+limits that protect the program itself (Python's recursion, an array's width) have no override.
+
+Each limit lives beside the code whose cost it bounds; this module only gives them one shape
+and one message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+NO_LIMIT = "--no-limit"
+"""The option that lifts the limits a user may lift."""
+
+
+@dataclass(frozen=True)
+class Limit:
+    """The largest `what` accepted (`most`), and why: what a larger one would cost (`cost`).
+
+    `liftable` limits bound the time or memory of a job, which a user may choose to spend
+    (`--no-limit`); the others bound what the program can do at all.
+    """
+
+    what: str
+    most: int
+    cost: str = ""
+    liftable: bool = True
+
+    def check(self, value: int, *, lifted: bool = False, needs: str = "") -> None:
+        """ValueError unless `value` is within the limit (or the limit is `lifted`); `needs`,
+        when given, says what this request would take ("about 14 GB")."""
+        if value <= self.most or (lifted and self.liftable):
+            return
+        reason = f": {self.cost}" if self.cost else ""
+        request = f" (this one would need {needs})" if needs else ""
+        insist = f"; pass {NO_LIMIT} to try anyway" if self.liftable else ""
+        limit = f"the limit of {self.most:,}"
+        raise ValueError(f"{self.what} {shown(value)} is over {limit}{reason}{request}{insist}")
+
+    def __str__(self) -> str:
+        return f"{self.what} at most {self.most:,}"
+
+
+def shown(value: int) -> str:
+    """An integer as a message shows it: with thousands separators, or by its number of digits
+    when it is too long to read (and to convert: Python limits int-to-text conversion)."""
+    if value.bit_length() > 64:
+        return f"of {_digits(value)} digits"
+    return f"{value:,}"
+
+
+def _digits(value: int) -> str:
+    """The number of decimal digits of a large `value`, found without converting it to text."""
+    digits = int(value.bit_length() * 0.30102999566398120)  # log10(2): at most one short
+    return f"{digits + (abs(value) >= 10**digits):,}"
+
+
+def clipped(text: str, most: int = 80) -> str:
+    """`text` quoted for a message, cut to `most` characters (an error line never echoes a whole
+    50 MB input)."""
+    if len(text) <= most:
+        return repr(text)
+    return f"{text[:most]!r}... ({len(text):,} characters)"
