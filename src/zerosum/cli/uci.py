@@ -257,7 +257,14 @@ class UciSession:
 
     def handle(self, line: str) -> bool:
         """Obey one command line; False after `quit`. Words before the first known command are
-        skipped (so is a line without one); no input raises."""
+        skipped (so is a line without one), and so is a line longer than `LONGEST_LINE`; no
+        input raises."""
+        size = len(line) - line.endswith("\n")  # its end not counted
+        if size > LONGEST_LINE:
+            self.note(
+                f"skipped a line of {size:,} characters: the longest read is {LONGEST_LINE:,}"
+            )
+            return True
         words = line.split()
         start = next((at for at, word in enumerate(words) if word in self.COMMANDS), None)
         if start is None:
