@@ -49,11 +49,14 @@ class Conversation:
         self.lines: list[str] = []
         self.session = UciSession(self.lines.append)
 
-    def __call__(self, *commands: str) -> list[str]:
-        """What the session says to `commands`, its searches ended (`stop`) at the end."""
+    def __call__(self, *commands: str, settle: bool = False) -> list[str]:
+        """What the session says to `commands`, its search ended (`stop`) at the end, or with
+        `settle`, once it has ended by itself."""
         start = len(self.lines)
         for command in commands:
             assert self.session.handle(command)
+        if settle and self.session.worker is not None:
+            self.session.worker.join(HANG)
         self.session.stop()
         return self.lines[start:]
 
@@ -200,6 +203,13 @@ def test_go_in_a_finished_game_answers_the_null_move(talk, fen, limits):
     assert lines[-1] == "bestmove 0000"
 
 
+def test_go_where_the_rules_end_the_game_but_moves_remain_plays_one(talk):
+    bare_kings = "8/8/8/8/8/4k3/8/4K3 w - - 0 1"  # a draw by the rules, kings can still move
+    lines = talk("go infinite", "stop", f"position fen {bare_kings}", "go depth 3")
+    assert notes(lines) == []
+    assert best_moves(lines)[1] in {move.uci() for move in chess.Board(bare_kings).legal_moves}
+
+
 def test_go_before_any_position_plays_from_the_start(talk):
     assert_one_legal_answer(talk("go depth 1"))
 
@@ -233,7 +243,7 @@ def test_a_search_that_fails_late_plays_the_best_move_it_had_found(talk, monkeyp
         raise MemoryError("no more")
 
     monkeypatch.setattr(engine, "search", fail_after_two_plies)
-    lines = talk("position fen " + KRVK, "go depth 9")
+    lines = talk("position fen " + KRVK, "go depth 9", settle=True)
     last = [line for line in lines if line.startswith("info depth 2 ")][-1]
     best = last.split(" pv ")[1].split()[0]
     assert notes(lines) == [f"search failed (MemoryError: no more): playing {best}"]

@@ -420,7 +420,12 @@ class UciSession:
         self.best_so_far = None
         move: chess.Move | None = None
         try:
-            if position.legal_moves():
+            legal = position.legal_moves()
+            if legal and self.game.is_terminal(position):
+                # over by a rule the GUI may not apply (a repetition, fifty moves, two bare
+                # kings): nothing to search, any move goes on
+                move = legal[0]
+            elif legal:
                 move = self._table_move(position) or self._book_move(position)
                 if move is None:
                     move = self._search(position, limits, infinite)
