@@ -59,6 +59,17 @@ def test_play_with_a_clock_returns_a_legal_move(engine):
     assert result.move in board.legal_moves
 
 
+def test_a_gui_asking_for_no_depth_nodes_or_time_still_gets_a_legal_move(engine):
+    board = chess.Board()
+    for limit in (
+        chess.engine.Limit(depth=0),
+        chess.engine.Limit(nodes=0),
+        chess.engine.Limit(time=0),
+        chess.engine.Limit(depth=10**20, nodes=1),
+    ):
+        assert engine.play(board, limit).move in board.legal_moves
+
+
 def test_stop_during_go_infinite_answers_with_a_legal_best_move(engine):
     board = chess.Board()
     with engine.analysis(board) as analysis:

@@ -412,6 +412,25 @@ def test_a_line_longer_than_the_longest_read_is_skipped_unread(talk):
     assert talk("isready" + " " * (LONGEST_LINE - 7)) == ["readyok"]
 
 
+def test_a_fault_in_a_command_is_said_and_the_conversation_goes_on(talk, monkeypatch):
+    def broken(session, args):
+        raise TypeError("a fault")
+
+    monkeypatch.setitem(UciSession.COMMANDS, "ucinewgame", broken)
+    assert talk("ucinewgame now") == ["info string failed on 'ucinewgame now': TypeError: a fault"]
+    assert talk("isready") == ["readyok"]
+
+
+def test_the_help_names_the_limits(cli):
+    code, out, _ = cli("uci", "--help")
+    text = " ".join(out.split())
+    assert code == 0
+    for limit in ("go depth at most 100", "Hash from 1 to 4,096 MB",
+                  "moves in a position command at most 20,000",
+                  "a command line of at most 1,048,576 bytes"):  # fmt: skip
+        assert limit in text
+
+
 def test_words_before_the_first_command_are_skipped(talk):
     assert talk("joho isready") == ["readyok"]
     assert_one_legal_answer(talk("xyzzy go depth 1"))
