@@ -59,6 +59,17 @@ def test_play_with_a_clock_returns_a_legal_move(engine):
     assert result.move in board.legal_moves
 
 
+def test_a_gui_asking_for_no_depth_nodes_or_time_still_gets_a_legal_move(engine):
+    board = chess.Board()
+    for limit in (
+        chess.engine.Limit(depth=0),
+        chess.engine.Limit(nodes=0),
+        chess.engine.Limit(time=0),
+        chess.engine.Limit(depth=10**20, nodes=1),
+    ):
+        assert engine.play(board, limit).move in board.legal_moves
+
+
 def test_stop_during_go_infinite_answers_with_a_legal_best_move(engine):
     board = chess.Board()
     with engine.analysis(board) as analysis:
@@ -109,31 +120,42 @@ def test_syzygy_tables_give_a_move_that_keeps_the_win(engine):
         assert tables.probe_dtz(board) == -(before - 1)  # one ply nearer to the win
 
 
-def test_a_missing_syzygy_path_is_reported_and_the_engine_still_plays():
+def test_a_missing_syzygy_path_is_refused_and_the_engine_still_plays():
     lines = session_lines(
         "setoption name SyzygyPath value /no/such/folder", "position startpos", "go depth 1"
     )
-    assert lines[0].startswith("info string SyzygyPath '/no/such/folder' unreadable")
+    assert lines[0].startswith(
+        "info string ignored 'setoption name SyzygyPath value /no/such/folder':"
+        " SyzygyPath '/no/such/folder' unreadable: "
+    )
+    assert lines[0].endswith("; SyzygyPath stays empty")
     assert lines[-1].startswith("bestmove ")
 
 
-def test_an_unreadable_book_is_reported_and_the_engine_still_plays():
-    lines = session_lines(
-        "setoption name OwnBook value true",
-        "setoption name BookFile value /no/such/book.bin",
-        "go depth 1",
-    )
-    assert any(line.startswith("info string book '/no/such/book.bin'") for line in lines)
+def test_a_book_gone_after_setoption_is_reported_and_the_engine_still_plays(tmp_path):
+    book = tmp_path / "book.bin"
+    book.write_bytes(oracle_path("chess", "polyglot", "performance-start.bin").read_bytes())
+    lines: list[str] = []
+    session = UciSession(lines.append)
+    session.handle("setoption name OwnBook value true")
+    session.handle(f"setoption name BookFile value {book}")
+    assert lines == []
+    book.unlink()
+    session.handle("go depth 1")
+    session.stop()
+    assert f"info string book '{book}' unreadable: No such file or directory" in lines
     assert lines[-1].startswith("bestmove ")
 
 
 def test_unknown_and_malformed_commands_are_ignored_and_isready_answered():
-    lines = session_lines(
-        "xyzzy", "position nonsense", "position startpos moves e2e5", "go depth x", "isready"
-    )
-    assert lines[-1] == "readyok"
-    assert all(line.startswith("info string ignored") for line in lines[:-1])
-    assert len(lines) == 4  # xyzzy is silently ignored
+    lines = session_lines("xyzzy", "position nonsense", "position startpos moves e2e5", "isready")
+    assert lines == [
+        "info string ignored 'position nonsense': expected position startpos or position fen"
+        " FEN, then moves",
+        "info string ignored 'position startpos moves e2e5': e2e5 is not legal in"
+        " rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "readyok",
+    ]  # xyzzy is silently ignored
 
 
 def test_a_position_repeated_by_the_moves_is_played_on_not_resigned():
