@@ -4,7 +4,8 @@ its own (`cli`), or in a pseudo-terminal (`terminal`); tic-tac-toe solved (`tict
 
 Plain helpers that a test module needs when it is collected live in modules beside this one,
 imported by name: `oracles` (the facts in tests/data), `drawings` (reading SVG), `trees` (game
-trees for the engine).
+trees for the engine), `fuzzing` (the fuzzing suites' profiles, registered here so that
+`--hypothesis-profile=long` finds them).
 """
 
 from __future__ import annotations
@@ -19,10 +20,13 @@ from typing import Any, NamedTuple
 
 import pexpect
 import pytest
+from fuzzing import register_profiles
 
 from zerosum.cli import main
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.solve import Table, solve
+
+register_profiles()
 
 HANG = 600
 """Seconds a command run as a process may take: each takes well under a minute, so only a hang

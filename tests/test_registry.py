@@ -63,6 +63,25 @@ def test_option_values_are_json_literals_or_else_text():
     assert registry.setup("nim(heaps=[1,2],misere=true)").state == ((1, 2), 0)
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("nim(heaps=[3,,4])", r"heaps='\[3,,4\]' is not a JSON list or object: Expecting value"),
+        ("nim(heaps=[3,4)", "is not a JSON list or object: Expecting ',' delimiter at character 5"),
+        ("nim(heaps=[" + "9" * 5000 + "])", "a number of more than 4,300 digits, or brackets"),
+        ("nim(heaps=" + "[" * 5000 + ")", r"\(5,000 characters\) cannot be read"),
+        ('connect4(width="' + "9" * 5000 + '")', "width must be an integer of at most 100 digits"),
+        ("x" * 5000, r"unknown game 'x{79}\.\.\. \(5,000 characters\): choose one of"),
+        ("tictactoe(" + "y" * 500 + "=1)", r"no option 'y{79}\.\.\. \(500 characters\)"),
+    ],
+    ids=["empty item", "unclosed", "long number", "deep", "long text", "long name", "long key"],
+)
+def test_a_malformed_or_huge_option_is_refused_in_a_short_line(text, message):
+    with pytest.raises(ValueError, match=message) as refused:
+        registry.setup(text)
+    assert len(str(refused.value)) < 400
+
+
 def test_a_game_object_finds_its_entry():
     assert registry.entry_of(TicTacToe()).name == "tictactoe"
     assert registry.entry_of(object()).source == "builtins.object"

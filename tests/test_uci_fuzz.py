@@ -6,9 +6,8 @@ Each search is kept tiny: a `go` whose answer the test waits for has a budget of
 nodes or a few milliseconds; any other `go` is ended by the next command (each ends a running
 search) or by `quit`, so a few hundred conversations take seconds.
 
-Profiles: `ci` (a few hundred conversations, the default here) and `long` (10,000, for a run by
-hand: `pytest tests/test_uci_fuzz.py --hypothesis-profile long`, once the profiles are
-registered before hypothesis reads the option, in tests/conftest.py).
+A few hundred conversations on every run; 10,000 by hand with
+`python -m pytest tests/test_uci_fuzz.py --hypothesis-profile=long` (tests/fuzzing.py).
 """
 
 from __future__ import annotations
@@ -17,40 +16,15 @@ import threading
 from dataclasses import dataclass, field
 
 import chess
-from hypothesis import HealthCheck, given, settings
+from fuzzing import fuzzing
+from hypothesis import given
 from hypothesis import strategies as st
-from hypothesis.errors import InvalidArgument
 from oracles import oracle_path
 
 from zerosum.cli.uci import GO_WORDS, UciSession
 
-CI_EXAMPLES = 300
-"""Conversations in a run of CI: about 20 seconds."""
-
-LONG_EXAMPLES = 10_000
-"""Conversations in a long run by hand: about ten minutes."""
-
-
-def register_profiles() -> None:
-    """Register the profiles `ci` (hypothesis's own, derandomized, with `CI_EXAMPLES`) and
-    `long` (`LONG_EXAMPLES`, random), unless `long` is registered already (by
-    tests/conftest.py, or by another module: they are registered once)."""
-    try:
-        settings.get_profile("long")
-    except InvalidArgument:
-        relaxed = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
-        settings.register_profile(
-            "ci", settings(settings.get_profile("ci"), max_examples=CI_EXAMPLES, **relaxed)
-        )
-        settings.register_profile("long", max_examples=LONG_EXAMPLES, **relaxed)
-
-
-def chosen_profile() -> settings:
-    """The profile loaded by `--hypothesis-profile` (or by hypothesis on CI), or `ci` when none
-    was."""
-    register_profiles()
-    current = settings.get_current_profile_name()
-    return settings.get_profile("ci" if current == "default" else current)
+EXAMPLES = 300
+"""Conversations in a run of the tests: about 20 seconds."""
 
 
 HANG = 600
@@ -242,7 +216,7 @@ def converse(commands: list[str | Go]) -> Transcript:
     return transcript
 
 
-@chosen_profile()
+@fuzzing(EXAMPLES)
 @given(st.lists(COMMANDS, max_size=10))
 def test_every_go_of_a_random_conversation_gets_one_legal_bestmove(commands):
     raised: list[BaseException | None] = []

@@ -61,9 +61,17 @@ def _digits(value: int) -> str:
     return f"{digits + (abs(value) >= 10**digits):,}"
 
 
-def clipped(text: str, most: int = 80) -> str:
-    """`text` quoted for a message, cut to `most` characters (an error line never echoes a whole
-    50 MB input)."""
+def clipped(value: object, most: int = 80) -> str:
+    """`value` as a message quotes it (`repr`), cut to `most` characters: an error line never
+    echoes a whole 50 MB input, and a number too long for Python to convert to text (over 4,300
+    digits, alone or inside a list) is named by its size."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number {shown(value)}"
+    try:
+        text = repr(value)
+    except ValueError:  # a number of more than 4,300 digits inside a list
+        return f"a {type(value).__name__} holding a number of more than 4,300 digits"
     if len(text) <= most:
-        return repr(text)
-    return f"{text[:most]!r}... ({len(text):,} characters)"
+        return text
+    length = len(value) if isinstance(value, str) else len(text)
+    return f"{text[:most]}... ({length:,} characters)"

@@ -54,6 +54,7 @@ from zerosum.games.nim import Nim, parse_heaps
 from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import Tree
+from zerosum.limits import clipped
 from zerosum.match import Chooser
 from zerosum.search.exact import alphabeta
 from zerosum.search.ordering import by_priority
@@ -109,6 +110,10 @@ class GameEntry:
         return next((option for option in self.options if option.name == name), None)
 
 
+INTEGER_DIGITS = 100
+"""The most digits of an integer game option typed as text (far more than any game takes)."""
+
+
 def _integer_of(what: str) -> Callable[[Any], int]:
     """A converter to an integer (the game checks its range)."""
     return functools.partial(_integer, what=what)
@@ -117,10 +122,12 @@ def _integer_of(what: str) -> Callable[[Any], int]:
 def _integer(value: Any, what: str) -> int:
     """`value` (an integer, or its text) as an integer; ValueError naming `what` otherwise."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ValueError(f"{what} must be an integer, got {value!r}")
+        raise ValueError(f"{what} must be an integer, got {clipped(value)}")
     if isinstance(value, str):
         if not re.fullmatch(r"\s*-?\d+\s*", value):
-            raise ValueError(f"{what} must be an integer, got {value!r}")
+            raise ValueError(f"{what} must be an integer, got {clipped(value)}")
+        if len(value.strip()) > INTEGER_DIGITS:
+            raise ValueError(f"{what} must be an integer of at most {INTEGER_DIGITS} digits")
         return int(value)
     return value
 
@@ -129,7 +136,7 @@ def _heaps(value: Any) -> tuple[int, ...]:
     if isinstance(value, list):
         value = ",".join(map(str, value))
     if not isinstance(value, (str, int)) or isinstance(value, bool):
-        raise ValueError(f"heaps must be sizes like 3,5,8, got {value!r}")
+        raise ValueError(f"heaps must be sizes like 3,5,8, got {clipped(value)}")
     return parse_heaps(str(value))
 
 
@@ -138,7 +145,7 @@ def _switch(value: Any) -> bool:
         return value
     if isinstance(value, str) and value.lower() in ("true", "false"):
         return value.lower() == "true"
-    raise ValueError(f"expected true or false, got {value!r}")
+    raise ValueError(f"expected true or false, got {clipped(value)}")
 
 
 def _tree_setup(text: str) -> tuple[Game, Any]:
@@ -301,12 +308,12 @@ def setup(name: str, position: str = "", flags: Mapping[str, Any] | None = None)
     class not found, an option the game does not take, a bad value, a malformed position."""
     match = GAME_SPEC.fullmatch(name)
     if not name.strip() or match is None:
-        raise ValueError(f"bad game {name!r}: expected NAME, FILE.py:CLASS or MODULE:CLASS")
+        raise ValueError(f"bad game {clipped(name)}: expected NAME, FILE.py:CLASS or MODULE:CLASS")
     named = match["name"]
     options = parse_options(match["options"]) if match["options"] is not None else {}
     flags = {key: value for key, value in (flags or {}).items() if value is not None}
     for key in flags.keys() & options.keys():
-        raise ValueError(f"option {key!r} given twice: in {name!r} and as --{key}")
+        raise ValueError(f"option {key!r} given twice: in {clipped(name)} and as --{key}")
     options.update(flags)
     known = games()
     if named in known:
@@ -316,7 +323,7 @@ def setup(name: str, position: str = "", flags: Mapping[str, Any] | None = None)
     else:
         names = ", ".join(sorted(known))
         raise ValueError(
-            f"unknown game {named!r}: choose one of {names}, or name your own as"
+            f"unknown game {clipped(named)}: choose one of {names}, or name your own as"
             " FILE.py:CLASS or MODULE:CLASS"
         )
     if entry.from_position is not None:
@@ -346,7 +353,9 @@ def make_game(entry: GameEntry, options: Mapping[str, Any]) -> Game:
             option = entry.option(key)
             if option is None:
                 takes = ", ".join(o.name for o in entry.options) or "none"
-                raise ValueError(f"{entry.name} has no option {key!r} (its options: {takes})")
+                raise ValueError(
+                    f"{entry.name} has no option {clipped(key)} (its options: {takes})"
+                )
             try:
                 arguments[key] = option.convert(value)
             except ValueError as error:
@@ -371,7 +380,7 @@ GAME_METHODS = ("initial_state", "to_move", "legal_moves", "result", "is_termina
 
 
 def _shown(options: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k}={v!r}" for k, v in options.items()) or "no options"
+    return ", ".join(f"{k}={clipped(v)}" for k, v in options.items()) or "no options"
 
 
 def parse_options(text: str) -> dict[str, Any]:
@@ -382,13 +391,23 @@ def parse_options(text: str) -> dict[str, Any]:
         key, equals, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if not equals or not key.isidentifier() or not value:
-            raise ValueError(f"bad game option {item.strip()!r}: expected NAME=VALUE")
+            raise ValueError(f"bad game option {clipped(item.strip())}: expected NAME=VALUE")
         if key in options:
             raise ValueError(f"game option {key!r} given twice")
         try:
             options[key] = json.loads(value)
-        except json.JSONDecodeError:
+        except json.JSONDecodeError as error:
+            if value[0] in "[{":
+                raise ValueError(
+                    f"game option {key}={clipped(value)} is not a JSON list or object:"
+                    f" {error.msg} at character {error.pos + 1}"
+                ) from None
             options[key] = value
+        except (ValueError, RecursionError):  # a number of over 4,300 digits, or deep brackets
+            raise ValueError(
+                f"game option {key}={clipped(value)} cannot be read: a number of more than"
+                " 4,300 digits, or brackets nested too deep"
+            ) from None
     return options
 
 
@@ -413,7 +432,7 @@ def _entry_from_code(name: str) -> GameEntry:
     """The entry of a game class named `FILE.py:CLASS` or `MODULE:CLASS`."""
     where, _, attribute = name.rpartition(":")
     if not where or not attribute.isidentifier():
-        raise ValueError(f"bad game {name!r}: expected FILE.py:CLASS or MODULE:CLASS")
+        raise ValueError(f"bad game {clipped(name)}: expected FILE.py:CLASS or MODULE:CLASS")
     module = _module_of_file(where) if where.endswith(".py") else _module(where)
     try:
         make = getattr(module, attribute)
@@ -459,7 +478,9 @@ def _module_of_file(path: str) -> Any:
 def unfinished(setup: Setup) -> Setup:
     """`setup`, checked to be a position with moves to search; ValueError when the game is over."""
     if setup.game.is_terminal(setup.state):
-        raise ValueError(f"the game is already over in {setup.position!r}: nothing to search")
+        raise ValueError(
+            f"the game is already over in {clipped(setup.position)}: nothing to search"
+        )
     return setup
 
 
@@ -514,7 +535,7 @@ def parse_move(game: Game, state: Any, text: str) -> Any:
         if str(move) == text.strip():
             return move
     listed = " ".join(str(move) for move in moves[:20]) + (" ..." if len(moves) > 20 else "")
-    raise ValueError(f"{text.strip()!r} is not a legal move: choose one of {listed}")
+    raise ValueError(f"{clipped(text.strip())} is not a legal move: choose one of {listed}")
 
 
 def line_text(game: Game, state: Any, moves: Any) -> list[str]:
