@@ -1,6 +1,8 @@
 """The `zerosum` command: the textbook's numbers from the command line, JSON, and bad input."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -112,3 +114,20 @@ def test_solve_a_finished_position_says_the_game_is_over(cli):
     assert "the game is over: value -1 for O (a loss)" in out
     report = cli.json("solve", "tictactoe", "--position", "XXXOO....")
     assert (report["value"], report["best_move"], report["pv"]) == (-1, None, [])
+
+
+def test_a_full_disk_is_one_line_and_exit_code_2():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "zerosum", "games"], stdout=full, stderr=subprocess.PIPE,
+            text=True, timeout=600,
+        )  # fmt: skip
+    assert (done.returncode, done.stderr) == (2, "zerosum: error: No space left on device\n")
+
+
+def test_a_reader_that_leaves_ends_the_command_quietly():
+    done = subprocess.run(
+        f"{sys.executable} -m zerosum grundy kayles --upto 100000 | head -c 10",
+        shell=True, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.stdout == "octal game" and done.stderr == ""

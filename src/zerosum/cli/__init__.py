@@ -3,11 +3,13 @@
 Each subcommand lives in its own module with two functions: `add_parser(subparsers)` declares
 its arguments and `run(args) -> int` does the work and returns the exit code. A user's mistake
 (a malformed tree, an illegal move, a bad option) raises `ValueError` and becomes one line on
-stderr with exit code 2; Ctrl-C exits with 130.
+stderr with exit code 2, as does a refusal of the system (a full disk, an unwritable output);
+Ctrl-C exits with 130; a reader that leaves (`| head`) ends the command quietly.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
@@ -57,12 +59,37 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         args.position_words = [*args.position_words, *extra]
     try:
-        return args.run(args)
+        code: int = args.run(args)
+        sys.stdout.flush()  # a full disk is found here, not at the interpreter's exit
     except ValueError as error:
-        print(f"zerosum: error: {one_line(str(error))}", file=sys.stderr)
-        return 2
+        return _refused(str(error))
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader left (`zerosum games | head -1`): nothing more to say
+        _quiet_stdout()
         return 0
+    except OSError as error:  # the system refused: a full disk, a file gone, a device error
+        _quiet_stdout()
+        where = f": {error.filename}" if error.filename else ""
+        return _refused(f"{error.strerror or error}{where}")
+    return code
+
+
+def _refused(reason: str) -> int:
+    """Say why the command stopped, in one line on stderr; the exit code 2."""
+    try:
+        print(f"zerosum: error: {one_line(reason)}", file=sys.stderr)
+    except OSError:
+        pass  # stderr is gone too: the exit code says it
+    return 2
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at nothing, so that the interpreter's last flush of what could not
+    be written raises nothing at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file behind stdout (a test's buffer)
+        pass
