@@ -185,7 +185,7 @@ def test_every_command_answers_or_refuses_in_one_line(cli, paths, tmp_path, monk
     arguments = data.draw(argv(paths), label="argv")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("builtins.input", _end_of_input)
-    monkeypatch.setattr("sys.stdin", io.StringIO())  # `uci` reads an empty input
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO()))  # `uci` reads nothing
     previous = signal.signal(signal.SIGALRM, _hang)
     signal.alarm(BUDGET)
     try:

@@ -549,3 +549,15 @@ def test_the_engine_process_skips_a_50_megabyte_line_and_plays_on():
         f"info string skipped a line of {len(noise) + 1:,} bytes: the longest read is 1,048,576",
         "bestmove 0000",
     ]
+
+
+def test_at_the_end_of_input_a_search_ends_by_its_own_limits():
+    lines = conversation_of(b"position startpos moves e2e4\ngo depth 3\n")
+    depths = [line.split()[2] for line in lines if line.startswith("info depth")]
+    assert depths == ["1", "2", "3"] and lines[-1].startswith("bestmove ")
+
+
+def test_at_the_end_of_input_an_infinite_search_is_stopped_and_answers():
+    lines = conversation_of(b"go infinite\n")
+    assert len(best_moves(lines)) == 1
+    assert chess.Move.from_uci(best_moves(lines)[0]) in chess.Board().legal_moves

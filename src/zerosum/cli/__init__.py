@@ -9,6 +9,7 @@ Ctrl-C exits with 130; a reader that leaves (`| head`) ends the command quietly.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -78,18 +79,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _refused(reason: str) -> int:
     """Say why the command stopped, in one line on stderr; the exit code 2."""
-    try:
+    with contextlib.suppress(OSError):  # stderr gone too: the exit code says it
         print(f"zerosum: error: {one_line(reason)}", file=sys.stderr)
-    except OSError:
-        pass  # stderr is gone too: the exit code says it
     return 2
 
 
 def _quiet_stdout() -> None:
     """Point standard output at nothing, so that the interpreter's last flush of what could not
     be written raises nothing at exit."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # no real file behind stdout (a test's buffer)
-        pass
+    with contextlib.suppress(OSError, ValueError):  # no file behind stdout (a test's buffer)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -245,6 +245,7 @@ class UciSession:
         self.position = self.game.initial_state()
         self.worker: threading.Thread | None = None
         self.release = threading.Event()  # set by `stop`: an infinite search may answer
+        self.infinite = False  # whether the running search is a `go infinite`
         self.best_so_far: chess.Move | None = None  # of the running search's last iteration
 
     def send(self, line: str) -> None:
@@ -383,6 +384,7 @@ class UciSession:
             self.note(note)
         self.stop()
         self.release.clear()
+        self.infinite = asked.infinite
         self.worker = threading.Thread(
             target=self._think, args=(self.position, asked.limits, asked.infinite), daemon=True
         )
@@ -400,6 +402,15 @@ class UciSession:
             self.engine.stop()  # again, in case the worker had not started searching yet
             self.worker.join(0.01)
         self.worker = None
+
+    def finish(self) -> None:
+        """At the end of input: let the running search end by its own limits (its answer is
+        what the input asked for: `go depth 6` piped in answers at depth 6), and stop a `go
+        infinite`, which nothing else would end."""
+        if not self.infinite:
+            while self.worker is not None and self.worker.is_alive():
+                self.worker.join(0.05)  # in slices: Ctrl-C still reaches the main thread
+        self.stop()
 
     COMMANDS: dict[str, Callable[[UciSession, list[str]], None]] = {
         "uci": uci,
@@ -527,6 +538,7 @@ def serve(source: IO[bytes] | None = None, output: IO[bytes] | None = None) -> i
     while not closed.is_set():
         line = source.readline(LONGEST_LINE + 1)
         if not line:
+            session.finish()
             break
         if len(line) > LONGEST_LINE and not line.endswith(b"\n"):
             size = len(line) + _skip_line(source)
