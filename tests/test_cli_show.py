@@ -160,8 +160,8 @@ def test_chart_growth_small_writes_a_png(tmp_path, cli):
     "argv, message",
     [
         (["chart", "ordering", "-o", "x.gif"], "cannot tell the chart's format from 'x.gif'"),
-        (["chart", "growth", "-o", "x.png", "--branching", "1"], "--branching must be at least 2"),
-        (["chart", "growth", "-o", "x.png", "--max-depth", "30"], "leaves: at most 200,000"),
+        (["chart", "growth", "-o", "x.png", "--branching", "1"], "moves per node: at least 2"),
+        (["chart", "growth", "-o", "x.png", "--max-depth", "30"], "leaves (from depth 12)"),
     ],
 )
 @pytest.mark.usefixtures("charts")
