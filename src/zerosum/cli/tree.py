@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
 class _LeafRecording(Tree):
     """`tree` (its index shared, not built again) noting the leaves a search reads."""
 
-    def __init__(self, tree: Tree) -> None:  # the index is shared, not built again
+    def __init__(self, tree: Tree) -> None:
         self.__dict__.update(tree.__dict__)
         self.examined: set = set()
 
