@@ -71,7 +71,7 @@ def test_explain_prints_text_by_default(cli):
 
 def test_explain_negative_depth_is_an_error(cli):
     err = cli.error("explain", "tictactoe", "--depth", "-1")
-    assert err == "zerosum: error: --depth must be at least 0, got -1\n"
+    assert err == "zerosum: error: --depth is the plies to draw: at least 0, not -1\n"
 
 
 def test_explain_bad_position_is_an_error(cli):
@@ -121,9 +121,13 @@ def test_explain_connect4_html_is_one_page_with_a_step_per_event(tmp_path, cli):
     [
         (["--position", "4453x"], "bad moves '4453x' at move 5: 'x' is not a column"),
         (["--position", "4455667"], "the game is already over in '4455667'"),
-        (["--depth", "0"], "--depth must be at least 1, got 0"),
+        (["--depth", "0"], "--depth is the plies the engine searches: from 1 to 100"),
+        (["--depth", "101"], "from 1 to 100 (a deeper search would never end"),
+        (["--depth", "9" * 4000], "not of 4,000 digits"),
         (["--order", "3,4"], "(it has an evaluation): --algorithm and --order are for exact"),
-        (["--max-nodes", "0"], "a picture needs at least 1 node, got 0"),
+        (["--max-nodes", "0"], "--max-nodes is the most nodes the picture may have: from 1"),
+        (["--max-nodes", "-1"], "from 1 (the root alone) to 1,000,000, not -1"),
+        (["--max-nodes", "1000001"], "to 1,000,000, not 1,000,001"),
     ],
 )
 def test_explain_connect4_bad_options_are_one_line_errors(argv, message, cli):
@@ -156,8 +160,8 @@ def test_chart_growth_small_writes_a_png(tmp_path, cli):
     "argv, message",
     [
         (["chart", "ordering", "-o", "x.gif"], "cannot tell the chart's format from 'x.gif'"),
-        (["chart", "growth", "-o", "x.png", "--branching", "1"], "--branching must be at least 2"),
-        (["chart", "growth", "-o", "x.png", "--max-depth", "30"], "leaves: at most 200,000"),
+        (["chart", "growth", "-o", "x.png", "--branching", "1"], "moves per node: at least 2"),
+        (["chart", "growth", "-o", "x.png", "--max-depth", "30"], "leaves (from depth 12)"),
     ],
 )
 @pytest.mark.usefixtures("charts")

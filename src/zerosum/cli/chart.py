@@ -9,15 +9,42 @@ from typing import Any
 
 from zerosum.cli.common import print_json
 from zerosum.cli.output import write_atomically
-from zerosum.experiments.ablation import ablation_experiment
+from zerosum.cli.progress import progress
+from zerosum.experiments.ablation import POSITIONS, STEPS, ablation_experiment
 from zerosum.experiments.growth import growth_experiment, minimal_tree_leaves
 from zerosum.experiments.ordering import ordering_experiment
+from zerosum.limits import Limit, clipped, shown
 
 DEFAULT_DEPTH = {"growth": 8, "ablation": 6}
 """The deepest tree (growth) or search (ablation) drawn when `--max-depth` is not given."""
 
-MAX_LEAVES = 200_000
-"""The largest uniform tree `growth` will build (b^m leaves): beyond, minimax takes minutes."""
+GROWTH = {"branching": 3, "samples": 5, "seed": 0}
+"""The growth chart's options when not given."""
+
+MAX_LEAVES = Limit(
+    "the leaves of a growth chart's deepest tree (branching^depth)",
+    200_000,
+    "a tree is built in memory and searched three times, about 10 seconds at 200,000 leaves",
+    liftable=False,
+)
+"""The largest uniform tree `growth` builds: 3^11 = 177,147 leaves fit (12 seconds a tree)."""
+
+MAX_WORK = Limit(
+    "a growth chart's leaves in all (--samples times the leaves of every depth)",
+    4_000_000,
+    "about 50 microseconds a leaf: 4,000,000 take three or four minutes",
+    liftable=False,
+)
+"""All the leaves `growth` builds and searches: the default chart has 16,400, branching 3 to
+depth 11 with 5 samples 1.3 million (65 seconds measured)."""
+
+ABLATION_DEPTH = Limit(
+    "the --max-depth of the ablation chart",
+    8,
+    "every configuration searches every depth: depth 8 takes about 50 seconds, each more"
+    " about three times as long",
+    liftable=False,
+)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -30,17 +57,32 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             " by minimax and alpha-beta in random and best-first order, with b^m, b^(3m/4) and"
             " Knuth and Moore's minimal tree. ablation: the engine's nodes per depth and effective"
             " branching factor on Connect Four with each enhancement switched on in turn. The"
-            " file's suffix (.png, .svg, .pdf) sets its format."
+            " file's suffix (.png, .svg, .pdf) sets its format. Limits: growth's deepest tree has"
+            f" at most {MAX_LEAVES.most:,} leaves and all its trees together"
+            f" {MAX_WORK.most:,} (minutes of work); ablation searches to depth"
+            f" {ABLATION_DEPTH.most} at most. A bar on the terminal shows the work done."
         ),
     )
     parser.add_argument("chart", choices=("ordering", "growth", "ablation"))
     parser.add_argument("-o", "--output", metavar="FILE", required=True, help="the chart's file")
-    parser.add_argument("--branching", type=int, default=3, help="growth: moves per node (3)")
     parser.add_argument(
-        "--max-depth", type=int, help="growth: deepest tree (8); ablation: deepest search (6)"
+        "--branching",
+        type=int,
+        help=f"growth: moves per node, at least 2 ({GROWTH['branching']})",
     )
-    parser.add_argument("--samples", type=int, default=5, help="growth: trees per depth (5)")
-    parser.add_argument("--seed", type=int, default=0, help="growth: random seed (0)")
+    parser.add_argument(
+        "--max-depth",
+        type=int,
+        help=f"growth: deepest tree, at least 1 ({DEFAULT_DEPTH['growth']}; branching^depth at"
+        f" most {MAX_LEAVES.most:,}); ablation: deepest search, 1 to {ABLATION_DEPTH.most}"
+        f" ({DEFAULT_DEPTH['ablation']})",
+    )
+    parser.add_argument(
+        "--samples", type=int, help=f"growth: trees per depth, at least 1 ({GROWTH['samples']})"
+    )
+    parser.add_argument(
+        "--seed", type=int, help=f"growth: random seed, any integer ({GROWTH['seed']})"
+    )
     parser.add_argument("--json", action="store_true", help="print the numbers as one JSON object")
     parser.set_defaults(run=run)
 
@@ -51,9 +93,10 @@ def run(args: argparse.Namespace) -> int:
     suffix = Path(args.output).suffix.lstrip(".").lower()
     if suffix not in charts.FORMATS:
         raise ValueError(
-            f"cannot tell the chart's format from {args.output!r}:"
+            f"cannot tell the chart's format from {clipped(args.output)}:"
             f" end the name with .{', .'.join(charts.FORMATS)}"
         )
+    _refuse_others(args)
     figure, report = CHARTS[args.chart](charts, args)
     write_atomically(args.output, charts.image(figure, suffix))
     report["output"] = args.output
@@ -64,21 +107,40 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+_OPTIONS = {"ordering": (), "growth": ("branching", "max_depth", "samples", "seed")}
+_OPTIONS["ablation"] = ("max_depth",)
+
+
+def _refuse_others(args: argparse.Namespace) -> None:
+    """ValueError for an option given to a chart that does not take it (it would be ignored)."""
+    for name in ("branching", "max_depth", "samples", "seed"):
+        if getattr(args, name) is not None and name not in _OPTIONS[args.chart]:
+            option = "--" + name.replace("_", "-")
+            takes = [c for c, names in _OPTIONS.items() if name in names]
+            raise ValueError(f"{option} is for the {' and '.join(takes)} chart, not {args.chart}")
+
+
 def _max_depth(args: argparse.Namespace) -> int:
     """`--max-depth`, else the chart's own default."""
     return DEFAULT_DEPTH[args.chart] if args.max_depth is None else args.max_depth
 
 
 def _ordering(charts: Any, args: argparse.Namespace) -> tuple[Any, dict]:
-    runs = ordering_experiment()
+    with progress("orders", what="alpha-beta on tic-tac-toe") as bar:
+        runs = ordering_experiment(on_run=bar.advance)
     return charts.ordering_figure(runs), {"chart": "ordering", "runs": [asdict(r) for r in runs]}
 
 
 def _ablation(charts: Any, args: argparse.Namespace) -> tuple[Any, dict]:
     depth = _max_depth(args)
-    if not 1 <= depth <= 8:
-        raise ValueError(f"--max-depth for ablation must be from 1 to 8, got {depth}")
-    points = ablation_experiment(range(1, depth + 1))
+    if not 1 <= depth <= ABLATION_DEPTH.most:
+        raise ValueError(
+            f"--max-depth for ablation is from 1 to {ABLATION_DEPTH.most}"
+            f" ({ABLATION_DEPTH.cost}), not {shown(depth)}"
+        )
+    searches = len(STEPS) * depth * len(POSITIONS)
+    with progress("searches", total=searches, what="the engine on Connect Four") as bar:
+        points = ablation_experiment(range(1, depth + 1), on_search=bar.advance)
     report = {
         "chart": "ablation",
         "points": [{**asdict(p), "branching_factor": p.branching_factor} for p in points],
@@ -88,32 +150,53 @@ def _ablation(charts: Any, args: argparse.Namespace) -> tuple[Any, dict]:
 
 def _growth(charts: Any, args: argparse.Namespace) -> tuple[Any, dict]:
     depth = _max_depth(args)
-    _check_growth(args.branching, depth, args.samples)
-    points = growth_experiment(args.branching, range(1, depth + 1), args.samples, args.seed)
+    branching, samples, seed = (
+        GROWTH[name] if getattr(args, name) is None else getattr(args, name)
+        for name in ("branching", "samples", "seed")
+    )
+    leaves = growth_leaves(branching, depth, samples)
+    with progress("leaves", total=leaves, what="uniform trees") as bar:
+        points = growth_experiment(
+            branching, range(1, depth + 1), samples, seed, on_tree=bar.advance
+        )
     report = {
         "chart": "growth",
-        "branching": args.branching,
+        "branching": branching,
         "points": [
-            {**asdict(point), "minimal_tree": minimal_tree_leaves(args.branching, point.depth)}
+            {**asdict(point), "minimal_tree": minimal_tree_leaves(branching, point.depth)}
             for point in points
         ],
     }
-    return charts.growth_figure(points, args.branching), report
+    return charts.growth_figure(points, branching), report
 
 
 CHARTS = {"ordering": _ordering, "growth": _growth, "ablation": _ablation}
 """Each chart's numbers and figure, from the parsed options."""
 
 
-def _check_growth(branching: int, depth: int, samples: int) -> None:
+def growth_leaves(branching: int, depth: int, samples: int) -> int:
+    """The leaves of all the trees a growth chart builds; ValueError for options out of range
+    (checked before any power is taken: a depth of a billion is refused at once)."""
     if branching < 2:
-        raise ValueError(f"--branching must be at least 2, got {branching}")
+        raise ValueError(f"--branching is the moves per node: at least 2, not {shown(branching)}")
     if depth < 1:
-        raise ValueError(f"--max-depth must be at least 1, got {depth}")
+        raise ValueError(f"--max-depth is the deepest tree: at least 1, not {shown(depth)}")
     if samples < 1:
-        raise ValueError(f"--samples must be at least 1, got {samples}")
-    if branching**depth > MAX_LEAVES:
+        raise ValueError(f"--samples is the trees per depth: at least 1, not {shown(samples)}")
+    deepest, every = 1, 0
+    for level in range(1, depth + 1):  # stops as soon as a tree is too large
+        deepest *= branching
+        if deepest > MAX_LEAVES.most:
+            raise ValueError(
+                f"--branching {shown(branching)} and --max-depth {shown(depth)} make a tree of"
+                f" more than {MAX_LEAVES.most:,} leaves (from depth {level}): at most"
+                f" {MAX_LEAVES.most:,} ({MAX_LEAVES.cost})"
+            )
+        every += deepest
+    if every * samples > MAX_WORK.most:
         raise ValueError(
-            f"a uniform tree with {branching} moves and {depth} plies has"
-            f" {branching**depth:,} leaves: at most {MAX_LEAVES:,}, please"
+            f"--samples {shown(samples)} of trees with {every:,} leaves in all depths is"
+            f" {shown(every * samples)} leaves to build and search: at most {MAX_WORK.most:,}"
+            f" ({MAX_WORK.cost})"
         )
+    return every * samples

@@ -9,18 +9,22 @@ This face runs the search with a trace; `zerosum.show` rebuilds and draws what i
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from zerosum import registry
 from zerosum.cli.common import add_game_argument, game_setup, number, parse_int_list, print_json
 from zerosum.cli.output import add_show_options, show
-from zerosum.game import Evaluating, Game
+from zerosum.game import Evaluating, Game, has_chance
+from zerosum.limits import Limit, shown
 from zerosum.search.engine import Engine, Iteration
 from zerosum.search.ordering import Order, by_priority
 from zerosum.search.result import SearchResult, SearchStats
 from zerosum.search.trace import Trace
 from zerosum.show.searched import (
     EXAMINED,
+    MAX_DRAWN,
     PRUNED,
     TABLE_HIT,
     SearchedTree,
@@ -33,7 +37,16 @@ ENGINE_MAX_NODES = 150
 EXACT_MAX_NODES = 2_000
 TRACE_LIMIT = 200_000
 """Events an engine explanation keeps (a few tens of megabytes): a search to depth 9 of Connect
-Four makes about a quarter of them."""
+Four makes about a quarter of them. The search stops as soon as one iteration makes more."""
+
+ENGINE_DEPTH = Limit(
+    "the --depth of an engine's search to draw",
+    100,
+    "a deeper search would never end, and would call itself past Python's limit",
+    liftable=False,
+)
+"""The deepest engine search explained, as `zerosum uci` searches at most: a search stops long
+before (at `TRACE_LIMIT` events, depth 10 to 12 in Connect Four), this bounds the recursion."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -59,15 +72,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--depth",
         type=int,
         default=2,
-        help="exact searches: plies of the search to draw; the engine: plies it searches, all"
-        " drawn if they fit in --max-nodes (default 2)",
+        help="exact searches: plies of the search to draw (any number: --max-nodes bounds the"
+        " picture); the engine: plies it searches, 1 to"
+        f" {ENGINE_DEPTH.most}, all drawn if they fit in --max-nodes (default 2); the engine's"
+        f" search stops, refused, once it makes more than {TRACE_LIMIT:,} events to draw",
     )
     parser.add_argument(
         "--max-nodes",
         type=int,
-        help="at most this many nodes in the picture: for the engine the deepest plies are left"
-        f" out until it fits (default {ENGINE_MAX_NODES}); for an exact search a larger picture"
-        f" is an error (default {EXACT_MAX_NODES:,})",
+        help="at most this many nodes in the picture, 1 to"
+        f" {MAX_DRAWN.most:,} (a picture that large takes a minute or two): for the engine the"
+        f" deepest plies are left out until it fits (default {ENGINE_MAX_NODES}); for an exact"
+        f" search a larger picture is an error (default {EXACT_MAX_NODES:,})",
     )
     parser.add_argument(
         "--algorithm",
@@ -90,7 +106,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.max_nodes is not None:
+        check_max_nodes(args.max_nodes)
     setup = registry.unfinished(game_setup(args))
+    if has_chance(setup.game):
+        raise ValueError(
+            f"{setup.entry.name} has chance nodes: explain draws exact searches and the"
+            " engine's, which have no dice (zerosum tree searches a tree with chance nodes)"
+        )
     if isinstance(setup.game, Evaluating):
         searched, report = explain_engine(setup, args)
     else:
@@ -100,13 +123,22 @@ def run(args: argparse.Namespace) -> int:
         pruned_drawn=searched.count(PRUNED),
         left_out=searched.left_out,
     )
-    if args.show is None and not args.json:  # the picture is what explain prints
-        args.show = "text"
+    if args.show is None and (args.output is not None or not args.json):
+        args.show = "text"  # the picture is what explain draws, unless asked for JSON alone
     if args.show is not None:
         show(searched, args, report)
     if args.json:
         print_json(report)
     return 0
+
+
+def check_max_nodes(max_nodes: int) -> None:
+    """ValueError unless `--max-nodes` is a number of nodes a picture may have."""
+    if not 1 <= max_nodes <= MAX_DRAWN.most:
+        raise ValueError(
+            f"--max-nodes is the most nodes the picture may have: from 1 (the root alone) to"
+            f" {MAX_DRAWN.most:,}, not {shown(max_nodes)}"
+        )
 
 
 def traced_search(
@@ -139,24 +171,32 @@ def traced_engine(
 ) -> SearchedTree:
     """The last iteration of the engine's search of `state` to `depth`, as many of its plies
     drawn as fit in `max_nodes` nodes."""
-    if depth < 1:
-        raise ValueError(f"--depth must be at least 1, got {depth}")
+    if not 1 <= depth <= ENGINE_DEPTH.most:
+        raise ValueError(
+            f"--depth is the plies the engine searches: from 1 to {ENGINE_DEPTH.most}"
+            f" ({ENGINE_DEPTH.cost}), not {shown(depth)}"
+        )
     if game.is_terminal(state):
         raise ValueError("the game is over in this position: there is no search to draw")
-    trace = Trace(limit=TRACE_LIMIT, max_ply=depth)
+    trace = _StoppingTrace(limit=TRACE_LIMIT, max_ply=depth)
     engine = Engine(game, table=table, trace=trace)
+    trace.when_full = engine.stop
     totals = [SearchStats()]  # the engine's counts after each iteration
+    finished = [0]  # the depth of the last iteration finished
 
-    def add_totals(_: Iteration) -> None:
+    def add_totals(iteration: Iteration) -> None:
+        if iteration.complete:
+            finished.append(iteration.depth)
         totals.append(
             SearchStats(engine.nodes, engine.terminals, engine.evaluations, engine.cutoffs)
         )
 
     result = engine.search(state, depth=depth, on_iteration=add_totals)
-    if not trace.complete:
+    if not trace.complete or engine.stopped is not None:
+        reached = finished[-1] + 1  # the iteration that was stopped
         raise ValueError(
-            f"the search to depth {depth} makes more than {TRACE_LIMIT:,} events to replay:"
-            " ask for fewer plies"
+            f"the search to depth {depth} makes more than {TRACE_LIMIT:,} events to draw"
+            f" (stopped at depth {reached}): ask for fewer plies"
         )
     before, after = totals[-2], totals[-1]
     stats = SearchStats(
@@ -171,10 +211,31 @@ def traced_engine(
     )
 
 
+@dataclass
+class _StoppingTrace(Trace):
+    """A trace that calls `when_full` (the engine's `stop`) when it first drops an event:
+    a picture needs the whole trace, so the search need not go on."""
+
+    when_full: Callable[[], None] | None = None
+
+    def record(
+        self,
+        kind: str,
+        state: Any,
+        ply: int,
+        value: float | None = None,
+        alpha: float | None = None,
+        beta: float | None = None,
+    ) -> None:
+        super().record(kind, state, ply, value, alpha, beta)
+        if self.dropped == 1 and self.when_full is not None:
+            self.when_full()
+
+
 def explain_exact(setup: registry.Setup, args: argparse.Namespace) -> tuple[SearchedTree, dict]:
     """The exact search's picture and the report's fields that say what was searched."""
     if args.depth < 0:
-        raise ValueError(f"--depth must be at least 0, got {args.depth}")
+        raise ValueError(f"--depth is the plies to draw: at least 0, not {shown(args.depth)}")
     if not args.table:
         raise ValueError("--no-table is for the engine: the exact searches keep no table")
     order = by_priority(parse_int_list(args.order, "move order")) if args.order else None

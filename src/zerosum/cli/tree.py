@@ -8,9 +8,9 @@ from typing import Any
 from zerosum.cli.common import number, print_json
 from zerosum.cli.explain import traced_search
 from zerosum.cli.output import add_show_options, show
-from zerosum.games.tree import Tree
+from zerosum.games.tree import MAX_DEPTH, MAX_NODES, Tree
 from zerosum.search.expectiminimax import expectiminimax
-from zerosum.show.searched import EXAMINED
+from zerosum.show.searched import EXAMINED, MAX_DRAWN
 from zerosum.solve.answer import SEARCHES
 
 
@@ -22,7 +22,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "Search a game tree written as nested lists (a list is a node, a number a leaf: the"
             " payoff for the first player) and show which leaves were examined and which pruned."
             ' A chance node is written {"chance": [[p, subtree], ...]}; a tree with chance'
-            " nodes is searched by expectiminimax with Star2 pruning."
+            " nodes is searched by expectiminimax with Star2 pruning. Limits: a tree is at most"
+            f" {MAX_DEPTH.most} levels deep (the searches call themselves at every level) and"
+            f" has at most {MAX_NODES.most:,} nodes; a picture at most {MAX_DRAWN.most:,}."
         ),
     )
     parser.add_argument("tree", help='the tree, e.g. "[[3,12,8],[2,4,6],[14,5,2]]"')
@@ -33,20 +35,30 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.output is not None and args.show is None:
+        raise ValueError("-o writes the picture: say which with --show text, svg or html")
     tree = Tree.from_text(args.tree)
-    if tree.has_chance:
-        if args.show:
-            raise ValueError("--show draws exact searches: this tree has chance nodes")
-        tree = _LeafRecording(tree.nested)
-        result = expectiminimax(tree, tree.initial_state())
-        algorithm, examined = "expectiminimax", tree.examined
-    else:
+    if tree.has_chance and args.show:
+        raise ValueError("--show draws exact searches: this tree has chance nodes")
+    if args.show:
         searched = traced_search(
-            tree, tree.initial_state(), algorithm=args.algorithm, max_nodes=len(tree.nodes)
+            tree,
+            tree.initial_state(),
+            algorithm=args.algorithm,
+            max_nodes=min(len(tree.nodes), MAX_DRAWN.most),
         )
         result = searched.result
         algorithm = args.algorithm
         examined = {n.state for n in searched.nodes if n.leaf and n.status == EXAMINED}
+    else:  # no picture: the search alone, which notes the leaves it reads
+        recording = _LeafRecording(tree)
+        if tree.has_chance:
+            result = expectiminimax(recording, recording.initial_state())
+            algorithm = "expectiminimax"
+        else:
+            result = SEARCHES[args.algorithm](recording, recording.initial_state())
+            algorithm = args.algorithm
+        examined = recording.examined
     leaves = tree.leaves()
     report: dict[str, Any] = {
         "algorithm": algorithm,
@@ -68,20 +80,26 @@ def run(args: argparse.Namespace) -> int:
     if args.show or args.json:
         return 0
     print(f"value: {report['value']} (for the first player)")
-    print(f"best move: {result.best_move}")
-    print(f"principal variation: {' '.join(map(str, result.pv))}")
+    if result.best_move is not None:
+        print(f"best move: {result.best_move}")
+        print(f"principal variation: {' '.join(map(str, result.pv))}")
+    elif tree.is_terminal(()):
+        print("best move: none, the game is over at the root (a leaf)")
+    else:
+        print("best move: none, nobody moves at the root (a chance node)")
     print(f"leaves examined: {len(report['examined'])} of {len(leaves)}")
     for path in leaves:
         mark = "examined" if path in examined else "pruned"
-        print(f"  {'.'.join(map(str, path)):<12} {number(tree.nodes[path])!s:>8}  {mark}")
+        where = ".".join(map(str, path)) or "the root"
+        print(f"  {where:<12} {number(tree.nodes[path])!s:>8}  {mark}")
     return 0
 
 
 class _LeafRecording(Tree):
-    """A tree that remembers which leaves a search read (expectiminimax keeps no trace)."""
+    """`tree` (its index shared, not built again) noting the leaves a search reads."""
 
-    def __init__(self, nested) -> None:
-        super().__init__(nested)
+    def __init__(self, tree: Tree) -> None:
+        self.__dict__.update(tree.__dict__)
         self.examined: set = set()
 
     def utility(self, state, player):

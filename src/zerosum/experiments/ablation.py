@@ -10,7 +10,7 @@ benchmark `benchmarks/engine_ablation.py` and `zerosum chart ablation` draw on t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
@@ -108,12 +108,15 @@ def chess_configurations() -> Iterator[tuple[str, Switches]]:
 
 
 def ablation_experiment(
-    depths: Iterable[int] = range(1, 7), positions: Iterable[str] = POSITIONS
+    depths: Iterable[int] = range(1, 7),
+    positions: Iterable[str] = POSITIONS,
+    on_search: Callable[[], None] | None = None,
 ) -> tuple[AblationPoint, ...]:
-    """Every configuration at every depth, on 7x6 Connect Four from `positions`."""
+    """Every configuration at every depth, on 7x6 Connect Four from `positions`; `on_search`,
+    when given, is called after each search of a position."""
     game = ConnectFour()
     states = [game.parse_state(moves) for moves in positions]
-    return _ablation(game, states, configurations(), depths)
+    return _ablation(game, states, configurations(), depths, on_search)
 
 
 def chess_ablation_experiment(
@@ -130,11 +133,16 @@ def _ablation(
     states: list[Any],
     steps: Iterable[tuple[str, Switches]],
     depths: Iterable[int],
+    on_search: Callable[[], None] | None = None,
 ) -> tuple[AblationPoint, ...]:
     points = []
     for name, flags in steps:
         for depth in depths:
-            results = [Engine(game, **flags).search(state, depth=depth) for state in states]
+            results = []
+            for state in states:
+                results.append(Engine(game, **flags).search(state, depth=depth))
+                if on_search is not None:
+                    on_search()
             nodes = sum(result.stats.nodes for result in results)
             scores = tuple(result.score for result in results)
             points.append(AblationPoint(name, depth, nodes, len(states), scores))

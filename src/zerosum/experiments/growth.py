@@ -9,7 +9,7 @@ about `b^(3m/4)` for moderate `b`.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,13 +59,18 @@ def best_first(values: dict[Path, float]) -> Order:
 
 
 def growth_experiment(
-    branching: int = 3, depths: Iterable[int] = range(1, 9), samples: int = 5, seed: int = 0
+    branching: int = 3,
+    depths: Iterable[int] = range(1, 9),
+    samples: int = 5,
+    seed: int = 0,
+    on_tree: Callable[[int], None] | None = None,
 ) -> tuple[GrowthPoint, ...]:
     """Leaves reached by minimax, alpha-beta in random order and in best-first order, per depth.
 
     Each depth averages `samples` uniform trees drawn from `random.Random(seed)`; their leaf
     values are a random permutation, so the moves' natural order is a random order. The
-    best-first order comes from the exact values minimax records in its trace.
+    best-first order comes from the exact values minimax records in its trace. `on_tree`, when
+    given, is called with each tree's leaves once it is searched (a measure of the work done).
     """
     rng = random.Random(seed)
     points = []
@@ -84,5 +89,7 @@ def growth_experiment(
             totals[0] += full.stats.leaves
             totals[1] += alphabeta(tree, ()).stats.leaves
             totals[2] += ordered.stats.leaves
+            if on_tree is not None:
+                on_tree(len(tree.leaf_paths))
         points.append(GrowthPoint(depth, *(total / samples for total in totals)))
     return tuple(points)

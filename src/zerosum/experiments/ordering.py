@@ -8,7 +8,7 @@ The value (a draw) never changes; the number of finished games alpha-beta reache
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from zerosum.games.tictactoe import TicTacToe
@@ -38,10 +38,13 @@ def random_order(seed: int) -> tuple[int, ...]:
     return tuple(squares)
 
 
-def ordering_experiment(seeds: Iterable[int] = range(20)) -> tuple[OrderingRun, ...]:
+def ordering_experiment(
+    seeds: Iterable[int] = range(20), on_run: Callable[[], None] | None = None
+) -> tuple[OrderingRun, ...]:
     """Alpha-beta from the empty board in the three named orders, then one random order per seed.
 
-    `leaves` counts finished games reached; `value` is for X (always 0, a draw).
+    `leaves` counts finished games reached; `value` is for X (always 0, a draw). `on_run`, when
+    given, is called after each order's search.
     """
     orders: list[tuple[str, tuple[int, ...]]] = [
         ("square order", SQUARE_ORDER),
@@ -54,4 +57,6 @@ def ordering_experiment(seeds: Iterable[int] = range(20)) -> tuple[OrderingRun, 
     for name, order in orders:
         result = alphabeta(game, game.initial_state(), order=by_priority(order))
         runs.append(OrderingRun(name, order, result.value, result.stats.leaves, result.stats.nodes))
+        if on_run is not None:
+            on_run()
     return tuple(runs)

@@ -130,10 +130,11 @@ SCRIPT = """
 
 def html(tree: SearchedTree, title: str = "How the search went") -> str:
     """A standalone HTML page animating the search of `tree` (scores for MAX)."""
-    steps = [_step_json(tree, step) for step in tree.steps]
+    names = _names(tree)
+    steps = [_step_json(tree, step, names) for step in tree.steps]
     data = json.dumps(steps, ensure_ascii=False).replace("</", "<\\/")
-    # The nodes' tooltips would tell their scores before the search reaches them.
-    drawing = re.sub(r"<title>.*?</title>", "", svg(tree, caption=False))
+    # No titles: the nodes' tooltips would tell their scores before the search reaches them.
+    drawing = svg(tree, caption=False, titles=False)
     size = re.search(r'width="([0-9.]+)" height="([0-9.]+)"', drawing)
     if size is None:
         raise ValueError("the drawing of the search has no width and height")
@@ -171,20 +172,21 @@ value at the root: <b id="value"></b></div>
 """
 
 
-def _step_json(tree: SearchedTree, step: Step) -> dict:
+def _step_json(tree: SearchedTree, step: Step, names: list[str]) -> dict:
     return {
         "kind": step.kind,
         "node": step.node,
         "dark": list(step.dark),
         "secured": None if step.secured is None else format_score(step.secured),
-        "text": describe_step(tree, step),
+        "text": describe_step(tree, step, names[step.node]),
     }
 
 
-def describe_step(tree: SearchedTree, step: Step) -> str:
-    """What one step of the search did, in a sentence."""
+def describe_step(tree: SearchedTree, step: Step, name: str | None = None) -> str:
+    """What one step of the search did, in a sentence (`name`: the node's, if known)."""
     node = tree.nodes[step.node]
-    name = _name(tree, node)
+    if name is None:
+        name = _name(tree, node)
     role = "MAX" if node.maximizing else "MIN"
     value = format_score(step.value)
     again = ""
@@ -221,3 +223,19 @@ def _name(tree: SearchedTree, node: SearchedNode) -> str:
         moves.append(node.move_text)
         node = tree.nodes[node.parent]
     return "at the root" if not moves else "after " + " ".join(reversed(moves))
+
+
+def _names(tree: SearchedTree) -> list[str]:
+    """Every node's `_name`, each found from its parent's: linear in what they hold."""
+    lines: list[str] = []  # the moves from the root to each node
+    for node in tree.nodes:  # a parent comes before its children
+        if node.parent is None:
+            lines.append("")
+        elif tree.nodes[node.parent].parent is None:
+            lines.append(node.move_text)
+        else:
+            lines.append(f"{lines[node.parent]} {node.move_text}")
+    return [
+        "at the root" if node.parent is None else "after " + line
+        for node, line in zip(tree.nodes, lines, strict=True)
+    ]

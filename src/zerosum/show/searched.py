@@ -22,6 +22,7 @@ from math import inf
 from typing import Any
 
 from zerosum.game import Game, MoveText, Rendering
+from zerosum.limits import Limit, shown
 from zerosum.search.engine import INFINITY
 from zerosum.search.ordering import Order
 from zerosum.search.result import SearchResult
@@ -30,6 +31,16 @@ from zerosum.search.trace import CUTOFF, ENTER, EXIT, HIT, LEAF, Event, Trace
 
 MOVER_VIEW = {"negamax"}
 """Algorithms whose scores are for the player to move at each node, not the root player."""
+
+MAX_DRAWN = Limit(
+    "the nodes of a picture",
+    1_000_000,
+    "a picture of a million nodes takes one to two minutes and 2 to 4 GB to draw, 400 MB as SVG",
+    liftable=False,
+)
+"""The most nodes a picture may have (measured on a flat tree of a million leaves: rebuilt from
+the trace in about a minute, its text drawn in 4 seconds, its SVG in 25 (407 MB), its HTML in
+50 (484 MB), 2 to 4 GB at the most). The whole tree of tic-tac-toe, 549,946 nodes, fits."""
 
 EXAMINED = "examined"
 PRUNED = "pruned"
@@ -180,13 +191,12 @@ def engine_picture(
     `trace` is the engine's (it keeps its last iteration, to depth `iteration`, recorded to
     `depth` plies) and `result` that iteration's answer and counts, scores as the engine's
     integers. The picture keeps as many of the first `depth` plies as fit in `max_nodes` nodes
-    (the deepest go first), and counts in `left_out`
-    what it leaves out. Scores are drawn on the game's utility scale: an estimate to three
-    decimals, a proven result as the game's utility. ValueError when `max_nodes` is below 1 or
-    the trace is incomplete.
+    (the deepest go first), and counts in `left_out` what it leaves out. Scores are drawn on
+    the game's utility scale: an estimate to three decimals, a proven result as the game's
+    utility. ValueError when `max_nodes` is not from 1 to `MAX_DRAWN`, or the trace is
+    incomplete.
     """
-    if max_nodes < 1:
-        raise ValueError(f"a picture needs at least 1 node, got {max_nodes}")
+    check_drawn(max_nodes)
     last = replace(result, value=engine_value(result.value))
     label = f"engine, depth {iteration} (its last iteration)"
 
@@ -243,9 +253,10 @@ def from_trace(
     `mover_view` says the trace's scores and windows are for the player to move at each node
     (negamax, the engine) rather than for the root player (by default, as `algorithm` records
     them); `scale` turns the trace's scores into the values drawn. ValueError when the trace is
-    incomplete or holds more than `max_nodes` nodes to draw, or is not the trace of one search
-    of `state`.
+    incomplete or holds more than `max_nodes` nodes to draw (itself from 1 to `MAX_DRAWN`), or
+    is not the trace of one search of `state`.
     """
+    check_drawn(max_nodes)
     if mover_view is None:
         mover_view = algorithm in MOVER_VIEW
     if not trace.complete:
@@ -262,6 +273,16 @@ def from_trace(
     drawn = sum(1 for node in nodes if node.status != PRUNED)
     left_out = result.stats.nodes - drawn
     return SearchedTree(algorithm, nodes, steps, result, trace.max_ply, left_out, builder.repeated)
+
+
+def check_drawn(max_nodes: int) -> None:
+    """ValueError unless `max_nodes` is a number of nodes a picture may have (from the root
+    alone to `MAX_DRAWN`)."""
+    if max_nodes < 1:
+        raise ValueError(
+            f"a picture has at least its root: at least 1 node, not {shown(max_nodes)}"
+        )
+    MAX_DRAWN.check(max_nodes)
 
 
 class _TooBig(ValueError):
@@ -294,13 +315,22 @@ class _Draft:
     cutoff: tuple[float, float] | None = None
     truncated: bool = False
     discarded: bool = False
-    moves: list[Any] = field(default_factory=list)
+    moves: list[Any] | None = None  # in the order searched, once a child is met
+    tried: list[bool] = field(default_factory=list)  # which of `moves` have a child drawn
+    untried: int = 0  # no move before this one is untried: where the next child is sought
+    results: dict[int, Any] = field(default_factory=dict)  # the positions of moves, by index
     children: list[int] = field(default_factory=list)
     earlier: list[float | None] = field(default_factory=list)
 
 
 class _Builder:
-    """Replays trace events into drafts and steps, one event at a time."""
+    """Replays trace events into drafts and steps, one event at a time.
+
+    Its work is linear in the events and the nodes drawn when the search examines moves in
+    the order the builder lists them (the exact searches, and every pruned branch): each
+    child is found by trying the next untried move first. A search that reorders its moves
+    (the engine) costs a scan of the untried moves per child.
+    """
 
     def __init__(
         self,
@@ -328,6 +358,9 @@ class _Builder:
         self.open: list[_Draft] = []
         self.steps: list[Step] = []
         self.secured: float | None = None
+        # asked once, not at every node: a check against a protocol is slow
+        self.render = game.render if isinstance(game, Rendering) else None
+        self.format_move = game.format_move if isinstance(game, MoveText) else None
 
     def replay(self, event: Event) -> None:
         value, alpha, beta = self.for_root(event)
@@ -381,17 +414,44 @@ class _Builder:
                 raise ValueError("the trace starts at another position than the search's root")
             return self.new(None, event.state, None, event.ply, status), False
         parent = self.open[-1]
-        if not parent.moves:
-            parent.moves = self.ordered_moves(parent.state)
-        searched = [self.drafts[index].move for index in parent.children]
-        for move in parent.moves:
-            if move not in searched and self.game.result(parent.state, move) == event.state:
-                return self.new(parent, event.state, move, event.ply, status), False
+        moves = self.moves_of(parent)
+        index = self.untried_move_to(parent, event.state)
+        if index is not None:
+            parent.tried[index] = True
+            return self.new(parent, event.state, moves[index], event.ply, status), False
         if parent.children and self.drafts[parent.children[-1]].state == event.state:
             return self.again(self.drafts[parent.children[-1]], status), True
         raise ValueError(
             f"the trace enters a position that is not an unsearched child of node {parent.index}"
         )
+
+    def moves_of(self, node: _Draft) -> list[Any]:
+        """`node`'s moves in the order listed (found once), with none tried yet."""
+        if node.moves is None:
+            node.moves = self.ordered_moves(node.state)
+            node.tried = [False] * len(node.moves)
+        return node.moves
+
+    def untried_move_to(self, node: _Draft, state: Any) -> int | None:
+        """The index of the first untried move of `node` that leads to `state`, or None.
+
+        The next untried move is tried first: a search that follows the listed order finds
+        each child at once, so the replay stays linear.
+        """
+        moves, tried = self.moves_of(node), node.tried
+        while node.untried < len(moves) and tried[node.untried]:
+            node.untried += 1
+        for index in range(node.untried, len(moves)):
+            if not tried[index] and self.position_after(node, index) == state:
+                return index
+        return None
+
+    def position_after(self, node: _Draft, index: int) -> Any:
+        """The position `node`'s move `index` leads to (computed once)."""
+        if index not in node.results:
+            assert node.moves is not None
+            node.results[index] = self.game.result(node.state, node.moves[index])
+        return node.results[index]
 
     def again(self, node: _Draft, status: str) -> _Draft:
         """`node` searched once more: its earlier search (score, subtree, steps) is replaced."""
@@ -404,15 +464,19 @@ class _Builder:
         node.children, node.status, node.leaf, node.value = [], status, False, None
         node.alpha = node.beta = node.cutoff = None
         node.truncated = False
+        node.tried, node.untried = [False] * len(node.tried), 0
         return node
 
     def discard(self, node: _Draft) -> None:
-        node.discarded = True
-        self.live -= 1
-        if node.status != PRUNED:
-            self.repeated += 1
-        for index in node.children:
-            self.discard(self.drafts[index])
+        """Forget `node` and everything below it (a first search that was repeated)."""
+        below = [node]
+        while below:
+            draft = below.pop()
+            draft.discarded = True
+            self.live -= 1
+            if draft.status != PRUNED:
+                self.repeated += 1
+            below.extend(self.drafts[index] for index in draft.children)
 
     def ordered_moves(self, state: Any) -> list[Any]:
         moves = self.game.legal_moves(state)
@@ -433,24 +497,29 @@ class _Builder:
     def prune(self, node: _Draft) -> tuple[int, ...]:
         """Add the moves `node` never examined, and their subtrees, as pruned nodes."""
         first = len(self.drafts)
-        searched = [self.drafts[index].move for index in node.children]
-        for move in node.moves:
-            if move not in searched:
-                self.add_pruned(node, move)
+        if node.moves is not None:
+            for index, tried in enumerate(node.tried):
+                if not tried:
+                    self.add_pruned(node, index)
         return tuple(range(first, len(self.drafts)))
 
-    def add_pruned(self, parent: _Draft, move: Any) -> None:
-        state = self.game.result(parent.state, move)
-        node = self.new(parent, state, move, parent.ply + 1, PRUNED)
-        if self.game.is_terminal(state):
-            node.leaf = True
-            node.value = self.game.utility(state, self.root_player)
-        elif not self.expand_pruned or (self.max_ply is not None and node.ply >= self.max_ply):
-            node.truncated = True
-        else:
-            node.moves = self.ordered_moves(state)
-            for child_move in node.moves:
-                self.add_pruned(node, child_move)
+    def add_pruned(self, parent: _Draft, index: int) -> None:
+        """Add `parent`'s move `index` as a pruned node, and its subtree below it when drawn:
+        depth first, each node before its children, without recursion."""
+        stack = [(parent, index)]
+        while stack:
+            above, move_index = stack.pop()
+            assert above.moves is not None
+            state = self.position_after(above, move_index)
+            node = self.new(above, state, above.moves[move_index], above.ply + 1, PRUNED)
+            if self.game.is_terminal(state):
+                node.leaf = True
+                node.value = self.game.utility(state, self.root_player)
+            elif not self.expand_pruned or (self.max_ply is not None and node.ply >= self.max_ply):
+                node.truncated = True
+            else:
+                moves = self.moves_of(node)
+                stack.extend((node, below) for below in range(len(moves) - 1, -1, -1))
 
     def secure(self, node: _Draft) -> None:
         """After a move of the root is valued, MAX is sure of at least the best of them."""
@@ -486,7 +555,16 @@ class _Builder:
         number = {draft.index: new for new, draft in enumerate(kept)}
         nodes = tuple(self.frozen(draft, number, draft.index in principal) for draft in kept)
         steps = tuple(
-            replace(step, node=number[step.node], dark=tuple(number[i] for i in step.dark))
+            Step(
+                step.kind,
+                number[step.node],
+                step.value,
+                step.alpha,
+                step.beta,
+                step.secured,
+                tuple(number[i] for i in step.dark) if step.dark else (),
+                step.again,
+            )
             for step in self.steps
         )
         return nodes, steps
@@ -511,10 +589,10 @@ class _Builder:
             truncated=draft.truncated,
             principal=principal,
             earlier=tuple(draft.earlier),
-            picture=self.game.render(draft.state) if isinstance(self.game, Rendering) else "",
+            picture="" if self.render is None else self.render(draft.state),
         )
 
     def move_text(self, state: Any, move: Any) -> str:
-        if isinstance(self.game, MoveText):
-            return self.game.format_move(state, move)
+        if self.format_move is not None:
+            return self.format_move(state, move)
         return str(move)

@@ -54,11 +54,13 @@ text { font-family: 'DejaVu Sans', Verdana, sans-serif; font-size: 12px; fill: #
 """
 
 
-def svg(tree: SearchedTree, caption: bool = True) -> str:
+def svg(tree: SearchedTree, caption: bool = True, titles: bool = True) -> str:
     """The tree drawn as a standalone SVG document (scores for MAX, the player to move).
 
     Under the tree, unless `caption` is false: the search's summary and a legend, wrapped
-    to the tree's width (or to CAPTION_LINE pixels, beside a narrow tree).
+    to the tree's width (or to CAPTION_LINE pixels, beside a narrow tree). Unless `titles` is
+    false, the drawing's title is the summary and each node's (shown when the pointer rests on
+    it) says what the search did there and draws its position. Linear in the nodes.
     """
     places, across = layout(tree)
     paragraphs = [tree.summary(), LEGEND_TEXT] if caption else []
@@ -76,7 +78,7 @@ def svg(tree: SearchedTree, caption: bool = True) -> str:
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}"'
             f' viewBox="0 0 {width:.0f} {height:.0f}" class="searched-tree">'
         ),
-        f"<title>{escape(tree.summary())}</title>",
+        f"<title>{escape(tree.summary())}</title>" if titles else "",
         f"<style>{STYLE}</style>",
         f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fff"/>',
     ]
@@ -85,7 +87,7 @@ def svg(tree: SearchedTree, caption: bool = True) -> str:
             parent = tree.nodes[node.parent]
             parts.append(_edge(node, parent, places[parent.index], places[node.index], across))
     for node in tree.nodes:
-        parts.append(_node(node, *places[node.index], across))
+        parts.append(_node(node, *places[node.index], across, titles))
     if lines:
         parts.append(_caption(lines, paragraphs[0], bottom))
     parts.append("</svg>")
@@ -98,34 +100,45 @@ def layout(tree: SearchedTree) -> tuple[dict[int, tuple[float, float]], bool]:
     Childless nodes take one slot each in the order searched, parents sit in the middle of
     their children. The tree grows down the page like the textbooks' pictures while its bottom
     row fits in `WIDE` pixels, and across the page, one row per childless node, beyond.
-    """
-    slots: dict[int, float] = {}  # the breadth-wise centre of each node
-    across = sum(_slot(node, False) for node in tree.nodes if not node.children) > WIDE
 
-    def place(node: SearchedNode, start: float) -> float:
-        """Place `node`'s subtree from `start`; return where the next subtree starts."""
+    Linear in the nodes: the subtrees are placed depth first without recursion, and a narrow
+    subtree widened to fit its root's window is moved by an offset that its nodes add up on
+    the way down, once all are placed.
+    """
+    nodes = tree.nodes
+    across = sum(_slot(node, False) for node in nodes if not node.children) > WIDE
+    slots = [0.0] * len(nodes)  # the breadth-wise centre, less the offsets of the ancestors
+    offsets = [0.0] * len(nodes)  # how far the nodes below each node are moved
+    starts = [0.0] * len(nodes)  # where each subtree starts
+    end: float = MARGIN + (LINE if across else 0)  # where the next subtree starts
+    stack = [(tree.root, False)]
+    while stack:
+        node, placed_below = stack.pop()
         own = _slot(node, across)
         if not node.children:
-            slots[node.index] = start + own / 2
-            return start + own
-        end = start
-        for index in node.children:
-            end = place(tree.nodes[index], end)
-        if end - start < own:  # a narrow subtree: widen it so the window fits
-            shift = (own - (end - start)) / 2
-            for index in _subtree(tree, node):
-                slots[index] += shift
-            end = start + own
-        slots[node.index] = (slots[node.children[0]] + slots[node.children[-1]]) / 2
-        return end
-
-    place(tree.root, MARGIN + (LINE if across else 0))
-    places: dict[int, tuple[float, float]] = {}
-    for node in tree.nodes:
-        if across:
-            places[node.index] = (MARGIN + HALF + node.ply * COLUMN, slots[node.index])
+            slots[node.index] = end + own / 2
+            end += own
+        elif not placed_below:  # its subtrees first, left to right
+            starts[node.index] = end
+            stack.append((node, True))
+            stack.extend((nodes[index], False) for index in reversed(node.children))
         else:
-            places[node.index] = (slots[node.index], MARGIN + HALF + node.ply * ROW)
+            start = starts[node.index]
+            if end - start < own:  # a narrow subtree: widen it so the window fits
+                offsets[node.index] = (own - (end - start)) / 2
+                end = start + own
+            first, last = node.children[0], node.children[-1]
+            slots[node.index] = (slots[first] + slots[last]) / 2 + offsets[node.index]
+    moved = [0.0] * len(nodes)  # the offsets of a node's ancestors, added up
+    places: dict[int, tuple[float, float]] = {}
+    for node in nodes:  # a parent comes before its children
+        if node.parent is not None:
+            moved[node.index] = moved[node.parent] + offsets[node.parent]
+        breadth = slots[node.index] + moved[node.index]
+        if across:
+            places[node.index] = (MARGIN + HALF + node.ply * COLUMN, breadth)
+        else:
+            places[node.index] = (breadth, MARGIN + HALF + node.ply * ROW)
     return places, across
 
 
@@ -134,16 +147,6 @@ def _slot(node: SearchedNode, across: bool) -> float:
     if across:
         return ACROSS_SLOT if node.alpha is not None else ACROSS_PLAIN_SLOT
     return WINDOW_SLOT if node.alpha is not None else LEAF_SLOT
-
-
-def _subtree(tree: SearchedTree, node: SearchedNode) -> list[int]:
-    """The indices of the nodes below `node`."""
-    below, stack = [], list(node.children)
-    while stack:
-        index = stack.pop()
-        below.append(index)
-        stack.extend(tree.nodes[index].children)
-    return below
 
 
 def node_classes(node: SearchedNode) -> str:
@@ -161,7 +164,7 @@ def node_classes(node: SearchedNode) -> str:
     return " ".join(classes)
 
 
-def _node(node: SearchedNode, x: float, y: float, across: bool) -> str:
+def _node(node: SearchedNode, x: float, y: float, across: bool, titles: bool) -> str:
     if node.leaf:
         shape = (
             f'<rect class="shape" x="{x - 15:.1f}" y="{y - 12:.1f}" width="30" height="24" rx="6"/>'
@@ -173,12 +176,10 @@ def _node(node: SearchedNode, x: float, y: float, across: bool) -> str:
         )
     else:
         shape = f'<circle class="shape" cx="{x:.1f}" cy="{y:.1f}" r="{HALF + 1}"/>'
-    parts = [
-        f'<g class="{node_classes(node)}" id="n{node.index}">',
-        # Shown when the pointer rests on the node: what the search did there, and the position.
-        f"<title>{escape(describe(node))}\n{escape(node.picture)}</title>",
-        shape,
-    ]
+    parts = [f'<g class="{node_classes(node)}" id="n{node.index}">']
+    if titles:  # shown when the pointer rests on the node: what the search did, the position
+        parts.append(f"<title>{escape(describe(node))}\n{escape(node.picture)}</title>")
+    parts.append(shape)
     if node.value is not None:
         parts.append(
             f'<text class="value" x="{x:.1f}" y="{y + 4.5:.1f}" text-anchor="middle">'

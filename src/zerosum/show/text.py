@@ -13,23 +13,23 @@ from zerosum.show.searched import PRUNED, TABLE_HIT, SearchedNode, SearchedTree,
 
 
 def text(tree: SearchedTree) -> str:
-    """The tree drawn with box-drawing characters, a summary line first; scores are MAX's."""
+    """The tree drawn with box-drawing characters, a summary line first; scores are MAX's.
+
+    Drawn depth first without recursion, each node once: linear in the lines written.
+    """
     lines = [tree.summary()]
-    _draw(tree, tree.root, "", "", lines)
+    stack: list[tuple[SearchedNode, str, str]] = [(tree.root, "", "")]
+    while stack:
+        node, lead, rest = stack.pop()
+        lines.append(lead + describe(node))
+        last = len(node.children) - 1
+        for position in range(last, -1, -1):  # the first child on top
+            child = tree.nodes[node.children[position]]
+            if position == last:
+                stack.append((child, rest + "└── ", rest + "    "))
+            else:
+                stack.append((child, rest + "├── ", rest + "│   "))
     return "\n".join(lines) + "\n"
-
-
-def _draw(tree: SearchedTree, node: SearchedNode, lead: str, rest: str, lines: list[str]) -> None:
-    lines.append(lead + describe(node))
-    for position, index in enumerate(node.children):
-        last = position == len(node.children) - 1
-        _draw(
-            tree,
-            tree.nodes[index],
-            rest + ("└── " if last else "├── "),
-            rest + ("    " if last else "│   "),
-            lines,
-        )
 
 
 def describe(node: SearchedNode) -> str:
