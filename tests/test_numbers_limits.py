@@ -198,11 +198,21 @@ def test_pn_step_by_step_is_limited_at_its_edge(cli, monkeypatch, output):
 
 
 def test_pn_moves_are_limited_and_the_limit_is_stated(cli):
-    message = cli.error("pn", "--subtract", "1,2,3,4,5", "--start", "5000000")
+    message = cli.error("pn", "--subtract", "1,2,3,4,5", "--start", "4999999")
+    assert "the moves of the construction (positions times amounts) 24,999,985" in message
     assert f"the limit of {pn.MOVES.most:,}" in message
     assert "--no-limit" in message
     code, out, _ = cli("pn", "--help")
     assert "the moves of the construction" in " ".join(out.split())
+
+
+def test_pn_positions_are_limited_at_their_edge(cli):
+    message = cli.error("pn", "--subtract", "1", "--start", "5000000")
+    assert "the positions from --start to --target 5,000,001 is over the limit of 5,000,000" in (
+        message
+    )
+    # an amount larger than the distance is no move, however large
+    assert cli.json("pn", "--subtract", f"1,{10**99}", "--start", "3")["outcome"] == "N"
 
 
 @pytest.mark.parametrize("unit", ["1e999999999", "1e-100", "0." + "1" * 101])

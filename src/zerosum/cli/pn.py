@@ -14,14 +14,20 @@ from zerosum.limits import Limit, clipped
 from zerosum.theory.impartial import pn_construction
 from zerosum.theory.subtraction import SubtractionGame
 
-# Measured here: the construction takes about 1.3 us and 90 bytes for each move from a position
-# (a million positions with moves {1, 2}: 2.7 s and 380 MB), and the step table or the JSON
-# steps print every set so far at every step: their size grows with the square of the
-# positions (20,000 positions with moves {1, 2}: 1 GB printed in 70 s).
+# Measured here: the construction takes about 400 bytes for each position and 60 for each move
+# (5 million positions with amounts {1, 2}: 104 s and 2.0 GB; a million with {1, ..., 10}: 20 s
+# and 0.9 GB), and the step table or the JSON steps print every set so far at every step: their
+# size grows with the square of the positions (20,000 with {1, 2}: 1.2 GB printed in 5 s).
+POSITIONS = Limit(
+    "the positions from --start to --target",
+    5_000_000,
+    "each takes about 400 bytes and 20 microseconds: 5 million take 2 GB and two minutes",
+)
 MOVES = Limit(
     "the moves of the construction (positions times amounts)",
     20_000_000,
-    "each takes about 1.3 microseconds and 90 bytes: 20 million take half a minute and 2 GB",
+    "each takes about 60 bytes and 2 microseconds beside its position's: 20 million take 1.2 GB"
+    " and 40 s more",
 )
 STEPS = Limit(
     "the positions of a construction printed step by step (--steps, --json)",
@@ -42,7 +48,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "or N (the player to move wins), moving by an amount in S toward TARGET without "
         "passing it; the player who reaches TARGET wins. --start 0 --target 10 --unit 0.1 is "
         "the decimal game: add 0.1 or 0.2, the first to reach 1 wins. Limits: "
-        f"{MOVES} (positions from START to TARGET, times the amounts in S); {STEPS}.",
+        f"{POSITIONS}; {MOVES} (each position's amounts in S that do not pass TARGET);"
+        f" {STEPS}.",
     )
     parser.add_argument("--subtract", metavar="S", required=True, help="the amounts, e.g. 1,2")
     parser.add_argument("--start", type=int, required=True, help="the starting position")
@@ -57,7 +64,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object (with the sets after each step)"
     )
-    add_no_limit(parser, "the moves of the construction, the positions printed step by step")
+    add_no_limit(parser, "the positions and moves of the construction, those printed step by step")
     parser.set_defaults(run=run)
 
 
@@ -68,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
     unit = parse_unit(args.unit)
     distance = abs(args.target - args.start)
     positions = distance + 1
-    MOVES.check(positions * len(game.moves), lifted=args.no_limit)
+    POSITIONS.check(positions, lifted=args.no_limit)
+    MOVES.check(sum(max(0, positions - s) for s in game.moves), lifted=args.no_limit)
     if args.steps or args.json:
         STEPS.check(positions, lifted=args.no_limit)
     direction = 1 if args.target >= args.start else -1
