@@ -143,7 +143,10 @@ def test_matrix_csv_with_a_non_numeric_cell_is_one_line_and_exit_2(tmp_path, cli
     path = tmp_path / "payoff.csv"
     path.write_text("row,col\n1,2\n")
     err = cli.error("matrix", "--csv", str(path))
-    assert err == "zerosum: error: cell 'row' at row 1, column 1 is not a number\n"
+    assert err == (
+        "zerosum: error: cell 'row' at row 1, column 1 is not a number (a cell is an integer,"
+        " a decimal or a fraction: 3, -0.25, 1e-9, -3/7)\n"
+    )
 
 
 def test_matrix_command_runs_as_a_module(cli):

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any, NoReturn
 
 from zerosum import registry
-from zerosum.limits import NO_LIMIT
+from zerosum.limits import NO_LIMIT, clipped
 from zerosum.registry import Setup
 
 
@@ -116,9 +117,31 @@ def number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 
 
+INTEGER_DIGITS = 100
+"""The most digits of one integer in a list a user types (`parse_int_list`): far more than any
+command can use, few enough to convert at once (Python converts at most 4,300)."""
+
+_INTEGER = re.compile(r"[-+\u2212]?[0-9]+")
+
+
 def parse_int_list(text: str, what: str) -> list[int]:
-    """`"4,0,2"` as `[4, 0, 2]`; ValueError naming `what` when malformed."""
-    try:
-        return [int(part) for part in text.replace(" ", "").split(",") if part]
-    except ValueError:
-        raise ValueError(f"bad {what} {text!r}: expected integers separated by commas") from None
+    """`"4,0,2"` (spaces around the commas allowed) as `[4, 0, 2]`; ValueError naming `what`
+    when an item is empty (`4,,2`, `4,`, an empty text) or not an integer of at most
+    INTEGER_DIGITS digits."""
+    items = text.split(",")
+    for position, item in enumerate(items, 1):
+        item = item.strip()
+        if not item:
+            reason = (
+                "no integers given"
+                if len(items) == 1
+                else f"item {position} is empty: integers are separated by one comma"
+            )
+        elif not _INTEGER.fullmatch(item):
+            reason = f"{clipped(item, 40)} is not an integer"
+        elif len(item.lstrip("+-\u2212")) > INTEGER_DIGITS:
+            reason = f"item {position} has more than {INTEGER_DIGITS} digits"
+        else:
+            continue
+        raise ValueError(f"bad {what} {clipped(text, 60)}: {reason}")
+    return [int(item.strip().replace("\u2212", "-")) for item in items]

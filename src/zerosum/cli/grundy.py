@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from zerosum.cli.common import parse_int_list, print_json
-from zerosum.theory.heaps import GrundySequence
+from zerosum.cli.common import add_no_limit, parse_int_list, print_json
+from zerosum.cli.progress import progress
+from zerosum.theory.heaps import SECONDS, GrundySequence
 from zerosum.theory.octal import NAMED, GrundysGame, OctalGame
 from zerosum.theory.subtraction import SubtractionGame
 
@@ -18,7 +19,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "grundy",
         help="Grundy numbers, P positions and period of a heap game",
         description="The Grundy number of every heap up to a size, the P positions (Grundy "
-        "number 0) and the period, reported only when a theorem proves it.",
+        "number 0) and the period, reported only when a theorem proves it. Limits: --upto at "
+        f"most {LARGEST:,}, and each game's values (and period search) at most an estimated "
+        f"{SECONDS.most} seconds from what each game costs here: Grundy's game to about heap "
+        "110,000, an octal game with one digit that splits a heap (Kayles) to about 110,000 "
+        "before its period is proved, one with nine such digits to about 36,000, a subtraction "
+        "game with 1,000 amounts to about 400,000.",
     )
     game = parser.add_mutually_exclusive_group(required=True)
     game.add_argument(
@@ -36,9 +42,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         type=int,
         default=1 << 14,
         metavar="N",
-        help="look for a period among the first N values (default 16384)",
+        help="look for a period among the first N values (default 16384; 65536 for a subtraction"
+        " game), or as many as the time limit allows",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_no_limit(parser, "the estimated time of the values and of the period search")
     parser.set_defaults(run=run)
 
 
@@ -47,17 +55,21 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--search must be at least 1, got {args.search}")
     if args.upto > LARGEST:
         raise ValueError(f"--upto is at most {LARGEST:,} here, got {args.upto:,}")
-    if args.subtract is not None:
-        game = SubtractionGame(parse_int_list(args.subtract, "subtraction set"))
-        name = "subtraction game {" + ", ".join(map(str, game.moves)) + "}"
-        result = game.sequence(args.upto, args.search)
-    elif args.game == "grundy":
-        name = "Grundy's game"
-        result = GrundysGame().sequence(args.upto)
-    else:
-        octal = OctalGame(NAMED.get(args.game) or args.octal)
-        name = f"octal game {octal.code}" + (f" ({args.game})" if args.game else "")
-        result = octal.sequence(args.upto, args.search)
+    limits = {"no_limit": args.no_limit}
+    with progress("heaps", total=args.upto + 1, what="Grundy values") as bar:
+        if args.subtract is not None:
+            game = SubtractionGame(parse_int_list(args.subtract, "subtraction set"))
+            name = "subtraction game {" + _first(game.moves) + "}"
+            result = game.sequence(args.upto, args.search, **limits, on_progress=bar.to)
+        elif args.game == "grundy":
+            name = "Grundy's game"
+            result = GrundysGame().sequence(args.upto, **limits, on_progress=bar.to)
+        else:
+            octal = OctalGame(NAMED.get(args.game) or args.octal)
+            name = f"octal game 0.{_first(octal.digits, '')}" + (
+                f" ({args.game})" if args.game else ""
+            )
+            result = octal.sequence(args.upto, args.search, **limits, on_progress=bar.to)
     report = {
         "game": name,
         "values": list(result.values),
@@ -71,6 +83,17 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(describe(name, result, args.game == "grundy"))
     return 0
+
+
+NAMED_ITEMS = 40
+"""The most amounts of a subtraction set, or digits of an octal code, a game's name shows."""
+
+
+def _first(items: tuple[int, ...], between: str = ", ") -> str:
+    """The first `NAMED_ITEMS` of `items` joined, and how many there are when there are more."""
+    shown = between.join(map(str, items[:NAMED_ITEMS]))
+    more = len(items) - NAMED_ITEMS
+    return shown if more <= 0 else f"{shown}{between}... ({len(items):,} in all)"
 
 
 def describe(name: str, result: GrundySequence, no_theorem: bool) -> str:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from zerosum.cli.common import number, print_json
+from zerosum.cli.common import add_no_limit, number, print_json
 
 if TYPE_CHECKING:  # the solvers import numpy and SciPy: only `zerosum matrix` should wait for them
     from zerosum.theory.matrix import PureValues, Solution
@@ -15,6 +17,9 @@ if TYPE_CHECKING:  # the solvers import numpy and SciPy: only `zerosum matrix` s
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    from zerosum.theory.payoffs import CELL_DIGITS, FILE_BYTES, MATRIX_CELLS
+    from zerosum.theory.rational import EXACT_LIMIT, EXACT_SECONDS
+
     parser = subparsers.add_parser(
         "matrix",
         help="solve a zero-sum matrix game: saddle points, mixed strategies, the value",
@@ -22,6 +27,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "Solve the zero-sum game whose payoff matrix (the row player's wins) is given: lower"
             " and upper value, saddle points, optimal mixed strategies of both players and the"
             " value, exact in fractions when the entries are rational, and a check of the answer."
+            " A cell is an integer, a decimal or a fraction (3, -0.25, 1e-9, -3/7), read exactly,"
+            f" of at most {CELL_DIGITS.most:,} digits written out in full; a matrix has at most"
+            f" {MATRIX_CELLS.most:,} cells and a file at most {FILE_BYTES.most // 2**20} MB."
         ),
     )
     parser.add_argument(
@@ -33,8 +41,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--exact",
         action="store_true",
-        help="exact fractions whatever the size (by default up to 100 strategies a side)",
+        help="exact fractions at any size within the exact solver's limit, an estimated"
+        f" {EXACT_SECONDS.most} seconds at worst (a 200 x 200 matrix of small integers, 100 x 100"
+        f" of 20 digits); by default exact up to {EXACT_LIMIT} strategies a side within it, or"
+        " whenever a cell does not fit a float",
     )
+    add_no_limit(parser, "the matrix's cells and the file's size, the exact solver's work")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -44,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
 
     matrix = _read(args)
     pure = pure_values(matrix)
-    solution = solve(matrix, exact=True if args.exact else None)
+    solution = solve(matrix, exact=True if args.exact else None, no_limit=args.no_limit)
     if args.json:
         print_json(matrix_report(pure, solution))
     else:
@@ -73,7 +85,7 @@ def matrix_report(pure: PureValues, solution: Solution) -> dict:
         "lower_value": _exact_number(pure.lower_value),
         "upper_value": _exact_number(pure.upper_value),
         "saddle_points": [list(point) for point in pure.saddle_points],
-        "value": float(solution.value),
+        "value": _float(solution.value),
         "row_strategy": [float(p) for p in solution.row_strategy],
         "column_strategy": [float(q) for q in solution.column_strategy],
         "exact": exact,
@@ -84,7 +96,7 @@ def describe(matrix: PayoffMatrix, pure: PureValues, solution: Solution) -> str:
     """What `zerosum matrix` prints: the table, the pure values, the solution and its check."""
     from zerosum.theory.matrix import exploitability
 
-    saddles = ", ".join(f"(R{i + 1}, C{j + 1})" for i, j in pure.saddle_points) or "none"
+    saddles = _first(f"(R{i + 1}, C{j + 1})" for i, j in pure.saddle_points) or "none"
     kind = "exact" if solution.exact else "floating point"
     check = exploitability(matrix, solution.row_strategy, solution.column_strategy)
     return "\n".join(
@@ -109,28 +121,72 @@ def _read(args: argparse.Namespace) -> PayoffMatrix:
 
     if (args.matrix is None) == (args.csv is None):
         raise ValueError('give the matrix either as text ("3 -1; -2 4") or with --csv FILE')
-    return read_csv(args.csv) if args.csv is not None else parse_matrix(args.matrix)
+    if args.csv is not None:
+        return read_csv(args.csv, no_limit=args.no_limit)
+    return parse_matrix(args.matrix, no_limit=args.no_limit)
 
 
 def _exact_number(value: Number) -> int | float | str:
     """An entry of the matrix for JSON, as exact as it is: an int as it is (however large), a
     fraction that is not whole as its text ("-1/6"), a float as a float."""
-    if isinstance(value, Fraction):
-        return value.numerator if value.denominator == 1 else str(value)
-    return value if isinstance(value, int) else number(float(value))
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return _text(value)
+    if isinstance(value, (int, Fraction)):
+        whole = int(value)
+        return whole if whole.bit_length() <= _PRINTABLE_BITS else _text(whole)
+    return number(float(value))
+
+
+def _float(value: Number) -> float | None:
+    """A value as a float for JSON, or None (null) when it is beyond a float's range (an exact
+    value always has its exact text beside it)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return None
+
+
+_PRINTABLE_BITS = 14_000
+"""Python converts an int of more than 4,300 digits (about 14,284 bits) to text only when told
+to: longer ones are converted by the decimal module, which has no such limit."""
 
 
 def _text(value: Number) -> str:
-    """A number as the user reads it: 3, -1/6, or a float with 10 significant digits."""
-    if isinstance(value, (int, Fraction)):
-        return str(value)
+    """A number as the user reads it: 3, -1/6, or a float with 10 significant digits; however
+    long an exact one is."""
+    if isinstance(value, Fraction):
+        if value.denominator == 1:
+            return _integer_text(value.numerator)
+        return f"{_integer_text(value.numerator)}/{_integer_text(value.denominator)}"
+    if isinstance(value, int):
+        return _integer_text(value)
     return f"{value:.10g}"
+
+
+def _integer_text(value: int) -> str:
+    if value.bit_length() <= _PRINTABLE_BITS:
+        return str(value)
+    return str(Decimal(value))  # exact: an integer's Decimal keeps every digit
+
+
+SHOWN = 20
+"""The most saddle points, rows or columns a line names before it says how many more."""
+
+
+def _first(texts: Iterable[str], total: int | None = None) -> str:
+    """The first `SHOWN` of `texts` joined by commas, and how many there are in all."""
+    shown = list(itertools.islice(texts, SHOWN + 1))
+    if len(shown) <= SHOWN:
+        return ", ".join(shown)
+    if total is None:
+        total = SHOWN + 1 + sum(1 for _ in texts)
+    return ", ".join(shown[:SHOWN]) + f", ... ({total:,} in all)"
 
 
 def _names(player: str, indices: Sequence[int]) -> str:
     label = "R" if player == "row" else "C"
     plural = "" if len(indices) == 1 else "s"
-    return f"{player}{plural} " + ", ".join(f"{label}{k + 1}" for k in indices)
+    return f"{player}{plural} " + _first((f"{label}{k + 1}" for k in indices), len(indices))
 
 
 def _mixture(label: str, strategy: Sequence[Number]) -> str:
@@ -138,20 +194,40 @@ def _mixture(label: str, strategy: Sequence[Number]) -> str:
     return ", ".join(f"{label}{k + 1} {_text(p)}" for k, p in enumerate(strategy) if p > 0)
 
 
+def _count(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
+TABLE_ROWS, TABLE_COLUMNS = 50, 20
+"""The largest matrix drawn as a table: a larger one is described by its size."""
+
+
 def _table(
     matrix: PayoffMatrix, row_minima: Sequence[Number], column_maxima: Sequence[Number]
 ) -> str:
-    """The matrix with a column of row minima and a row of column maxima."""
+    """The matrix with a column of row minima and a row of column maxima (its size alone
+    when it has more than TABLE_ROWS rows or TABLE_COLUMNS columns)."""
+    rows, columns = matrix.shape
+    if rows > TABLE_ROWS or columns > TABLE_COLUMNS:
+        return (
+            f"{_count(rows, 'row')} x {_count(columns, 'column')} (a table is drawn up to"
+            f" {TABLE_ROWS} rows and {TABLE_COLUMNS} columns)"
+        )
     cells = [[_text(entry) for entry in row] for row in matrix.rows]
     minima = [_text(low) for low in row_minima]
     maxima = [_text(high) for high in column_maxima]
-    width = max(len(text) for text in [*(c for row in cells for c in row), *maxima, "C00"])
+    widths = [  # each column as wide as its longest number: one long cell widens one column
+        max(3, len(maxima[j]), *(len(row[j]) for row in cells)) for j in range(columns)
+    ]
     rule = max(len("row min"), *map(len, minima))
     labels = [f"R{i + 1}" for i in range(len(cells))] + ["col max"]
     margin = max(map(len, labels))
-    header = " ".join(f"{f'C{j + 1}':>{width}}" for j in range(len(maxima)))
-    lines = [f"{'':<{margin}} {header} | {'row min':>{rule}}"]
+
+    def line(texts: Sequence[str]) -> str:
+        return " ".join(f"{text:>{width}}" for text, width in zip(texts, widths, strict=True))
+
+    lines = [f"{'':<{margin}} {line([f'C{j + 1}' for j in range(columns)])} | {'row min':>{rule}}"]
     for label, row, low in zip(labels, cells, minima, strict=False):
-        lines.append(f"{label:<{margin}} {' '.join(f'{c:>{width}}' for c in row)} | {low:>{rule}}")
-    lines.append(f"{labels[-1]:<{margin}} {' '.join(f'{c:>{width}}' for c in maxima)}")
+        lines.append(f"{label:<{margin}} {line(row)} | {low:>{rule}}")
+    lines.append(f"{labels[-1]:<{margin}} {line(maxima)}")
     return "\n".join(lines)

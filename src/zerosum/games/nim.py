@@ -18,8 +18,10 @@ of heaps of any size, two positions never sharing it; heaps up to 8 take 7 bits 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from zerosum.game import Player
+from zerosum.limits import clipped
 from zerosum.theory.nim import nim_heaps
 
 State = tuple[tuple[int, ...], Player]
@@ -28,15 +30,36 @@ Move = tuple[int, int]
 MOVE_TEXT = re.compile(r"\s*(\S+?)\s*[:\s]\s*(\S+)\s*")
 
 
+HEAP_DIGITS = 100_000
+"""The most digits of a heap size typed as text: more than a command-line word can hold (131,072
+characters) would take seconds to convert; Bouton's theorem judges such heaps at once, and the
+games played one move at a time have their own, far smaller limits."""
+
+
 def parse_heaps(text: str) -> tuple[int, ...]:
-    """Heap sizes from "3 5 8" or "3,5,8"; ValueError when one is not a non-negative integer."""
-    words = text.replace(",", " ").split()
-    if not words:
+    """Heap sizes from "3 5 8", "3,5,8" or "3, 5, 8"; ValueError when one is not a non-negative
+    integer of at most HEAP_DIGITS digits, or is empty (`3,,5`, `3,`)."""
+    items = text.split(",")
+    words = [item.split() for item in items]
+    if not any(words):
         raise ValueError("no heaps given: type the heap sizes, e.g. 3 5 8")
-    for word in words:
-        if not (word.isascii() and word.isdigit()):
-            raise ValueError(f"a heap size must be a non-negative integer, got {word!r}")
-    return tuple(int(word) for word in words)
+    for item in words:
+        if not item and len(items) > 1:
+            raise ValueError(
+                f"bad heaps {clipped(text, 60)}: nothing between two commas, or a comma at an end"
+            )
+        for word in item:
+            if not (word.isascii() and word.isdigit()):
+                raise ValueError(
+                    f"a heap size must be a non-negative integer, got {clipped(word, 40)}"
+                )
+            if len(word) > HEAP_DIGITS:
+                raise ValueError(
+                    f"a heap size has at most {HEAP_DIGITS:,} digits, got one of {len(word):,}"
+                )
+    # Python's int() refuses more than 4,300 digits (slow for untrusted text); the decimal
+    # module converts exactly, with no such limit, in a fraction of a second up to HEAP_DIGITS
+    return tuple(int(Decimal(word)) for item in words for word in item)
 
 
 class Nim:

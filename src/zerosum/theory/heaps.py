@@ -11,11 +11,33 @@ games' inner loop works on its raw bytes.
 
 from __future__ import annotations
 
+import math
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from zerosum.limits import Limit
+
 WIDER = {"B": "H", "H": "I", "I": "Q"}
+
+SECONDS = Limit(
+    "the time of these Grundy values (estimated, in seconds)",
+    120,
+    "each game's cost, measured here, grows with the heaps (and their square for the games"
+    " that split a heap, and for the period search)",
+)
+"""How long a sequence may take, estimated before each batch of values from the game's own
+cost (`seconds(count)` of each game) and the period search's (`search_seconds`)."""
+
+PROGRESS_EVERY = 256
+"""Heaps computed between two calls of a progress callback."""
+
+
+def search_seconds(count: int) -> float:
+    """The period search's time at worst over `count` values (and the halves before it), in
+    seconds: measured here, 1.3 ns a byte of the values for each period tried, values of two
+    bytes, periods up to half the count, twice for the doublings."""
+    return 2 * 1.3e-9 * 2 * count * (count / 2)
 
 
 def append_value(values: array, value: int) -> array:
@@ -81,16 +103,27 @@ def sequence(
     upto: int,
     needed: Callable[[int, int], int] | None,
     search: int,
+    seconds: Callable[[int], float] | None = None,
+    no_limit: bool = False,
 ) -> GrundySequence:
     """The sequence to heap `upto`, with the period proved from at most `search` values.
 
     `compute(count)` returns the first `count` values. The period search doubles the values it
-    examines from 64 until a period is proved or `search` is reached; with `needed` None (no
-    theorem applies) no period is looked for. Values past a proved period are filled in from
-    it instead of being computed.
+    examines from 64 until a period is proved, `search` is reached or (unless `no_limit`) the
+    next doubling would take longer than `SECONDS`; with `needed` None (no theorem applies) no
+    period is looked for. Values past a proved period are filled in from it instead of being
+    computed; otherwise ValueError when computing them all would take longer than `SECONDS`
+    (estimated by `seconds(count)`, the game's own cost), unless `no_limit`.
     """
     if upto < 0:
         raise ValueError(f"the largest heap must be at least 0, got {upto}")
+    if search < 1:
+        raise ValueError(f"the period search needs at least 1 value, got {search}")
+
+    def estimate(count: int, searched: int) -> int:
+        """The estimated seconds of `count` values and a period search over `searched`."""
+        return math.ceil((seconds(count) if seconds else 0) + search_seconds(searched))
+
     count = upto + 1
     checked = min(64, search)
     found = None
@@ -98,8 +131,12 @@ def sequence(
         found = find_period(compute(checked), needed)
         if found is not None or checked >= search:
             break
-        checked = min(2 * checked, search)
+        following = min(2 * checked, search)
+        if not no_limit and estimate(following, following) > SECONDS.most:
+            break  # the search stops where the time limit would: `checked` says how far it went
+        checked = following
     if found is None:
+        SECONDS.check(estimate(count, 0), lifted=no_limit, needs=f"heaps 0 to {count - 1:,}")
         values = compute(count)[:count]
         return GrundySequence(tuple(values), None, None, count if needed is None else checked)
     preperiod, period = found

@@ -213,12 +213,15 @@ class PNConstruction:
         )
 
 
-def pn_construction(game: Impartial, start: Any) -> PNConstruction:
+def pn_construction(
+    game: Impartial, start: Any, on_progress: Callable[[int], None] | None = None
+) -> PNConstruction:
     """The P/N labelling of every position reachable from `start`, built step by step.
 
     Each step labels everything it can at once: an odd step adds to N every unlabelled
     position with a move into the P positions found at the step before; an even step adds to P
     every unlabelled position whose moves all lead into N. Linear in the moves of the game.
+    `on_progress(labelled)`, when given, hears how many positions are labelled after each step.
     """
     successors = _reachable(game, start)
     predecessors: dict[Any, list[Any]] = {position: [] for position in successors}
@@ -231,6 +234,8 @@ def pn_construction(game: Impartial, start: Any) -> PNConstruction:
     found = list(label)
     while found:
         steps.append(tuple(found))
+        if on_progress is not None:
+            on_progress(len(label))
         found = []
         if len(steps) % 2:  # P positions just found: a move into one of them wins
             for position in steps[-1]:

@@ -16,6 +16,7 @@ from typing import Literal
 
 from zerosum.theory import linear_program, rational
 from zerosum.theory.payoffs import (
+    CELL_DIGITS,
     MatrixLike,
     Number,
     PayoffMatrix,
@@ -23,9 +24,11 @@ from zerosum.theory.payoffs import (
     payoff_matrix,
     read_csv,
 )
+from zerosum.theory.rational import EXACT_LIMIT, EXACT_SECONDS, exact_seconds
 
 __all__ = [
     "EXACT_LIMIT",
+    "EXACT_SECONDS",
     "ClosedForm",
     "Elimination",
     "Exploitability",
@@ -37,6 +40,7 @@ __all__ = [
     "Solution",
     "closed_form",
     "eliminate_dominated",
+    "exact_estimate",
     "exploitability",
     "parse_matrix",
     "payoff_matrix",
@@ -44,10 +48,6 @@ __all__ = [
     "read_csv",
     "solve",
 ]
-
-#: The largest number of rows or columns that `solve` answers exactly unless told otherwise
-#: (`zerosum matrix --help` quotes it).
-EXACT_LIMIT = 100
 
 
 @dataclass(frozen=True)
@@ -192,23 +192,47 @@ def closed_form(data: MatrixLike) -> ClosedForm:
     )
 
 
-def solve(data: MatrixLike, *, exact: bool | None = None) -> Solution:
+def solve(data: MatrixLike, *, exact: bool | None = None, no_limit: bool = False) -> Solution:
     """The value for the row player and optimal mixed strategies of both players.
 
     The linear program of the minimax theorem is solved once with SciPy's HiGHS, whose dual
-    gives the column player's strategy. With `exact` (the default for integer or rational
-    entries when neither side exceeds EXACT_LIMIT strategies) the answer is then made exact in
-    fractions and proved optimal; `exact=True` on float entries is a ValueError, and so is a
-    float game HiGHS cannot solve (only numerical trouble can cause that).
+    gives the column player's strategy. With `exact` the answer is then made exact in fractions
+    and proved optimal. By default (`exact=None`) integer and rational entries are solved
+    exactly when neither side exceeds EXACT_LIMIT strategies or an entry does not fit a float,
+    and the estimated time is within `EXACT_SECONDS`; else in floats. ValueError for
+    `exact=True` on float entries, for an exact solution estimated over `EXACT_SECONDS`
+    (unless `no_limit`) where one is needed, and for a float game HiGHS cannot solve (only
+    numerical trouble can cause that).
     """
     matrix = payoff_matrix(data)
-    if exact is None:
-        exact = matrix.exact and max(matrix.shape) <= EXACT_LIMIT
-    elif exact and not matrix.exact:
+    if exact and not matrix.exact:
         raise ValueError("an exact solution needs integer or rational entries, not floats")
+    floats = _fits_floats(matrix)
+    if exact is None:
+        exact = matrix.exact and (
+            not floats
+            or (
+                max(matrix.shape) <= EXACT_LIMIT and exact_estimate(matrix)[0] <= EXACT_SECONDS.most
+            )
+        )
+    if exact:
+        seconds, digits = exact_estimate(matrix)
+        rows, columns = matrix.shape
+        needs = f"{rows} x {columns} strategies, numbers of {digits:,} digit" + "s" * (digits > 1)
+        try:
+            EXACT_SECONDS.check(seconds, lifted=no_limit, needs=needs)
+        except ValueError as error:
+            if floats:
+                raise
+            raise ValueError(f"an entry is too large for floating point, and {error}") from None
+    elif not floats:
+        raise ValueError(
+            "an entry is too large for floating point (beyond 1.8e308): only an exact"
+            " solution takes it"
+        )
     guess: linear_program.FloatSolution | None
     try:
-        guess = linear_program.solve(matrix.array)
+        guess = linear_program.solve(rational.scaled_floats(matrix.rows) if exact else matrix.array)
     except ArithmeticError as error:
         if not exact:
             raise ValueError(
@@ -220,6 +244,42 @@ def solve(data: MatrixLike, *, exact: bool | None = None) -> Solution:
             return Solution(guess.value, guess.row_strategy, guess.column_strategy, exact=False)
     value, row_strategy, column_strategy = rational.solve(matrix.rows, guess)
     return Solution(_plain(value), _plain_all(row_strategy), _plain_all(column_strategy), True)
+
+
+def exact_estimate(data: MatrixLike) -> tuple[int, int]:
+    """The exact solver's estimated time on `data` in seconds (`EXACT_SECONDS`), and the digits
+    of its largest entry once all are integers over one common denominator. A matrix far over
+    the limit is not looked at to the last digit: the estimate then only has to say "over"."""
+    matrix = payoff_matrix(data)
+    strategies = max(matrix.shape)
+    if exact_seconds(strategies, 1) > EXACT_SECONDS.most:
+        return exact_seconds(strategies, 1), 1
+    scale = 1
+    for row in matrix.rows:
+        for entry in row:
+            if isinstance(entry, Fraction) and scale % entry.denominator:
+                scale = math.lcm(scale, entry.denominator)
+                # Some entry has this denominator, so the largest integer has at least about
+                # digits(scale) - CELL_DIGITS digits: past that, the answer is "over".
+                beyond = _digits(scale) - CELL_DIGITS.most
+                if exact_seconds(strategies, beyond) > EXACT_SECONDS.most:
+                    return exact_seconds(strategies, beyond), beyond
+    largest = max(abs(Fraction(entry)) for row in matrix.rows for entry in row) * scale
+    digits = _digits(math.ceil(largest))
+    return exact_seconds(strategies, digits), digits
+
+
+def _digits(value: int) -> int:
+    """The decimal digits of a non-negative integer, at most one too many, without text."""
+    return max(1, math.ceil(value.bit_length() * 0.30103))
+
+
+def _fits_floats(matrix: PayoffMatrix) -> bool:
+    """True when every entry of `matrix` is within the range of a float."""
+    try:
+        return matrix.array is not None  # computed once, kept
+    except ValueError:
+        return False
 
 
 def exploitability(
