@@ -50,7 +50,7 @@ from zerosum.games.backgammon import Backgammon
 from zerosum.games.chess import Chess
 from zerosum.games.chess.syzygy import Syzygy
 from zerosum.games.connect4 import ConnectFour
-from zerosum.games.nim import Nim, parse_heaps
+from zerosum.games.nim import Nim, playable_heaps
 from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import Tree
@@ -130,7 +130,7 @@ def _heaps(value: Any) -> tuple[int, ...]:
         value = ",".join(map(str, value))
     if not isinstance(value, (str, int)) or isinstance(value, bool):
         raise ValueError(f"heaps must be sizes like 3,5,8, got {value!r}")
-    return parse_heaps(str(value))
+    return playable_heaps(str(value))
 
 
 def _switch(value: Any) -> bool:

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from zerosum import registry
-from zerosum.cli.common import add_game_argument, game_setup, plies, print_json
-from zerosum.game import Game
+from zerosum.cli.common import add_game_argument, add_no_limit, game_setup, plies, print_json
+from zerosum.cli.progress import Bar, progress
+from zerosum.game import Game, has_chance
 from zerosum.registry import GameEntry
 from zerosum.solve import Progress, Table, read_header, solve
-from zerosum.solve.table import identity
+from zerosum.solve.retrograde import MOVES, POSITIONS
+from zerosum.solve.table import check_destination, identity
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -24,9 +26,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    build = actions.add_parser("build", help="solve every position and write the table")
+    build = actions.add_parser(
+        "build",
+        help="solve every position and write the table",
+        description=(
+            "Solve every position reachable from the start of a game without dice and write"
+            f" the table. Limits: {POSITIONS}, and {MOVES} (about what this machine builds in"
+            " five minutes); a game that says how many positions it reaches (nim, connect4) is"
+            " refused before the build, any other as soon as it passes them. The output is"
+            " checked to be writable first, and written whole or not at all."
+        ),
+    )
     add_game_argument(build, position=False)
     build.add_argument("-o", "--output", required=True, help="the table file to write")
+    add_no_limit(build, "the positions and moves of the table")
     build.add_argument(
         "--workers",
         type=int,
@@ -64,13 +77,21 @@ def run_build(args: argparse.Namespace) -> int:
         raise ValueError(
             f"{setup.entry.name} has too many positions to enumerate into a table{tables}"
         )
-    output = Path(args.output)
-    if not output.parent.is_dir():
-        raise ValueError(f"cannot write {args.output!r}: no directory {str(output.parent)!r}")
+    if has_chance(setup.game):
+        raise ValueError(
+            f"{setup.entry.name} has dice: a table by retrograde analysis is for games without"
+            f" chance (zerosum solve {setup.entry.name} solves it its own way)"
+        )
+    output = check_destination(args.output)  # before hours of work, not after
     began = time.perf_counter()
-    table = solve(
-        setup.game, workers=args.workers, scheduler=args.scheduler, progress=ProgressLine()
-    )
+    with BuildProgress() as shown:
+        table = solve(
+            setup.game,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            progress=shown,
+            no_limit=args.no_limit,
+        )
     size = table.save(output)
     report = table_report(args.game, table, str(output), size)
     report["seconds"] = round(time.perf_counter() - began, 3)
@@ -209,20 +230,33 @@ def outcome_text(value: int, distance: int | None) -> str:
     return f"{kind} in {plies(distance)}"
 
 
-class ProgressLine:
-    """Prints the build's progress on stderr, at most about once a second per phase."""
+class BuildProgress:
+    """The build's progress on a terminal: a bar for each phase (the positions enumerated, then
+    those propagated out of all of them), noting the layer and the memory in use."""
 
     def __init__(self) -> None:
-        self.phase, self.last = "", 0.0
+        self._stack = ExitStack()
+        self._phase = ""
+        self._bar: Bar | None = None
+        self._enumerated = 0
 
-    def __call__(self, progress: Progress) -> None:
-        now = time.monotonic()
-        if progress.phase == self.phase and now - self.last < 1.0:
-            return
-        self.phase, self.last = progress.phase, now
-        where = "" if progress.layer is None else f" layer {progress.layer}"
-        print(
-            f"{progress.phase}{where}: {progress.positions:,} positions,"
-            f" {progress.rate:,.0f} a second, {progress.memory / 2**20:,.0f} MB",
-            file=sys.stderr,
-        )
+    def __enter__(self) -> BuildProgress:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self._stack.close()
+
+    def __call__(self, report: Progress) -> None:
+        if report.phase != self._phase:
+            self._stack.close()
+            total = self._enumerated if report.phase == "propagate" else None
+            self._bar = self._stack.enter_context(
+                progress("positions", total=total or None, what=report.phase)
+            )
+            self._phase = report.phase
+        if report.phase == "enumerate":
+            self._enumerated = report.positions
+        assert self._bar is not None
+        where = "" if report.layer is None else f"layer {report.layer}, "
+        self._bar.note(f"{where}{report.memory / 2**20:,.0f} MB")
+        self._bar.to(report.positions)
