@@ -348,3 +348,25 @@ def test_header_json_of_a_real_table_is_shallow(tictactoe_table_file):
     header = data[46 : 46 + length]
     assert table_file._nesting(header) <= 3 < table_file.MAX_HEADER_DEPTH
     assert json.loads(header)["positions"] == 5478
+
+
+def test_build_help_names_only_the_games_a_table_is_built_for(cli):
+    shown = " ".join(cli("tablebase", "build", "--help")[1].split())
+    assert "the game: tictactoe, connect4, nim (built in)" in shown
+    for other in ("pig", "backgammon", "chess", "--target"):
+        assert other not in shown
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["pig"], "pig has dice: a table by retrograde analysis is for games without chance"
+         " (zerosum solve pig solves it its own way)"),
+        (["backgammon"], "(zerosum analyze backgammon ranks its moves by expectiminimax)"),
+        (["pig", "--target", "5"], "unrecognized arguments: --target 5"),
+    ],
+)  # fmt: skip
+def test_games_without_tables_are_refused_with_the_reason(cli, tmp_path, argv, message):
+    output = tmp_path / "t.tb"
+    assert message in cli.error("tablebase", "build", *argv, "-o", str(output))
+    assert not output.exists()

@@ -488,6 +488,16 @@ def capabilities(entry: GameEntry, game: Game) -> tuple[str, ...]:
     return tuple(offers)
 
 
+def table_games() -> tuple[GameEntry, ...]:
+    """The built-in games a table can be built for from their start (`tablebase` among their
+    `capabilities`): no dice, positions few enough, keyed, and no tree to give first."""
+    return tuple(
+        entry
+        for entry in BUILT_IN
+        if entry.from_position is None and "tablebase" in capabilities(entry, entry.make())
+    )
+
+
 def player_names(game: Game) -> tuple[str, str]:
     """How the game calls its players (`player_names`), else `player 0` and `player 1`."""
     names = getattr(game, "player_names", None)

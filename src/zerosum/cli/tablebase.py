@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from zerosum import registry
-from zerosum.cli.common import add_game_argument, add_no_limit, game_setup, plies, print_json
+from zerosum.cli.common import add_no_limit, game_setup, plies, print_json
 from zerosum.cli.progress import Bar, progress
 from zerosum.game import Game, has_chance
 from zerosum.registry import GameEntry
@@ -37,7 +37,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             " checked to be writable first, and written whole or not at all."
         ),
     )
-    add_game_argument(build, position=False)
+    add_table_game_argument(build)
     build.add_argument("-o", "--output", required=True, help="the table file to write")
     add_no_limit(build, "the positions and moves of the table")
     build.add_argument(
@@ -70,6 +70,37 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     probe.set_defaults(run=run_probe)
 
 
+def add_table_game_argument(parser: argparse.ArgumentParser) -> None:
+    """The game a table is built for, as `add_game_argument` takes it, but naming only the
+    built-in games a table is built for, and offering only their options."""
+    games = registry.table_games()
+    names = ", ".join(entry.name for entry in games)
+    parser.add_argument(
+        "game",
+        metavar="GAME",
+        help=f"the game: {names} (built in); else FILE.py:CLASS or MODULE:CLASS, a game"
+        " without dice whose positions have integer keys. Options may follow in parentheses,"
+        " NAME(key=value,...)",
+    )
+    parser.set_defaults(takes_game=True)
+    group = parser.add_argument_group("options of the built-in games")
+    for option in registry.GAME_OPTIONS:
+        owners = [entry.name for entry in games if entry.option(option.name)]
+        if not owners:
+            parser.set_defaults(**{option.name: None})  # a game no table is built for
+        elif option.switch:
+            group.add_argument(
+                f"--{option.name}",
+                action="store_const",
+                const=True,
+                help=f"{option.help} ({', '.join(owners)})",
+            )
+        else:
+            group.add_argument(
+                f"--{option.name}", metavar="VALUE", help=f"{option.help} ({', '.join(owners)})"
+            )
+
+
 def run_build(args: argparse.Namespace) -> int:
     setup = game_setup(args)
     if not setup.entry.solvable:
@@ -78,9 +109,15 @@ def run_build(args: argparse.Namespace) -> int:
             f"{setup.entry.name} has too many positions to enumerate into a table{tables}"
         )
     if has_chance(setup.game):
+        name = setup.entry.name
+        other_way = (
+            f"zerosum solve {name} solves it its own way"
+            if setup.entry.solver is not None
+            else f"zerosum analyze {name} ranks its moves by expectiminimax"
+        )
         raise ValueError(
             f"{setup.entry.name} has dice: a table by retrograde analysis is for games without"
-            f" chance (zerosum solve {setup.entry.name} solves it its own way)"
+            f" chance ({other_way})"
         )
     output = check_destination(args.output)  # before hours of work, not after
     began = time.perf_counter()
