@@ -370,3 +370,13 @@ def test_games_without_tables_are_refused_with_the_reason(cli, tmp_path, argv, m
     output = tmp_path / "t.tb"
     assert message in cli.error("tablebase", "build", *argv, "-o", str(output))
     assert not output.exists()
+
+
+def test_one_of_each_count_is_said_in_the_singular(cli, tmp_path):
+    output = tmp_path / "one.tb"
+    code, out, _ = cli("tablebase", "build", "nim", "--heaps", "1", "-o", str(output))
+    assert code == 0
+    assert (
+        "nim (heaps 1): 2 positions, 1 terminal\nfor the side to move: 1 win, 0 draws, 1 loss\n"
+        in out
+    )

@@ -14,6 +14,7 @@ from typing import Any
 
 from zerosum import registry
 from zerosum.cli.common import add_game_argument, game_setup, number, plies, print_json
+from zerosum.cli.match import counted
 from zerosum.cli.play import endgame_tables, waits_for_dice
 from zerosum.game import Chance, Evaluating, Game, has_chance
 from zerosum.players import DEPTH, MOST_SECONDS, NODES, check_budget
@@ -182,7 +183,7 @@ def run_ranking(setup: Setup, args: argparse.Namespace) -> int:
     for rank, (text, value) in enumerate(top, start=1):
         print(f"{rank:>3}. {text:<{width}}  {value:+.4f}")
     moves = "move" if len(ranked) == 1 else "moves"
-    print(f"{len(ranked)} legal {moves}, {nodes:,} nodes, {seconds:.2f}s")
+    print(f"{len(ranked)} legal {moves}, {counted(nodes, 'node', 'nodes')}, {seconds:.2f}s")
     print(f"best move: {listed[0][0]}  score: {listed[0][1]:+.4f}")
     return 0
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from zerosum import registry
 from zerosum.cli.common import add_no_limit, game_setup, plies, print_json
+from zerosum.cli.match import counted
 from zerosum.cli.progress import Bar, progress
 from zerosum.game import Game, has_chance
 from zerosum.registry import GameEntry
@@ -149,10 +150,11 @@ def run_info(args: argparse.Namespace) -> int:
         print(describe(report))
         for layer in report["layers"]:
             if layer["layer"] is not None:
+                count = layer["positions"]
                 print(
-                    f"  layer {layer['layer']:>3}: {layer['positions']:>12,} positions,"
-                    f" {layer['terminal']:,} terminal, {layer['wins']:,} wins,"
-                    f" {layer['draws']:,} draws, {layer['losses']:,} losses"
+                    f"  layer {layer['layer']:>3}: {count:>12,}"
+                    f" {'position' if count == 1 else 'positions'},"
+                    f" {layer['terminal']:,} terminal, {outcomes(layer)}"
                 )
     return 0
 
@@ -238,14 +240,22 @@ def _parameter(key: str, value: Any) -> str:
     return f"{key} {','.join(map(str, value)) if isinstance(value, list) else value}"
 
 
+def outcomes(counts: dict[str, Any]) -> str:
+    """`3 wins, 1 draw, 0 losses` from a report's counts."""
+    return (
+        f"{counted(counts['wins'], 'win', 'wins')}, {counted(counts['draws'], 'draw', 'draws')},"
+        f" {counted(counts['losses'], 'loss', 'losses')}"
+    )
+
+
 def describe(report: dict[str, Any]) -> str:
     words = (_parameter(key, value) for key, value in report["parameters"].items())
     parameters = " ".join(word for word in words if word)
     lines = [
         f"{report['game']}{' (' + parameters + ')' if parameters else ''}:"
-        f" {report['positions']:,} positions, {report['terminal']:,} terminal",
-        f"for the side to move: {report['wins']:,} wins, {report['draws']:,} draws,"
-        f" {report['losses']:,} losses",
+        f" {counted(report['positions'], 'position', 'positions')},"
+        f" {report['terminal']:,} terminal",
+        f"for the side to move: {outcomes(report)}",
     ]
     if report["value"] is not None:
         lines.append(f"initial position: {outcome_text(report['value'], report['plies'])}")
