@@ -4,6 +4,7 @@ name the game's moves or are refused."""
 import io
 import sys
 
+import pexpect
 import pytest
 
 import zerosum.solve.pig as pig
@@ -147,3 +148,24 @@ def test_an_order_of_some_moves_searches_them_first(cli):
 def test_one_cut_off_is_said_in_the_singular(cli):
     out = cli("solve", "tree", "[[1,2],[3,4]]", "--order", "1,0")[1]
     assert "6 nodes, 3 finished games reached, 1 cut-off," in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "drawn"),
+    [
+        (["solve", "connect4", "4453"], "solving connect4"),  # the README's minutes-long example
+        (["solve", "pig", "--target", "250"], "solving pig"),
+    ],
+)
+def test_ctrl_c_in_a_solve_on_a_terminal_exits_130_without_traceback(argv, drawn):
+    child = pexpect.spawn(
+        sys.executable, ["-m", "zerosum", *argv], encoding="utf-8", timeout=120,
+        dimensions=(24, 200),
+    )  # fmt: skip
+    child.expect(drawn)  # the bar is drawn while the solver works
+    child.expect(r"\d+(\.\d+)?k? (nodes|positions)")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in child.before
