@@ -1,6 +1,9 @@
 """Budgets and lengths a user gives `play`, `match` and `analyze`: checked at their edges,
 refused in one line that says what is expected and the limit; a human leaving a match."""
 
+import io
+import sys
+
 import pytest
 
 from zerosum.games.tictactoe import TicTacToe
@@ -151,3 +154,16 @@ def test_one_of_each_is_said_in_the_singular(cli):
     assert "score 0.875 (95% Wilson interval 0.396 to 0.987)" in out
     out = cli("match", "tictactoe", "--a", "perfect", "--b", "random", "--games", "1")[1]
     assert "at tictactoe, 1 game\n" in out
+
+
+def test_a_match_shows_its_progress_on_a_terminal(cli, monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    argv = ["match", "tictactoe", "--a", "random", "--b", "random", "--games", "30"]
+    code, out, _ = cli(*argv)
+    assert code == 0 and "30 games" in out
+    assert "match" in terminal.getvalue() and "games" in terminal.getvalue()
