@@ -120,7 +120,10 @@ def test_a_pig_position_and_a_chance_tree_are_ranked_the_same_way(cli):
         (["O 6-5: 6 / 19:14 bar"], "O's 6 point is X's 19 point"),
         (["X 6-5: 6 / 1", "--time", "1"], "searched to --depth, not by --time or --nodes"),
         (["X 6-5: 6 / 1", "--top", "0"], "--top must be at least 1"),
-        (["X 6-5: 6 / 1", "--depth", "0"], "depth must be at least 1"),
+        (
+            ["X 6-5: 6 / 1", "--depth", "0"],
+            "--depth must be a whole number from 1 to 100 plies, got 0",
+        ),
         (["X 6-5: 6 /"], "the game is already over"),  # O has borne off all 15
     ],
 )

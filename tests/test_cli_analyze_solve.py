@@ -133,7 +133,10 @@ def test_solve_file_weak_compares_signs(cli, tmp_path):
         (["analyze", "connect4", "4455667"], "the game is already over"),
         (["analyze", "connect4", "4444444"], "column 4 is full"),
         (["analyze", "connect4", "44", "--time", "0"], "time must be more than 0"),
-        (["analyze", "connect4", "44", "--depth", "-2"], "depth must be at least 1"),
+        (
+            ["analyze", "connect4", "44", "--depth", "-2"],
+            "--depth must be a whole number from 1 to 100",
+        ),
         (["analyze", "tictactoe", "--depth", "2"], "does not provide Evaluating"),
         (["solve", "connect4", "--file", "/nonexistent/set.txt"], "cannot read"),
         (["solve", "tictactoe", "--weak"], "--weak is for games whose solver has a weak mode"),

@@ -62,7 +62,27 @@ def test_even_score_is_zero_elo_and_a_symmetric_interval():
 def test_a_clean_sweep_has_no_finite_elo():
     result = MatchResult(5, 0, 0)
     assert result.elo is None and result.elo_error is None
-    assert result.score_interval == (1.0, 1.0)
+    # Wilson's interval for a proportion of 1: from n / (n + z^2) to 1, never a point
+    assert result.score_interval == pytest.approx((5 / (5 + 1.959963984540054**2), 1.0))
+
+
+@pytest.mark.parametrize(
+    ("wins", "draws", "losses", "low", "high"),
+    [
+        (4, 0, 0, 0.510109, 1.0),  # 4 / (4 + 1.96^2): the 4-0 match that said 1.000 to 1.000
+        (0, 0, 4, 0.0, 0.489891),
+        (3, 0, 1, 0.300642, 0.954413),  # centre 0.627527, half-width 0.326885
+        (2, 2, 0, 0.300642, 0.954413),  # the same score, 0.75, over the same 4 games
+        (5, 0, 5, 0.236593, 0.763407),
+        (1, 0, 0, 0.206549, 1.0),
+    ],
+)
+def test_the_score_interval_is_wilsons(wins, draws, losses, low, high):
+    assert MatchResult(wins, draws, losses).score_interval == pytest.approx((low, high), abs=1e-6)
+
+
+def test_a_match_of_no_games_has_the_even_score_as_its_interval():
+    assert MatchResult(0, 0, 0).score_interval == (0.5, 0.5)
 
 
 def test_players_alternate_who_moves_first():
@@ -177,7 +197,7 @@ def test_human_player_is_asked_again_after_an_illegal_move(cli):
 
 def test_a_match_needs_a_game(cli):
     err = cli.error("match", "tictactoe", "--a", "random", "--b", "random", "--games", "0")
-    assert "a match needs at least 1 game, got 0" in err
+    assert "--games must be at least 1, got 0" in err
 
 
 def test_the_perfect_pig_player_is_the_solved_policy_and_beats_random():

@@ -1,10 +1,15 @@
 """`zerosum tablebase build|info|probe`: counts, values, best moves, errors as one line."""
 
 import json
+import re
+import sys
 
+import pexpect
 import pytest
 
 from zerosum.cli import tablebase
+
+HANG = 300  # seconds: a build of Connect Four 5x4 takes five; only a hang reaches this
 
 
 def test_build_json_counts_tictactoe_positions_and_values(cli, tmp_path):
@@ -18,12 +23,28 @@ def test_build_json_counts_tictactoe_positions_and_values(cli, tmp_path):
     assert [layer["positions"] for layer in report["layers"]][:3] == [1, 9, 72]
 
 
-def test_build_reports_progress_on_stderr(cli, tmp_path):
+def test_build_shows_its_phases_layers_and_memory_on_a_terminal(tmp_path):
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "zerosum", "tablebase", "build", "connect4(width=5,height=4)", "-o",
+         str(tmp_path / "c.tb")],
+        encoding="utf-8",
+        timeout=HANG,
+        dimensions=(24, 200),
+    )  # fmt: skip
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert re.search(r"enumerate: .*positions.*layer \d+, \d+ MB", child.before)
+    assert re.search(r"propagate: .*/3.95M.*layer \d+, \d+ MB", child.before)
+    assert "3,945,711 positions" in child.before
+
+
+def test_build_prints_no_progress_where_stderr_is_no_terminal(cli, tmp_path):
     _, out, err = cli(
         "tablebase", "build", "tictactoe", "-o", str(tmp_path / "t.tb"), "--workers", "1"
     )
-    assert "enumerate layer 0: 1 positions" in err
-    assert "propagate layer 9: 78 positions" in err
+    assert err == ""
     assert "5,478 positions, 958 terminal" in out
 
 
@@ -130,7 +151,7 @@ def test_build_interrupted_midway_exits_130_and_writes_nothing(tmp_path, monkeyp
         if progress.phase == "propagate":
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(tablebase.ProgressLine, "__call__", interrupt)
+    monkeypatch.setattr(tablebase.BuildProgress, "__call__", interrupt)
     path = tmp_path / "ttt.tb"
     code, _, _ = cli("tablebase", "build", "tictactoe", "-o", str(path), "--workers", "1")
     assert code == 130

@@ -9,7 +9,8 @@ players from specs such as `mcts:iterations=800` or `engine:time=0.5`.
 `play_match` plays N games between players A and B, A taking the first move in
 even-numbered games and B in odd ones, each pair of games from the same opening when a list
 of openings is given, and returns a `MatchResult`: A's wins, draws and losses, A's score with
-a 95% confidence interval, and the Elo difference that score implies with its 95% error.
+a 95% confidence interval (Wilson's score interval), and the Elo difference that score implies
+with its 95% error.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zerosum.game import Chance, Game, Player
+from zerosum.limits import Limit
 
 Chooser = Callable[[Any], Any]
 """`choose(state) -> move`: a player, ready for one game (None: it leaves the game)."""
@@ -31,13 +33,23 @@ Observer = Callable[[Any, Any, Player | None, Any], None]
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
 
+GAMES = Limit(
+    "games in a match",
+    1_000_000,
+    "a million games of tic-tac-toe between random players take three minutes here, and"
+    " searching players take far longer a game",
+    liftable=False,
+)
+
 
 @dataclass(frozen=True)
 class MatchResult:
     """A match's outcome from player A's point of view.
 
     `score` is A's mean points per game (win 1, draw 1/2, loss 0) and `score_interval` its 95%
-    confidence interval (normal approximation from the games' own spread); `elo` the rating
+    confidence interval: Wilson's score interval, the score taken as a proportion of the games
+    played (which, unlike the normal approximation, never shrinks to a point when every game
+    ends alike: 4 wins of 4 give 0.510 to 1); `elo` the rating
     difference A minus B that the score implies, `400 log10(score / (1 - score))`, and `elo_error`
     its 95% half-width by the delta method. Both are None when the score is 0 or 1 (the Elo
     difference is then unbounded). `left` is True when a player left a game: the match
@@ -71,8 +83,14 @@ class MatchResult:
 
     @property
     def score_interval(self) -> tuple[float, float]:
-        margin = Z95 * self.standard_error
-        return max(0.0, self.score - margin), min(1.0, self.score + margin)
+        """Wilson's 95% score interval of `score` over `games` ((0.5, 0.5) before any game)."""
+        n = self.games
+        if n == 0:
+            return 0.5, 0.5
+        p, z2 = self.score, Z95 * Z95
+        centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+        margin = Z95 / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+        return max(0.0, centre - margin), min(1.0, centre + margin)
 
     @property
     def elo(self) -> float | None:
@@ -142,8 +160,12 @@ def play_match(
     """
     if games < 1:
         raise ValueError(f"a match needs at least 1 game, got {games}")
+    GAMES.check(games)
     if openings is not None and not openings:
         raise ValueError("the list of openings is empty")
+    for number, opening in enumerate(openings or (), 1):
+        if game.is_terminal(opening):
+            raise ValueError(f"opening {number} is a finished game: there is nothing to play")
     wins = draws = losses = 0
     result = MatchResult(0, 0, 0)
     for index in range(games):

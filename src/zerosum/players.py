@@ -10,18 +10,100 @@ state where it is to move, its move (None when a human leaves).
 
 from __future__ import annotations
 
+import math
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from zerosum.game import Evaluating, Game, has_chance, require
+from zerosum.limits import Limit, clipped, shown
 from zerosum.match import Chooser
 from zerosum.registry import GameEntry, entry_of
 from zerosum.search.engine import Engine
 from zerosum.search.exact import alphabeta
 from zerosum.search.expectiminimax import expectiminimax
 from zerosum.search.mcts import MCTS
+
+DEPTH = Limit(
+    "a search depth",
+    100,
+    "plies; the engine reaches depth 9 to 20 in 30 seconds in chess endgames, so 100 is never"
+    " reached in hours, and a line of 100 plies stays far below Python's recursion limit",
+    liftable=False,
+)
+NODES = Limit(
+    "a node budget",
+    100_000_000,
+    "the engine searches 4,000 to 70,000 nodes a second here: hours for one move",
+    liftable=False,
+)
+ITERATIONS = Limit(
+    "MCTS iterations",
+    10_000_000,
+    "each keeps a node of about 500 bytes and takes about 0.15 ms here (Connect Four):"
+    " 5 GB and 25 minutes for one move",
+    liftable=False,
+)
+MOST_SECONDS = 3600.0
+"""The most seconds a player may think about one move (an hour)."""
+MOST_C = 100.0
+"""The largest exploration constant of MCTS (about 1.4 is usual; beyond 100 it explores blindly)."""
+
+BUDGETS: dict[str, tuple[float, float, str]] = {
+    "depth": (1, DEPTH.most, "plies"),
+    "nodes": (1, NODES.most, "nodes"),
+    "iterations": (1, ITERATIONS.most, "iterations"),
+    "time": (0, MOST_SECONDS, "seconds"),
+    "c": (0, MOST_C, ""),
+}
+"""Each player option's least and most value, and its unit: a time must be more than 0, the
+exploration constant `c` may be 0, the others are whole numbers from 1."""
+
+
+def check_budget(name: str, value: float, what: str = "") -> None:
+    """ValueError unless `value` is a valid value of the player option or budget `name`
+    (`BUDGETS`); the message names it as `what` (default: `name`), what it must be and its
+    limit."""
+    least, most, unit = BUDGETS[name]
+    what = what or name
+    units = f" {unit}" if unit else ""
+    if name in ("time", "c"):
+        expected = (
+            f"more than 0 and at most {most:,g}{units}"
+            if name == "time"
+            else f"from 0 to {most:,g}"
+        )
+        valid = math.isfinite(value) and (value > least if name == "time" else value >= least)
+        if not (valid and value <= most):
+            raise ValueError(f"{what} must be {expected}, got {value}")
+        return
+    if not least <= value <= most:
+        got = shown(int(value))
+        got = f"a number {got}" if got.startswith("of ") else got  # "of 23 digits"
+        raise ValueError(
+            f"{what} must be a whole number from {least:,} to {most:,}{units}, got {got}"
+        )
+
+
+_INTEGER = re.compile(r"[+-]?[0-9]{1,30}")
+_NUMBER = re.compile(
+    r"[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,4})?"
+)
+
+
+def _option_value(kind: str, option: str, value: str, expected: type) -> Any:
+    """The value of a player option, written in ASCII digits, checked against `BUDGETS`."""
+    pattern = _INTEGER if expected is int else _NUMBER
+    if not pattern.fullmatch(value):
+        raise ValueError(
+            f"bad value {clipped(value)} for {kind} option {option!r}: expected"
+            f" {'an integer' if expected is int else 'a number such as 1.5'}"
+        )
+    number = expected(value)
+    check_budget(option, number, f"{kind} option {option}")
+    return number
 
 
 @dataclass(frozen=True)
@@ -95,11 +177,6 @@ def _engine_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
         )
     if "depth" in options:
         require(game, Evaluating, "engine:depth=N (an evaluation at the depth limit)")
-    for option, least in (("time", 0), ("depth", 1), ("nodes", 1)):
-        value = options.get(option)
-        if value is not None and not (value > least if option == "time" else value >= least):
-            bound = "more than 0" if option == "time" else "at least 1"
-            raise ValueError(f"engine option {option} must be {bound}, got {value}")
     engine = Engine(game, tablebase=seat.tablebase)  # one a game: its table carries over
     return lambda state: engine.search(state, **options).best_move
 
@@ -165,28 +242,29 @@ def parse_player(text: str) -> PlayerSpec:
     """
     name, _, rest = text.strip().partition(":")
     if name not in PLAYERS:
-        raise ValueError(f"unknown player {name!r}: choose one of {', '.join(sorted(PLAYERS))}")
+        raise ValueError(
+            f"unknown player {clipped(name)}: choose one of {', '.join(sorted(PLAYERS))}"
+        )
     types = PLAYERS[name].options
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         option, equals, value = item.partition("=")
         if option not in types:
             known = ", ".join(types) or "none"
-            raise ValueError(f"player {name!r} has no option {option!r} (options: {known})")
+            raise ValueError(f"player {name!r} has no option {clipped(option)} (options: {known})")
         if not equals or not value:
             raise ValueError(f"player option {option!r} needs a value: {option}=VALUE")
-        try:
-            options[option] = types[option](value)
-        except ValueError:
-            raise ValueError(
-                f"bad value {value!r} for {name} option {option!r}: expected"
-                f" {'an integer' if types[option] is int else 'a number'}"
-            ) from None
+        if option in options:
+            raise ValueError(f"player option {option!r} is given twice in {clipped(text)}")
+        options[option] = _option_value(name, option, value, types[option])
     return PlayerSpec(name, options, text.strip())
 
 
 def make_player(spec: PlayerSpec, game: Game, seat: Seat) -> Chooser:
-    """A fresh player of `spec` for one game of `game`; ValueError when it cannot play it."""
+    """A fresh player of `spec` for one game of `game`; ValueError when it cannot play it (or
+    an option is out of its range, `BUDGETS`)."""
+    for option, value in spec.options.items():
+        check_budget(option, value, f"{spec.kind} option {option}")
     return PLAYERS[spec.kind].make(game, spec.options, seat)
 
 

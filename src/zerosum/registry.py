@@ -50,17 +50,18 @@ from zerosum.games.backgammon import Backgammon
 from zerosum.games.chess import Chess
 from zerosum.games.chess.syzygy import Syzygy
 from zerosum.games.connect4 import ConnectFour
-from zerosum.games.nim import Nim, parse_heaps
+from zerosum.games.nim import Nim, playable_heaps
 from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import Tree
 from zerosum.limits import clipped
 from zerosum.match import Chooser
 from zerosum.search.exact import alphabeta
-from zerosum.search.ordering import by_priority
+from zerosum.search.ordering import Order, by_priority
 from zerosum.solve.answer import ExactSolver
 from zerosum.solve.connect4 import ConnectFourExact
 from zerosum.solve.pig import PigExact
+from zerosum.solve.pig import check_target as check_pig_target
 from zerosum.solve.pig import solved as solved_pig
 from zerosum.theory.nim import winning_move
 
@@ -137,7 +138,7 @@ def _heaps(value: Any) -> tuple[int, ...]:
         value = ",".join(map(str, value))
     if not isinstance(value, (str, int)) or isinstance(value, bool):
         raise ValueError(f"heaps must be sizes like 3,5,8, got {clipped(value)}")
-    return parse_heaps(str(value))
+    return playable_heaps(str(value))
 
 
 def _switch(value: Any) -> bool:
@@ -182,6 +183,7 @@ def _nim_perfect(game: Game) -> Chooser:
 
 def _pig_perfect(game: Game) -> Chooser:
     assert isinstance(game, Pig)
+    check_pig_target(game.target, liftable=False)  # a player has no --no-limit
     return solved_pig(game.target).best_move
 
 
@@ -506,6 +508,16 @@ def capabilities(entry: GameEntry, game: Game) -> tuple[str, ...]:
     return tuple(offers)
 
 
+def table_games() -> tuple[GameEntry, ...]:
+    """The built-in games a table can be built for from their start (`tablebase` among their
+    `capabilities`): no dice, positions few enough, keyed, and no tree to give first."""
+    return tuple(
+        entry
+        for entry in BUILT_IN
+        if entry.from_position is None and "tablebase" in capabilities(entry, entry.make())
+    )
+
+
 def player_names(game: Game) -> tuple[str, str]:
     """How the game calls its players (`player_names`), else `player 0` and `player 1`."""
     names = getattr(game, "player_names", None)
@@ -536,6 +548,54 @@ def parse_move(game: Game, state: Any, text: str) -> Any:
             return move
     listed = " ".join(str(move) for move in moves[:20]) + (" ..." if len(moves) > 20 else "")
     raise ValueError(f"{clipped(text.strip())} is not a legal move: choose one of {listed}")
+
+
+def numbered_moves(game: Game) -> tuple[range, str] | None:
+    """Every move of a built-in game whose moves are integers, and what they are in words (an
+    order of moves names some of them); None for any other game."""
+    if isinstance(game, TicTacToe):
+        return range(9), "tic-tac-toe's moves are the squares 0 to 8"
+    if isinstance(game, ConnectFour):
+        last = game.width - 1
+        return range(game.width), f"Connect Four's moves are the columns 0 to {last}, left to right"
+    return None
+
+
+def move_order(game: Game, state: Any, text: str) -> Order:
+    """The order of moves `text` ("4,0,2,6,8") names, searched first in that order (the others
+    after): distinct moves of `game` written as integers. ValueError with the reason: an empty
+    order, a word that is no integer, a move the game does not have or one listed twice."""
+    words = text.split(",")
+    if not text.strip():
+        raise ValueError("--order names no move: list the moves to try first, e.g. 4,0,2")
+    moves = []
+    for word in words:
+        word = word.strip()
+        if not re.fullmatch(r"[+-]?[0-9]{1,18}", word):
+            raise ValueError(
+                f"bad --order {clipped(text)}: {clipped(word)} is no move; expected integers"
+                " separated by commas"
+            )
+        moves.append(int(word))
+    known = numbered_moves(game)
+    if known is not None:
+        universe, words_for = known
+        for move in moves:
+            if move not in universe:
+                raise ValueError(f"bad --order {clipped(text)}: {words_for}, not {move}")
+    elif not any(isinstance(move, int) for move in game.legal_moves(state)):
+        raise ValueError(
+            f"--order lists moves as integers, and {type(game).__name__}'s moves are not"
+            " integers (nothing to order)"
+        )
+    elif any(move < 0 for move in moves):
+        raise ValueError(f"bad --order {clipped(text)}: moves are counted from 0")
+    seen = set()
+    for move in moves:
+        if move in seen:
+            raise ValueError(f"bad --order {clipped(text)}: it lists {move} twice")
+        seen.add(move)
+    return by_priority(moves)
 
 
 def line_text(game: Game, state: Any, moves: Any) -> list[str]:

@@ -14,8 +14,10 @@ from typing import Any
 
 from zerosum import registry
 from zerosum.cli.common import add_game_argument, game_setup, number, plies, print_json
+from zerosum.cli.match import counted
 from zerosum.cli.play import endgame_tables, waits_for_dice
 from zerosum.game import Chance, Evaluating, Game, has_chance
+from zerosum.players import DEPTH, MOST_SECONDS, NODES, check_budget
 from zerosum.registry import Setup, format_move
 from zerosum.search import rank_moves
 from zerosum.search.engine import Engine, EngineResult, Iteration
@@ -24,6 +26,9 @@ from zerosum.search.table import DEFAULT_MEGABYTES
 
 DEFAULT_TIME = 2.0
 """Seconds an analysis of a game with an evaluation takes when given no depth and no time."""
+
+DEFAULT_TOP = 5
+"""How many moves of a game with dice are listed when `--top` does not say."""
 
 DEFAULT_CHANCE_DEPTH = 2
 """Plies a game with dice and an evaluation is searched to when given no depth: the move, the
@@ -51,25 +56,37 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--dice", help="games with dice: the roll to play in a position waiting for it, e.g. 6-5"
     )
     parser.add_argument(
-        "--top", type=int, default=5, help="games with dice: how many moves to list (default 5)"
+        "--top", type=int, help=f"games with dice: how many moves to list (default {DEFAULT_TOP})"
     )
-    parser.add_argument("--time", type=float, help=f"seconds to think (default {DEFAULT_TIME})")
-    parser.add_argument("--depth", type=int, help="plies to search at most")
-    parser.add_argument("--nodes", type=int, help="nodes to search at most")
     parser.add_argument(
-        "--table-mb", type=float, default=DEFAULT_MEGABYTES, help="transposition table size"
+        "--time",
+        type=float,
+        help=f"seconds to think (default {DEFAULT_TIME}; at most {MOST_SECONDS:,g})",
+    )
+    parser.add_argument("--depth", type=int, help=f"plies to search at most ({DEPTH})")
+    parser.add_argument("--nodes", type=int, help=f"nodes to search at most ({NODES})")
+    parser.add_argument(
+        "--table-mb",
+        type=float,
+        help=f"the engine's transposition table size (default {DEFAULT_MEGABYTES:g} MB)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    for name in ("time", "depth", "nodes"):
+        if getattr(args, name) is not None:
+            check_budget(name, getattr(args, name), f"--{name}")
     setup = analysed_position(args)
     game, state = setup.game, setup.state
     tablebase = endgame_tables(setup, args.syzygy) if args.syzygy else None
     if has_chance(game):
         return run_ranking(setup, args)
-    engine = Engine(game, table_mb=args.table_mb, tablebase=tablebase)
+    if args.top is not None:
+        raise ValueError(f"--top is for games with dice, and {setup.entry.name} has none")
+    table_mb = DEFAULT_MEGABYTES if args.table_mb is None else args.table_mb
+    engine = Engine(game, table_mb=table_mb, tablebase=tablebase)
     budget = args.time
     if budget is None and args.depth is None and args.nodes is None:
         budget = DEFAULT_TIME if isinstance(game, Evaluating) else None
@@ -126,8 +143,11 @@ def run_ranking(setup: Setup, args: argparse.Namespace) -> int:
     game, state = setup.game, setup.state
     if args.time is not None or args.nodes is not None:
         raise ValueError("a game with dice is searched to --depth, not by --time or --nodes")
-    if args.top < 1:
-        raise ValueError(f"--top must be at least 1, got {args.top}")
+    if args.table_mb is not None:
+        raise ValueError("--table-mb is the engine's table: a game with dice is searched without")
+    count = DEFAULT_TOP if args.top is None else args.top
+    if count < 1:
+        raise ValueError(f"--top must be at least 1, got {count:,}")
     depth = args.depth
     if depth is None and isinstance(game, Evaluating):
         depth = DEFAULT_CHANCE_DEPTH
@@ -137,7 +157,7 @@ def run_ranking(setup: Setup, args: argparse.Namespace) -> int:
     ranked = rank_moves(game, state, depth=depth)
     seconds = time.perf_counter() - start
     listed = [(format_move(game, state, entry.move), entry.value) for entry in ranked]
-    top = listed[: args.top]
+    top = listed[:count]
     nodes = 1 + sum(entry.nodes for entry in ranked)
     if args.json:
         print_json(
@@ -163,7 +183,7 @@ def run_ranking(setup: Setup, args: argparse.Namespace) -> int:
     for rank, (text, value) in enumerate(top, start=1):
         print(f"{rank:>3}. {text:<{width}}  {value:+.4f}")
     moves = "move" if len(ranked) == 1 else "moves"
-    print(f"{len(ranked)} legal {moves}, {nodes:,} nodes, {seconds:.2f}s")
+    print(f"{len(ranked)} legal {moves}, {counted(nodes, 'node', 'nodes')}, {seconds:.2f}s")
     print(f"best move: {listed[0][0]}  score: {listed[0][1]:+.4f}")
     return 0
 

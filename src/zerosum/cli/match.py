@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from zerosum import players, registry
 from zerosum.cli.common import add_game_argument, game_setup, number, print_json
 from zerosum.cli.play import ask_move
+from zerosum.cli.progress import progress
 from zerosum.game import Game, StateText, require
-from zerosum.match import MatchResult, play_match
+from zerosum.match import GAMES, MatchResult, play_match
 from zerosum.players import Seat
 
 
@@ -21,7 +21,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="play a match between two players",
         description=(
             "Play N games between players A and B, alternating who moves first, and report A's"
-            f" wins, draws and losses, score and Elo difference. Players: {kinds}."
+            " wins, draws and losses, score (with its 95% interval: Wilson's score interval)"
+            f" and Elo difference. A human player leaves with q or at the end of input: the"
+            f" games finished are reported (exit 0). Players: {kinds}."
         ),
     )
     add_game_argument(parser, position=False)
@@ -29,11 +31,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--a", required=True, metavar="SPEC", help="player A, e.g. mcts:iterations=800"
     )
     parser.add_argument("--b", required=True, metavar="SPEC", help="player B, e.g. random")
-    parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=10,
+        help=f"number of games (default 10; {GAMES})",
+    )
     parser.add_argument(
         "--openings",
         metavar="FILE",
-        help="positions to start from, one per line (each played twice)",
+        help="positions to start from, one per line (each played twice; none finished)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for dice and random choices")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -43,23 +50,29 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     setup = game_setup(args)
     game = setup.game
+    if args.games < 1:
+        raise ValueError(f"--games must be at least 1, got {args.games:,}")
+    try:
+        GAMES.check(args.games)
+    except ValueError as error:
+        raise ValueError(f"--games: {error}") from None
     a, b = players.parse_player(args.a), players.parse_player(args.b)
-    openings = _read_openings(game, args.openings) if args.openings else None
     human = "human" in (a.kind, b.kind)
+    openings = _read_openings(game, args.openings) if args.openings else None
     seat = Seat(setup.entry, ask=_ask)
-    show = sys.stderr.isatty() and not human and not args.json
-    progress = (lambda result: _draw_bar(result, args.games)) if show else None
-    result = play_match(
-        game,
-        players.player_maker(a, game, seat),
-        players.player_maker(b, game, seat),
-        args.games,
-        openings=openings,
-        seed=args.seed,
-        progress=progress,
-    )
-    if show:
-        sys.stderr.write("\n")
+    player_a, player_b = players.player_maker(a, game, seat), players.player_maker(b, game, seat)
+    with progress("games", total=args.games, what="match") as bar:
+        shown = bar if not human else None
+
+        def played(result: MatchResult) -> None:
+            if shown is not None:
+                shown.note(f"+{result.wins} ={result.draws} -{result.losses}")
+                shown.to(result.games)
+
+        result = play_match(
+            game, player_a, player_b, args.games, openings=openings, seed=args.seed,
+            progress=played,
+        )  # fmt: skip
     report = match_report(args.game, a.text, b.text, result)
     if args.json:
         print_json(report)
@@ -71,7 +84,10 @@ def run(args: argparse.Namespace) -> int:
 def _ask(game: Game, state: Any) -> Any:
     """A human's move at this terminal, after the board; None when they leave."""
     print(registry.render(game, state))
-    return ask_move(game, state, f"player {game.to_move(state)}")
+    move = ask_move(game, state, f"player {game.to_move(state)}")
+    if move is None:  # q or the end of input: the prompt's line ends here
+        print("\nYou left the match (q or the end of input).")
+    return move
 
 
 def _read_openings(game: Game, path: str) -> list:
@@ -87,22 +103,18 @@ def _read_openings(game: Game, path: str) -> list:
         if not text:
             continue
         try:
-            openings.append(registry.state_of(game, text))
+            opening = registry.state_of(game, text)
         except ValueError as error:
             raise ValueError(f"{path}, line {number_}: {error}") from None
+        if game.is_terminal(opening):
+            raise ValueError(
+                f"{path}, line {number_}: the game is already over in this position: a match"
+                " plays from positions with moves to make"
+            )
+        openings.append(opening)
     if not openings:
         raise ValueError(f"no openings in {path!r}")
     return openings
-
-
-def _draw_bar(result: MatchResult, total: int, width: int = 30) -> None:
-    done = result.games
-    filled = width * done // total
-    sys.stderr.write(
-        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
-        f"  +{result.wins} ={result.draws} -{result.losses}"
-    )
-    sys.stderr.flush()
 
 
 def match_report(game: str, a: str, b: str, result: MatchResult) -> dict:
@@ -132,15 +144,23 @@ def describe(report: dict) -> str:
         )
     else:
         elo = f"Elo difference {report['elo']:+.1f} ± {report['elo_error']:.1f} (95%)"
+    games = counted(report["games"], "game", "games")
     lines = [
-        f"{report['a']} (A) against {report['b']} (B) at {report['game']}, {report['games']} games",
-        f"A: {report['wins']} wins, {report['draws']} draws, {report['losses']} losses",
+        f"{report['a']} (A) against {report['b']} (B) at {report['game']}, {games}",
+        f"A: {counted(report['wins'], 'win', 'wins')}, {counted(report['draws'], 'draw', 'draws')},"
+        f" {counted(report['losses'], 'loss', 'losses')}",
     ]
     if report["left"]:
         lines.append("the match was left unfinished: only the games finished are counted")
     if report["games"]:
         lines.append(
-            f"score {number(round(report['score'], 4))} (95% interval {low:.3f} to {high:.3f})"
+            f"score {number(round(report['score'], 4))}"
+            f" (95% Wilson interval {low:.3f} to {high:.3f})"
         )
         lines.append(elo)
     return "\n".join(lines)
+
+
+def counted(count: int, one: str, many: str) -> str:
+    """`1 win`, `0 wins`, `2 wins`."""
+    return f"{count:,} {one if count == 1 else many}"

@@ -40,8 +40,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--ai", metavar="SPEC", help="the program's player, e.g. engine:time=1 or mcts:time=2"
     )
-    parser.add_argument("--time", type=float, help="the program's seconds per move")
-    parser.add_argument("--depth", type=int, help="the program's search depth")
+    parser.add_argument(
+        "--time",
+        type=float,
+        help=f"the program's seconds per move (at most {players.MOST_SECONDS:,g})",
+    )
+    parser.add_argument("--depth", type=int, help=f"the program's search depth ({players.DEPTH})")
     parser.add_argument("--table", help="a table file the program plays from")
     parser.add_argument(
         "--syzygy", metavar="PATH", help="endgame tables the program scores positions from"
@@ -75,10 +79,10 @@ def program_spec(args: argparse.Namespace, setup: registry.Setup) -> str:
         if args.time is not None or args.depth is not None:
             raise ValueError("give the program's budget in --ai, or --time/--depth, not both")
         return args.ai
-    if args.time is not None and not args.time > 0:
-        raise ValueError(f"--time must be more than 0 seconds, got {args.time}")
-    if args.depth is not None and args.depth < 1:
-        raise ValueError(f"--depth must be at least 1, got {args.depth}")
+    if args.time is not None:
+        players.check_budget("time", args.time, "--time")
+    if args.depth is not None:
+        players.check_budget("depth", args.depth, "--depth")
     if args.time is not None or args.depth is not None:
         return players.searching_player(setup.game, args.time, args.depth)
     return players.default_player(setup.entry, setup.game)

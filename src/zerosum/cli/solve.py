@@ -10,23 +10,29 @@ position of a file, one a line, checking the expected answers it gives.
 from __future__ import annotations
 
 import argparse
-import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from tqdm import tqdm
 
 from zerosum import registry
 from zerosum.cli.common import (
     add_game_argument,
+    add_no_limit,
     game_setup,
     number,
-    parse_int_list,
     plies,
     print_json,
 )
-from zerosum.game import StateText, require
+from zerosum.cli.match import counted
+from zerosum.cli.progress import Bar, progress
+from zerosum.game import StateText, has_chance, require
 from zerosum.registry import Setup
-from zerosum.search import by_priority
-from zerosum.solve.answer import SEARCHES, ExactAnswer, exact_search
+from zerosum.solve.answer import SEARCHES, ExactAnswer, ExactSolver, exact_search
+from zerosum.solve.pig import TARGET
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -36,7 +42,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Search a position to the end of the game and report its exact value for the"
             " player to move. Games with a solver of their own (connect4, pig) use it;"
-            " --algorithm asks for an exact search instead."
+            " --algorithm, --order or --distance ask for an exact search instead. On a terminal"
+            " a solver's progress is drawn (Connect Four: the nodes searched; Pig: the positions"
+            f" valued). Limits: {TARGET} (about two minutes here; --no-limit to insist)."
         ),
     )
     add_game_argument(parser)
@@ -59,6 +67,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="solve every line of FILE: a position of one word, then the expected score if"
         " known (the Connect Four test sets: MOVES SCORE)",
     )
+    add_no_limit(parser, "the target of an exact Pig solve")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -77,24 +86,52 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def solve(setup: Setup, args: argparse.Namespace, solver: Any = None) -> ExactAnswer:
+def solve(
+    setup: Setup, args: argparse.Namespace, solver: Any = None, shown: Bar | None = None
+) -> ExactAnswer:
     """The exact answer for `setup`'s position: by the game's solver (or `solver`, one made
-    already), or by the exact search the arguments ask for."""
+    already), or by the exact search the arguments ask for. A solver's progress is drawn on a
+    terminal, unless `shown`, the bar of a whole file, is already drawn."""
     if not setup.entry.solvable:
         raise ValueError(
             f"{setup.entry.name} has too many positions to solve by searching to the end:"
             f" analyse it with the engine (zerosum analyze {setup.entry.name})"
         )
-    generic = args.algorithm is not None or args.order or args.distance
+    generic_order = args.order is not None
+    asked = [
+        option
+        for option, given in (
+            ("--algorithm", args.algorithm is not None),
+            ("--order", generic_order),
+            ("--distance", args.distance),
+        )
+        if given
+    ]
     over = setup.game.is_terminal(setup.state)
-    if setup.entry.solver is not None and not generic and not over:
+    options = f"{' and '.join(asked)} {'asks' if len(asked) == 1 else 'ask'}"
+    if asked and has_chance(setup.game):
+        raise ValueError(
+            f"{options} for an exact search, which cannot solve a game with dice:"
+            f" {setup.entry.name}'s own solver takes none of them"
+        )
+    if setup.entry.solver is not None and not asked and not over:
         solver = solver or setup.entry.solver(setup.game)
         if args.weak and not solver.weak:
             raise ValueError(f"{setup.entry.name}'s solver has no weak mode (--weak)")
-        return solver.answer(setup.state, weak=args.weak)
+        solver.no_limit = args.no_limit
+        if shown is not None:  # one bar for a whole file of positions: no bar of its own
+            return solver.answer(setup.state, weak=args.weak)
+        with watched(solver, setup.state, f"solving {setup.entry.name}"):
+            return solver.answer(setup.state, weak=args.weak)
+    if args.no_limit and not (setup.entry.solver is not None and not asked):
+        raise ValueError("--no-limit lifts the limits of a game's own solver (pig's target)")
     if args.weak:
+        if asked:
+            raise ValueError(
+                f"--weak is for the game's own solver, and {options} for an exact search instead"
+            )
         raise ValueError("--weak is for games whose solver has a weak mode (connect4)")
-    order = by_priority(parse_int_list(args.order, "move order")) if args.order else None
+    order = registry.move_order(setup.game, setup.state, args.order) if generic_order else None
     return exact_search(
         setup.game,
         setup.state,
@@ -146,9 +183,10 @@ def describe(report: dict, player_names: tuple[str, str], note: str = "") -> str
         f"best move: {report['best_move']}",
         f"principal variation: {' '.join(report['pv'])}",
     ]
-    counts = f"{report['algorithm']}: {report['nodes']:,} nodes"
+    counts = f"{report['algorithm']}: {counted(report['nodes'], 'node', 'nodes')}"
     if "leaves" in report:
-        counts += f", {report['leaves']:,} finished games reached, {report['cutoffs']:,} cut-offs"
+        leaves = counted(report["leaves"], "finished game", "finished games")
+        counts += f", {leaves} reached, {counted(report['cutoffs'], 'cut-off', 'cut-offs')}"
     lines.append(f"{counts}, {report['seconds']:.3f} s")
     return "\n".join(lines)
 
@@ -195,29 +233,26 @@ def run_file(args: argparse.Namespace) -> int:
         except ValueError as error:
             raise ValueError(f"{args.file}: position {number_}: {error}") from None
     solver = first.entry.solver(first.game) if first.entry.solver is not None else None
-    bar = Progress(len(setups)) if sys.stderr.isatty() and not args.json else None
     rows = []
-    for (text, expected), setup in zip(lines, setups, strict=True):
-        if solver is not None:
-            solver.reset()  # each position from an empty table, as the reference counts
-        answer = solve(setup, args, solver)
-        score = answer.details.get("score", number(answer.value))
-        row = {"position": text, "score": score, "nodes": answer.nodes}
-        row["seconds"] = round(answer.seconds, 6)
-        if expected is not None:
-            if args.weak:
-                expected = (expected > 0) - (expected < 0)
-            row["expected"] = expected
-        rows.append(row)
-        if not args.json:
-            if bar is not None:
-                bar.clear()
-            mark = "" if expected is None or expected == score else "  WRONG"
-            print(f"{text} {score} {answer.nodes} {answer.seconds:.6f}{mark}", flush=True)
-            if bar is not None:
-                bar.draw(len(rows))
-    if bar is not None:
-        bar.clear()
+    with progress("positions", total=len(setups), what=f"solving {args.file}") as bar:
+        for (text, expected), setup in zip(lines, setups, strict=True):
+            if solver is not None:
+                solver.reset()  # each position from an empty table, as the reference counts
+            answer = solve(setup, args, solver, shown=bar)
+            score = answer.details.get("score", number(answer.value))
+            row = {"position": text, "score": score, "nodes": answer.nodes}
+            row["seconds"] = round(answer.seconds, 6)
+            if expected is not None:
+                if args.weak:
+                    expected = (expected > 0) - (expected < 0)
+                row["expected"] = expected
+            rows.append(row)
+            if not args.json:
+                mark = "" if expected is None or expected == score else "  WRONG"
+                line = f"{text} {score} {answer.nodes} {answer.seconds:.6f}{mark}"
+                with tqdm.external_write_mode():  # the bar on stderr steps aside for the line
+                    print(line, flush=True)
+            bar.advance()
     if args.json:
         print_json(rows)
         return 0
@@ -242,20 +277,25 @@ def summary(rows: list[dict]) -> str:
     )
 
 
-class Progress:
-    """A one-line progress bar on the terminal's standard error."""
+@contextmanager
+def watched(solver: ExactSolver, state: Any, what: str) -> Iterator[None]:
+    """While the block runs `solver.answer(state)`, a bar on a terminal showing the solver's
+    `work()` four times a second (read by a thread of its own: the solver's inner loop is not
+    slowed by reports); nothing when standard error is no terminal."""
+    with progress(solver.work_unit, total=solver.work_total(state), what=what) as bar:
+        if not bar.drawn:
+            yield
+            return
+        stop = threading.Event()
 
-    WIDTH = 30
+        def poll() -> None:
+            while not stop.wait(0.25):
+                bar.to(solver.work())
 
-    def __init__(self, total: int) -> None:
-        self.total = max(1, total)
-
-    def draw(self, done: int) -> None:
-        filled = self.WIDTH * done // self.total
-        bar = "#" * filled + "." * (self.WIDTH - filled)
-        sys.stderr.write(f"\r[{bar}] {done}/{self.total}")
-        sys.stderr.flush()
-
-    def clear(self) -> None:
-        sys.stderr.write("\r\033[K")
-        sys.stderr.flush()
+        reader = threading.Thread(target=poll, name="solve progress", daemon=True)
+        reader.start()
+        try:
+            yield
+        finally:  # also on Ctrl-C: the reader stops before the bar is closed
+            stop.set()
+            reader.join()

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from zerosum import registry
-from zerosum.cli.common import add_game_argument, game_setup, plies, print_json
-from zerosum.game import Game
+from zerosum.cli.common import add_no_limit, game_setup, plies, print_json
+from zerosum.cli.match import counted
+from zerosum.cli.progress import Bar, progress
+from zerosum.game import Game, has_chance
 from zerosum.registry import GameEntry
 from zerosum.solve import Progress, Table, read_header, solve
-from zerosum.solve.table import identity
+from zerosum.solve.retrograde import MOVES, POSITIONS
+from zerosum.solve.table import check_destination, identity
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -24,9 +27,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    build = actions.add_parser("build", help="solve every position and write the table")
-    add_game_argument(build, position=False)
+    build = actions.add_parser(
+        "build",
+        help="solve every position and write the table",
+        description=(
+            "Solve every position reachable from the start of a game without dice and write"
+            f" the table. Limits: {POSITIONS}, and {MOVES} (about what this machine builds in"
+            " five minutes); a game that says how many positions it reaches (nim, connect4) is"
+            " refused before the build, any other as soon as it passes them. The output is"
+            " checked to be writable first, and written whole or not at all."
+        ),
+    )
+    add_table_game_argument(build)
     build.add_argument("-o", "--output", required=True, help="the table file to write")
+    add_no_limit(build, "the positions and moves of the table")
     build.add_argument(
         "--workers",
         type=int,
@@ -57,6 +71,37 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     probe.set_defaults(run=run_probe)
 
 
+def add_table_game_argument(parser: argparse.ArgumentParser) -> None:
+    """The game a table is built for, as `add_game_argument` takes it, but naming only the
+    built-in games a table is built for, and offering only their options."""
+    games = registry.table_games()
+    names = ", ".join(entry.name for entry in games)
+    parser.add_argument(
+        "game",
+        metavar="GAME",
+        help=f"the game: {names} (built in); else FILE.py:CLASS or MODULE:CLASS, a game"
+        " without dice whose positions have integer keys. Options may follow in parentheses,"
+        " NAME(key=value,...)",
+    )
+    parser.set_defaults(takes_game=True)
+    group = parser.add_argument_group("options of the built-in games")
+    for option in registry.GAME_OPTIONS:
+        owners = [entry.name for entry in games if entry.option(option.name)]
+        if not owners:
+            parser.set_defaults(**{option.name: None})  # a game no table is built for
+        elif option.switch:
+            group.add_argument(
+                f"--{option.name}",
+                action="store_const",
+                const=True,
+                help=f"{option.help} ({', '.join(owners)})",
+            )
+        else:
+            group.add_argument(
+                f"--{option.name}", metavar="VALUE", help=f"{option.help} ({', '.join(owners)})"
+            )
+
+
 def run_build(args: argparse.Namespace) -> int:
     setup = game_setup(args)
     if not setup.entry.solvable:
@@ -64,13 +109,27 @@ def run_build(args: argparse.Namespace) -> int:
         raise ValueError(
             f"{setup.entry.name} has too many positions to enumerate into a table{tables}"
         )
-    output = Path(args.output)
-    if not output.parent.is_dir():
-        raise ValueError(f"cannot write {args.output!r}: no directory {str(output.parent)!r}")
+    if has_chance(setup.game):
+        name = setup.entry.name
+        other_way = (
+            f"zerosum solve {name} solves it its own way"
+            if setup.entry.solver is not None
+            else f"zerosum analyze {name} ranks its moves by expectiminimax"
+        )
+        raise ValueError(
+            f"{setup.entry.name} has dice: a table by retrograde analysis is for games without"
+            f" chance ({other_way})"
+        )
+    output = check_destination(args.output)  # before hours of work, not after
     began = time.perf_counter()
-    table = solve(
-        setup.game, workers=args.workers, scheduler=args.scheduler, progress=ProgressLine()
-    )
+    with BuildProgress() as shown:
+        table = solve(
+            setup.game,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            progress=shown,
+            no_limit=args.no_limit,
+        )
     size = table.save(output)
     report = table_report(args.game, table, str(output), size)
     report["seconds"] = round(time.perf_counter() - began, 3)
@@ -91,10 +150,11 @@ def run_info(args: argparse.Namespace) -> int:
         print(describe(report))
         for layer in report["layers"]:
             if layer["layer"] is not None:
+                count = layer["positions"]
                 print(
-                    f"  layer {layer['layer']:>3}: {layer['positions']:>12,} positions,"
-                    f" {layer['terminal']:,} terminal, {layer['wins']:,} wins,"
-                    f" {layer['draws']:,} draws, {layer['losses']:,} losses"
+                    f"  layer {layer['layer']:>3}: {count:>12,}"
+                    f" {'position' if count == 1 else 'positions'},"
+                    f" {layer['terminal']:,} terminal, {outcomes(layer)}"
                 )
     return 0
 
@@ -180,14 +240,22 @@ def _parameter(key: str, value: Any) -> str:
     return f"{key} {','.join(map(str, value)) if isinstance(value, list) else value}"
 
 
+def outcomes(counts: dict[str, Any]) -> str:
+    """`3 wins, 1 draw, 0 losses` from a report's counts."""
+    return (
+        f"{counted(counts['wins'], 'win', 'wins')}, {counted(counts['draws'], 'draw', 'draws')},"
+        f" {counted(counts['losses'], 'loss', 'losses')}"
+    )
+
+
 def describe(report: dict[str, Any]) -> str:
     words = (_parameter(key, value) for key, value in report["parameters"].items())
     parameters = " ".join(word for word in words if word)
     lines = [
         f"{report['game']}{' (' + parameters + ')' if parameters else ''}:"
-        f" {report['positions']:,} positions, {report['terminal']:,} terminal",
-        f"for the side to move: {report['wins']:,} wins, {report['draws']:,} draws,"
-        f" {report['losses']:,} losses",
+        f" {counted(report['positions'], 'position', 'positions')},"
+        f" {report['terminal']:,} terminal",
+        f"for the side to move: {outcomes(report)}",
     ]
     if report["value"] is not None:
         lines.append(f"initial position: {outcome_text(report['value'], report['plies'])}")
@@ -209,20 +277,33 @@ def outcome_text(value: int, distance: int | None) -> str:
     return f"{kind} in {plies(distance)}"
 
 
-class ProgressLine:
-    """Prints the build's progress on stderr, at most about once a second per phase."""
+class BuildProgress:
+    """The build's progress on a terminal: a bar for each phase (the positions enumerated, then
+    those propagated out of all of them), noting the layer and the memory in use."""
 
     def __init__(self) -> None:
-        self.phase, self.last = "", 0.0
+        self._stack = ExitStack()
+        self._phase = ""
+        self._bar: Bar | None = None
+        self._enumerated = 0
 
-    def __call__(self, progress: Progress) -> None:
-        now = time.monotonic()
-        if progress.phase == self.phase and now - self.last < 1.0:
-            return
-        self.phase, self.last = progress.phase, now
-        where = "" if progress.layer is None else f" layer {progress.layer}"
-        print(
-            f"{progress.phase}{where}: {progress.positions:,} positions,"
-            f" {progress.rate:,.0f} a second, {progress.memory / 2**20:,.0f} MB",
-            file=sys.stderr,
-        )
+    def __enter__(self) -> BuildProgress:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self._stack.close()
+
+    def __call__(self, report: Progress) -> None:
+        if report.phase != self._phase:
+            self._stack.close()
+            total = self._enumerated if report.phase == "propagate" else None
+            self._bar = self._stack.enter_context(
+                progress("positions", total=total or None, what=report.phase)
+            )
+            self._phase = report.phase
+        if report.phase == "enumerate":
+            self._enumerated = report.positions
+        assert self._bar is not None
+        where = "" if report.layer is None else f"layer {report.layer}, "
+        self._bar.note(f"{where}{report.memory / 2**20:,.0f} MB")
+        self._bar.to(report.positions)

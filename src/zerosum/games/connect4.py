@@ -27,13 +27,44 @@ exact solver is `zerosum.solve.connect4`.
 
 from __future__ import annotations
 
+from math import comb
 from typing import Any
 
 import numpy as np
 
 from zerosum.game import Player
+from zerosum.limits import Limit
 
 State = tuple[int, int, int, bool]
+
+POSITION_COUNTS = {
+    (4, 4): 161_029,
+    (5, 4): 3_945_711,
+    (4, 5): 1_706_255,
+    (4, 6): 15_835_683,
+    (5, 5): 69_763_700,
+    (6, 4): 94_910_577,
+    (4, 7): 135_385_909,
+    (5, 6): 1_044_334_437,
+    (7, 4): 2_265_792_710,
+    (6, 5): 2_818_972_642,
+    (7, 6): 4_531_985_219_092,
+}
+"""The positions reachable from the empty board in four in a row, by (width, height): John
+Tromp's counts (the smaller ones also counted by our own tables)."""
+
+HEIGHT = Limit(
+    "the rows of a Connect Four board",
+    100,
+    "a board is drawn and read a row at a time, and no search reaches the top of taller columns",
+    liftable=False,
+)
+CONNECT = Limit(
+    "the stones of a line in Connect Four",
+    HEIGHT.most,
+    "no longer line fits on a board (at most 9 columns and 100 rows)",
+    liftable=False,
+)
 
 
 class ConnectFour:
@@ -46,8 +77,10 @@ class ConnectFour:
             raise ValueError(f"width must be between 1 and 9 columns, got {width}")
         if height < 1:
             raise ValueError(f"height must be at least 1 row, got {height}")
+        HEIGHT.check(height)
         if connect < 2:
             raise ValueError(f"connect must be at least 2, got {connect}")
+        CONNECT.check(connect)
         self.width, self.height, self.connect = width, height, connect
         stride = height + 1
         self.stride = stride
@@ -91,6 +124,22 @@ class ConnectFour:
 
     def initial_state(self) -> State:
         return (0, 0, 0, False)
+
+    def reachable_at_most(self) -> tuple[int, int]:
+        """At most how many positions are reachable from the empty board, and how many moves
+        they have in all (at most `width` each): Tromp's count for four in a row where known,
+        else every way of stacking the stones with the first player's one ahead or level,
+        as if nobody ever won."""
+        positions = POSITION_COUNTS.get((self.width, self.height)) if self.connect == 4 else None
+        if positions is None:
+            heights = [1]  # heights[n]: the ways of filling the columns with n stones in all
+            for _ in range(self.width):
+                heights = [
+                    sum(heights[n - k] for k in range(self.height + 1) if 0 <= n - k < len(heights))
+                    for n in range(len(heights) + self.height)
+                ]
+            positions = sum(ways * comb(n, (n + 1) // 2) for n, ways in enumerate(heights))
+        return positions, positions * self.width
 
     def to_move(self, state: State) -> Player:
         return state[2] & 1

@@ -21,13 +21,29 @@ import re
 from decimal import Decimal
 
 from zerosum.game import Player
-from zerosum.limits import clipped
+from zerosum.limits import Limit, clipped
 from zerosum.theory.nim import nim_heaps
 
 State = tuple[tuple[int, ...], Player]
 Move = tuple[int, int]
 
 MOVE_TEXT = re.compile(r"\s*(\S+?)\s*[:\s]\s*(\S+)\s*")
+
+OBJECTS = Limit(
+    "the objects of a Nim game",
+    1_000_000,
+    "a position lists one move for each object it holds (a million moves take 0.4 s and"
+    " 100 MB here, at every move of a game); the theory (zerosum nim) takes any heaps",
+    liftable=False,
+)
+HEAPS = Limit(
+    "the heaps of a Nim game",
+    1_000,
+    "a position is drawn a line a heap and keyed a few bits a heap",
+    liftable=False,
+)
+DRAWN = 40
+"""The most objects a heap is drawn with; a larger heap is drawn cut short, with its size."""
 
 
 HEAP_DIGITS = 100_000
@@ -68,7 +84,7 @@ class Nim:
     player_names = ("first", "second")
 
     def __init__(self, heaps: tuple[int, ...] = (3, 5, 8), misere: bool = False) -> None:
-        self.heaps = nim_heaps(heaps)
+        self.heaps = playable(nim_heaps(heaps))
         self.misere = misere
 
     def initial_state(self) -> State:
@@ -110,7 +126,16 @@ class Nim:
         return key << 1 | player
 
     def parse_state(self, text: str) -> State:
-        return (parse_heaps(text), 0)
+        return (playable_heaps(text), 0)
+
+    def reachable_at_most(self) -> tuple[int, int]:
+        """At most how many positions are reachable from the start (every smaller size of each
+        heap, either player to move) and how many moves they have in all (each position's
+        objects: half of each heap's size on average)."""
+        positions = 2
+        for size in self.heaps:
+            positions *= size + 1
+        return positions, positions * sum(self.heaps) // 2
 
     def parse_move(self, state: State, text: str) -> Move:
         heaps, _ = state
@@ -120,7 +145,11 @@ class Nim:
             or not (match[1] + match[2]).isascii()
             or not (match[1].isdigit() and match[2].isdigit())
         ):
-            raise ValueError(f"{text.strip()!r} is not a move: type a heap and a count, e.g. 2 3")
+            raise ValueError(
+                f"{clipped(text.strip())} is not a move: type a heap and a count, e.g. 2 3"
+            )
+        if len(match[1]) > DIGITS or len(match[2]) > DIGITS:  # far beyond any heap or count
+            raise ValueError(f"{clipped(text.strip())} is no move of these heaps")
         heap, count = int(match[1]), int(match[2])
         if not 1 <= heap <= len(heaps):
             raise ValueError(f"there is no heap {heap}: choose a heap from 1 to {len(heaps)}")
@@ -139,5 +168,37 @@ class Nim:
         heaps, _ = state
         width = len(str(len(heaps)))
         return "\n".join(
-            f"heap {i:>{width}}: {'|' * size or '-'} ({size})" for i, size in enumerate(heaps, 1)
+            f"heap {i:>{width}}: {_drawn(size)} ({size:,})" for i, size in enumerate(heaps, 1)
         )
+
+
+DIGITS = len(str(OBJECTS.most))
+"""The most digits of a heap or a count in a move that can name one."""
+
+
+def playable(heaps: tuple[int, ...]) -> tuple[int, ...]:
+    """`heaps`, checked to be a game the `Nim` class plays (`HEAPS`, `OBJECTS`); ValueError with
+    the limit otherwise."""
+    HEAPS.check(len(heaps))
+    OBJECTS.check(sum(heaps))
+    return heaps
+
+
+def playable_heaps(text: str) -> tuple[int, ...]:
+    """The heaps of "3 5 8" or "3,5,8" (`parse_heaps`), checked to be a game the `Nim` class
+    plays; a size of more digits than any playable heap is refused before it is converted."""
+    for word in text.replace(",", " ").split():
+        digits = word.lstrip("0")
+        if len(digits) > DIGITS and digits.isascii() and digits.isdigit():
+            raise ValueError(
+                f"a heap of {len(digits):,} digits is over the limit of {OBJECTS.most:,}"
+                f" {OBJECTS.what.removeprefix('the ')}: {OBJECTS.cost}"
+            )
+    return playable(parse_heaps(text))
+
+
+def _drawn(size: int) -> str:
+    """A heap's objects as bars, `-` for none, cut short after `DRAWN`."""
+    if size > DRAWN:
+        return "|" * DRAWN + "..."
+    return "|" * size or "-"

@@ -41,10 +41,26 @@ class ExactAnswer:
 
 class ExactSolver:
     """A game's own exact solver. `answer(state, weak=...)` solves a position (`weak`: only win,
-    draw or loss); `reset()` forgets what earlier positions taught it."""
+    draw or loss); `reset()` forgets what earlier positions taught it. While `answer` runs,
+    another thread may read `work()`, the `work_unit`s done so far (of `work_total(state)` when
+    known), to show progress; `no_limit` lifts the solver's stated limits."""
 
     weak = False
     """Whether it has a faster mode that finds only the win, draw or loss."""
+
+    work_unit = "nodes"
+    """What `work()` counts."""
+
+    no_limit = False
+    """True to go past the solver's stated limits (`--no-limit`)."""
+
+    def work(self) -> int:
+        """The work done so far by the running `answer` (0 when the solver does not count)."""
+        return 0
+
+    def work_total(self, state: Any) -> int | None:
+        """The work `answer(state)` will do in all, when known in advance."""
+        return None
 
     def answer(self, state: Any, *, weak: bool = False) -> ExactAnswer:
         raise NotImplementedError

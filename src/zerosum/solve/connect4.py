@@ -254,6 +254,9 @@ class ConnectFourExact(ExactSolver):
         self.game = game
         self.solver = ConnectFourSolver(game)
 
+    def work(self) -> int:
+        return self.solver.counter[0]  # the kernel's node count, read between its steps
+
     def answer(self, state: Any, *, weak: bool = False) -> ExactAnswer:
         solution = self.solver.solve(state, weak=weak, best_move=True)
         pv = tuple(self.solver.principal_variation(state, solution.score, weak=weak))

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+
+from zerosum.limits import Limit
 
 Mapping = Callable[[Callable[..., Any], list[tuple]], Iterator[Any]]
 CONNECT_TIMEOUT = "10s"
@@ -39,6 +42,22 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+CORES_SHARED = 4
+"""The most processes a core is shared by: more only take turns on it, each with its memory."""
+
+
+def workers_limit() -> Limit:
+    """The most worker processes a build starts on this machine: `CORES_SHARED` a core."""
+    cores = default_workers()
+    return Limit(
+        "the worker processes of a build",
+        CORES_SHARED * cores,
+        f"this machine has {cores} cores; more processes only take turns on them, each with"
+        " its own memory",
+        liftable=False,
+    )
+
+
 @contextmanager
 def mapper(workers: int | None = None, scheduler: str | None = None) -> Iterator[Mapper]:
     """A mapper over `workers` processes (default: every core), or the Dask cluster whose
@@ -50,6 +69,7 @@ def mapper(workers: int | None = None, scheduler: str | None = None) -> Iterator
     workers = default_workers() if workers is None else workers
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
+    workers_limit().check(workers)
     if workers == 1:
         yield Mapper(_serial, 1)
         return
@@ -60,7 +80,7 @@ def mapper(workers: int | None = None, scheduler: str | None = None) -> Iterator
         if len(tasks) < 2:  # not worth a process: small layers stay here
             return _serial(function, tasks)
         if pool is None:
-            pool = multiprocessing.get_context().Pool(workers)
+            pool = multiprocessing.get_context().Pool(workers, _ignore_interrupts)
         return pool.imap(_Call(function), tasks)
 
     try:
@@ -69,6 +89,12 @@ def mapper(workers: int | None = None, scheduler: str | None = None) -> Iterator
         if pool is not None:
             pool.terminate()
             pool.join()
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: leave Ctrl-C to the building process, which stops the pool (a worker
+    interrupted mid-task would print its traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _serial(function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:

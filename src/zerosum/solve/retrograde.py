@@ -25,6 +25,12 @@ loser delays, a draw takes its shortest line; see `zerosum.solve.outcome`).
   last child to settle settles the parent with the best of them all. In a game with cycles the
   positions never settled are draws held by endless play (distance `NO_END`); that is exact for
   win/draw/loss games, and a game with cycles and other scores is refused.
+
+A build is bounded (`POSITIONS`, and `MOVES` for a game expanded position by position): a game
+that says how many positions it can reach (`reachable_at_most()`, as Nim and Connect Four do)
+is refused before anything is enumerated, and any other build stops with the same message as
+soon as the positions enumerated pass the limit, long before the memory runs out. `no_limit`
+lifts both.
 """
 
 from __future__ import annotations
@@ -42,7 +48,8 @@ from typing import IO, Any, Protocol
 
 import numpy as np
 
-from zerosum.game import Game, Keyed, Layered, Restorable, Vectorized, require
+from zerosum.game import Game, Keyed, Layered, Restorable, Vectorized, has_chance, require
+from zerosum.limits import Limit, clipped
 from zerosum.solve.outcome import (
     HALF,
     MAX_VALUE,
@@ -63,6 +70,9 @@ __all__ = ["Progress", "solve"]
 
 CHUNK = 20_000
 """Positions between two progress reports of the unlayered build."""
+CHUNK_MOVES = 1 << 20
+"""Moves found between two reports of the unlayered enumeration at most (so that its limits are
+checked often in a game of many moves a position)."""
 MIN_CHUNK = 4096
 """Fewest positions in one task: a smaller layer is handled in one task, in this process."""
 MAX_CHUNK = 1 << 16
@@ -80,6 +90,31 @@ SPILL_IN_MEMORY = 16 << 20
 """Bytes of enumerated layers kept in memory before they go to a temporary file."""
 ENDLESS = (MAX_VALUE + 2) * SPAN
 """The rank of a position never settled (a draw by endless play): no outcome has it."""
+
+POSITIONS = Limit(
+    "a table's positions",
+    150_000_000,
+    "a build keeps about 30 bytes a position (Connect Four 5x5, 69,763,700 positions: 133 s and"
+    " 1.9 GB here), more in a game whose rules work one position at a time",
+)
+"""The most positions a build enumerates: every board of Connect Four up to 4x7 (135,385,909
+positions, about 4 minutes and 4 GB here), not 5x6 (1,044,334,437) nor 7x4 (2,265,792,710)."""
+
+MOVES = Limit(
+    "the moves of a table built position by position",
+    30_000_000,
+    "such a build goes through 100,000 to 250,000 moves a second here, about 20 bytes each"
+    " (Nim 50,50,50: 20 million moves, 76 s)",
+)
+"""The most moves (edges between positions) a build of a game without array rules enumerates:
+a few minutes at most (Nim 50,50,50, 265,294 positions and 20 million moves: 76 s and 330 MB
+at the peak; Nim 3,3,3,3,3,3,3,3,3, 523,776 positions and 7 million moves: 58 s). Each position
+but the start is reached by a move, so this bounds its positions too."""
+
+ARRAY_BYTES_PER_POSITION = 30
+"""Measured peak memory of a build on arrays, per position (Connect Four 4x6 and 5x5)."""
+BYTES_PER_POSITION, BYTES_PER_MOVE = 150, 20
+"""Measured peak memory of a build position by position (Nim, three heaps and many)."""
 
 
 class KeyedGame(Game[Any, Any], Keyed, Protocol):
@@ -110,6 +145,7 @@ def solve(
     workers: int | None = None,
     scheduler: str | None = None,
     progress: Callable[[Progress], None] | None = None,
+    no_limit: bool = False,
 ) -> Table:
     """The table of every position reachable from `positions` (default: the initial position),
     each with its value for the side to move, its distance to the end and its best moves.
@@ -120,13 +156,25 @@ def solve(
     and a `Vectorized` game one process: its rules on arrays cost less than sending the arrays
     between processes (5x4 Connect Four: 3 s in one process, 5.5 s in two). `progress` is
     called as the build advances.
+
+    ValueError when the build would pass `POSITIONS` (or `MOVES`, for a game without rules on
+    arrays): before it starts when the game says how many positions it reaches
+    (`reachable_at_most`), else as soon as the enumeration passes the limit; `no_limit` lifts
+    them.
     """
     require(game, Keyed, "retrograde analysis")
     assert isinstance(game, Keyed)  # as `require` has just checked, for the type checker
+    if has_chance(game):
+        raise ValueError(
+            f"{type(game).__name__} has dice: retrograde analysis solves games without chance"
+            " (a game with dice and cycles: zerosum.solve.value_iteration)"
+        )
     starts = [game.initial_state()] if positions is None else list(positions)
     if not starts:
         raise ValueError("no positions to solve")
-    meter = _Meter(progress)
+    if positions is None:
+        check_size(game, no_limit=no_limit)
+    meter = _Meter(progress, None if no_limit else _Bound(game))
     if not isinstance(game, Layered):
         if scheduler is not None:
             raise ValueError(f"{type(game).__name__} has no layers: it is solved in one process")
@@ -138,6 +186,44 @@ def solve(
         tempfile.SpooledTemporaryFile(SPILL_IN_MEMORY) as spill,
     ):
         return Table(game, _solve_layered(game, starts, mapping, spill, meter))
+
+
+def reachable_at_most(game: Game) -> tuple[int, int] | None:
+    """Upper bounds on the positions reachable from the start of `game` and on the moves among
+    them, when the game gives them (`reachable_at_most()`), else None."""
+    bound = getattr(game, "reachable_at_most", None)
+    if not callable(bound):
+        return None
+    positions, moves = bound()
+    return int(positions), int(moves)
+
+
+def check_size(game: Game, *, no_limit: bool = False) -> None:
+    """ValueError, before any work, when the game says it reaches more positions (or moves,
+    for a game without rules on arrays) than a build takes (`POSITIONS`, `MOVES`); the message
+    says the memory they would need."""
+    bound = reachable_at_most(game)
+    if bound is None:
+        return
+    positions, moves = bound
+    arrays = isinstance(game, Vectorized)
+    needs = positions * ARRAY_BYTES_PER_POSITION
+    if not arrays:
+        needs = positions * BYTES_PER_POSITION + moves * BYTES_PER_MOVE
+    memory = _memory(needs)
+    POSITIONS.check(positions, lifted=no_limit, needs=memory)
+    if not arrays:
+        MOVES.check(moves, lifted=no_limit, needs=memory)
+
+
+def _memory(count: int) -> str:
+    """Bytes of memory as a person reads them: `about 14 GB`, nothing under a gigabyte."""
+    gigabytes = count >> 30
+    if not gigabytes:
+        return ""
+    if gigabytes.bit_length() > 64:
+        return "more memory than any machine has"
+    return f"about {gigabytes:,} GB of memory"
 
 
 def expand(game: LayeredGame, layer: int, payloads: list[Any], parts: int, carry: str) -> tuple:
@@ -342,7 +428,7 @@ def _enumerate_layer(
             column += part
         for payloads, payload in zip(following, children, strict=True):
             payloads.append(payload)
-        meter.advance(layer, len(part_columns[0]))
+        meter.advance(layer, len(part_columns[0]), moves=len(part_columns[4]))
     return columns, following
 
 
@@ -454,6 +540,7 @@ def _enumerate_graph(game: KeyedGame, starts: list[Any], meter: _Meter) -> tuple
     for state in starts:
         number(state)
     movers, ranks, offsets, successors = bytearray(), array("q"), array("q", [0]), array("q")
+    reported, report_at = 0, CHUNK_MOVES  # positions reported; moves at the next report
     for position, state in enumerate(states):  # grows as children are numbered
         states[position] = None
         mover = game.to_move(state)
@@ -465,9 +552,10 @@ def _enumerate_graph(game: KeyedGame, starts: list[Any], meter: _Meter) -> tuple
             moves = game.legal_moves(state) or _no_moves(state)
             successors.extend(number(game.result(state, move)) for move in moves)
         offsets.append(len(successors))
-        if position % CHUNK == CHUNK - 1:
-            meter.advance(None, CHUNK)
-    meter.advance(None, len(states) % CHUNK)
+        if position - reported == CHUNK - 1 or len(successors) >= report_at:
+            meter.advance(None, position + 1 - reported, moves=len(successors), seen=len(states))
+            reported, report_at = position + 1, len(successors) + CHUNK_MOVES
+    meter.advance(None, len(states) - reported, moves=len(successors), seen=len(states))
     return keys, movers, ranks, offsets, successors
 
 
@@ -544,22 +632,45 @@ def _no_moves(state: Any) -> Any:
 
 def _check_key(key: Any) -> int:
     if not isinstance(key, int) or not 0 <= key < KEY_LIMIT:
-        raise ValueError(f"retrograde analysis needs integer keys from 0 to 2**64 - 1, got {key!r}")
+        raise ValueError(
+            f"retrograde analysis needs integer keys from 0 to 2**64 - 1, got {clipped(repr(key))}"
+        )
     return key
 
 
-class _Meter:
-    """Counts the positions of a phase and reports `Progress`."""
+class _Bound:
+    """The limits a build is held to while it enumerates: `POSITIONS`, and `MOVES` for a game
+    without rules on arrays."""
 
-    def __init__(self, report: Callable[[Progress], None] | None) -> None:
-        self.report = report
+    def __init__(self, game: Game) -> None:
+        self.moves = not isinstance(game, Vectorized)
+
+    def check(self, positions: int, moves: int) -> None:
+        stopped = "the enumeration stopped there, before the memory ran out"
+        POSITIONS.check(positions, needs=f"more: {stopped}")
+        if self.moves:
+            MOVES.check(moves, needs=f"more: {stopped}")
+
+
+class _Meter:
+    """Counts the positions of a phase and reports `Progress`; while enumerating, holds the
+    build to its limits (`bound`)."""
+
+    def __init__(self, report: Callable[[Progress], None] | None, bound: _Bound | None) -> None:
+        self.report, self.bound = report, bound
         self.phase, self.done, self.began = "", 0, 0.0
+        self.moves = 0
 
     def start(self, phase: str) -> None:
         self.phase, self.done, self.began = phase, 0, time.perf_counter()
 
-    def advance(self, layer: int | None, positions: int) -> None:
+    def advance(self, layer: int | None, positions: int, *, moves: int = 0, seen: int = 0) -> None:
+        """`positions` more are done; while enumerating, `moves` more were found (layer by
+        layer), or `moves` and `seen` positions in all (one graph)."""
         self.done += positions
+        if self.phase == "enumerate" and self.bound is not None:
+            self.moves = moves if seen else self.moves + moves
+            self.bound.check(max(self.done, seen), self.moves)
         if self.report is not None:
             elapsed = max(time.perf_counter() - self.began, 1e-9)
             self.report(Progress(self.phase, layer, self.done, self.done / elapsed, _peak_memory()))

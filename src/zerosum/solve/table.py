@@ -21,8 +21,12 @@ On disk (format 1), all integers little-endian:
     46 + H  ...   body: for each section in header order, its n keys (uint64, ascending), then
                   its n values (int8), then its n distances (uint16)
 
-A file is verified when loaded: magic, version, length, checksum, counts and the game it was
-built for; any mismatch is a `ValueError` that says which, never a wrong answer.
+A file is verified when loaded, in an order that bounds the work a damaged or foreign file can
+cause: magic, version and the header's length (at most `MAX_HEADER_BYTES`) first; then the
+checksum, read through the file in pieces; then the header, parsed only once its nesting is
+known to be shallow (`MAX_HEADER_DEPTH`); then the file's size, the counts and the game it was
+built for. Any mismatch is a one-line `ValueError` that says which, never a wrong answer, and
+the file is only read.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import hashlib
 import inspect
 import json
 import os
+import re
 import struct
 import sys
 import tempfile
@@ -38,8 +43,9 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from zerosum.game import Game, Keyed, Layered, require
 from zerosum.solve.outcome import NO_END
@@ -48,6 +54,14 @@ MAGIC = b"ZSTABLE\0"
 FORMAT = 1
 _PREAMBLE = struct.Struct("<8sHI32s")
 BYTES_PER_POSITION = 8 + 1 + 2
+MAX_HEADER_BYTES = 1 << 24
+"""The longest header read (16 MiB): a table's header takes about 100 bytes a layer."""
+MAX_HEADER_DEPTH = 32
+"""The deepest nesting of lists and objects in a header read (a table's own header has 3; a
+game's parameters may add a few): a deeper one is refused before it is parsed."""
+READ_BYTES = 1 << 24
+"""Bytes read at a time while the checksum is computed: memory stays bounded by this."""
+_COUNTS = ("positions", "terminal", "wins", "draws", "losses")
 # Byte value of an int8 -> 0 draw, 1 win, 2 loss: counts by value with bytes.translate/count.
 _SIGN_CLASS = bytes(0 if b == 0 else 1 if b < 128 else 2 for b in range(256))
 
@@ -217,8 +231,11 @@ class Table:
 
     def save(self, path: str | os.PathLike) -> int:
         """Write the table to `path` atomically (a temporary file renamed into place); its size."""
-        path = Path(path)
+        path = check_destination(path)
         header = json.dumps(self.header(), separators=(",", ":")).encode()
+        if len(header) > MAX_HEADER_BYTES:
+            raise ValueError(f"the table's header would take {len(header):,} bytes, over the"
+                             f" {MAX_HEADER_BYTES:,} a table file may have")  # fmt: skip
         digest = hashlib.sha256(header)
         temporary = None
         try:
@@ -239,42 +256,37 @@ class Table:
                 os.fsync(handle.fileno())
             os.chmod(temporary, 0o666 & ~_umask())  # a temporary file is private; a table not
             os.replace(temporary, path)
-        except BaseException:
+        except BaseException as error:
             if temporary is not None and os.path.exists(temporary):
                 os.unlink(temporary)
+            if isinstance(error, OSError):
+                raise ValueError(f"cannot write table {str(path)!r}: {_reason(error)}") from None
             raise
         return path.stat().st_size
 
     @classmethod
     def load(cls, path: str | os.PathLike, game: Game) -> Table:
         """The table saved in `path`, verified whole and checked to be built for `game`."""
-        data = _read(path)
-        header = _parse_header(path, data)
-        expected = _PREAMBLE.size + header["_length"] + header["positions"] * BYTES_PER_POSITION
-        if len(data) < expected:
-            raise ValueError(f"{path}: truncated table ({len(data):,} of {expected:,} bytes)")
-        if len(data) > expected:
-            raise ValueError(f"{path}: {len(data) - expected:,} bytes too many after the table")
-        if hashlib.sha256(memoryview(data)[_PREAMBLE.size :]).digest() != header["_checksum"]:
-            raise ValueError(f"{path}: corrupted table (checksum mismatch)")
-        name, parameters = identity(game)
-        if (header["game"], header["parameters"]) != (name, parameters):
-            raise ValueError(
-                f"{path}: table built for {_describe(header['game'], header['parameters'])},"
-                f" not {_describe(name, parameters)}"
-            )
-        sections, offset = [], _PREAMBLE.size + header["_length"]
-        for entry in header["sections"]:
-            n = entry["positions"]
-            columns = []
-            for typecode, width in (("Q", 8), ("b", 1), ("H", 2)):
-                column = array(typecode)
-                column.frombytes(data[offset : offset + n * width])
-                if sys.byteorder == "big":
-                    column.byteswap()
-                columns.append(column)
-                offset += n * width
-            sections.append(Section(entry["layer"], *columns))
+        with _open(path) as file:
+            header, body = _verified_header(path, file)
+            name, parameters = identity(game)
+            if (header["game"], header["parameters"]) != (name, parameters):
+                raise ValueError(
+                    f"{path}: table built for {_describe(header['game'], header['parameters'])},"
+                    f" not {_describe(name, parameters)}"
+                )
+            file.seek(body)
+            sections = []
+            for entry in header["sections"]:
+                n = entry["positions"]
+                columns = []
+                for typecode, width in (("Q", 8), ("b", 1), ("H", 2)):
+                    column = array(typecode)
+                    column.frombytes(file.read(n * width))
+                    if sys.byteorder == "big":
+                        column.byteswap()
+                    columns.append(column)
+                sections.append(Section(entry["layer"], *columns))
         table = cls(game, sections)
         stored = {key: header[key] for key in asdict(table.counts)}
         if stored != asdict(table.counts):
@@ -283,40 +295,140 @@ class Table:
 
 
 def read_header(path: str | os.PathLike) -> dict[str, Any]:
-    """The JSON header of the table file `path` (only checked to be well formed)."""
-    data = _read(path)
-    header = _parse_header(path, data)
-    return {key: value for key, value in header.items() if not key.startswith("_")}
+    """The JSON header of the table file `path`, once the file is verified (magic, version,
+    checksum, size and the header's own form); ValueError saying what is wrong otherwise."""
+    with _open(path) as file:
+        return _verified_header(path, file)[0]
 
 
-def _read(path: str | os.PathLike) -> bytes:
+def check_destination(path: str | os.PathLike) -> Path:
+    """`path` as a `Path`, checked to be a file this process can write (atomically: a new file
+    in its folder, renamed into place); ValueError saying why not. Nothing is left behind: the
+    trial file is removed, an existing file at `path` is not touched."""
+    target = Path(path)
+    if not str(path) or not target.name:
+        raise ValueError(f"cannot write a table to {str(path)!r}: give a file name")
+    if target.is_dir():
+        raise ValueError(f"cannot write a table to {str(path)!r}: it is a directory")
+    folder = target.parent
+    if not folder.is_dir():
+        raise ValueError(f"cannot write {str(path)!r}: no directory {str(folder)!r}")
     try:
-        return Path(path).read_bytes()
+        handle, trial = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as error:
-        raise ValueError(f"cannot read table {str(path)!r}: {error.strerror}") from None
+        raise ValueError(f"cannot write {str(path)!r}: {_reason(error)}") from None
+    os.close(handle)
+    os.unlink(trial)
+    return target
 
 
-def _parse_header(path: str | os.PathLike, data: bytes) -> dict[str, Any]:
-    if len(data) < _PREAMBLE.size:
-        if MAGIC.startswith(data[: len(MAGIC)]) and data:
-            raise ValueError(f"{path}: truncated table ({len(data)} bytes)")
+def _reason(error: OSError) -> str:
+    """Why a file operation failed, in words (`strerror`), without the paths Python adds."""
+    return (error.strerror or type(error).__name__).lower()
+
+
+def _open(path: str | os.PathLike) -> IO[bytes]:
+    try:
+        return open(path, "rb")  # noqa: SIM115 (the caller's `with` closes it)
+    except OSError as error:
+        raise ValueError(f"cannot read table {str(path)!r}: {_reason(error)}") from None
+
+
+def _verified_header(path: str | os.PathLike, file: IO[bytes]) -> tuple[dict[str, Any], int]:
+    """The header of the open table file and the offset of its body, once the file is verified:
+    preamble, the header's size, the checksum (read in pieces), the header parsed within
+    bounds, then the file's size against the header's counts."""
+    size = os.fstat(file.fileno()).st_size
+    preamble = file.read(_PREAMBLE.size)
+    if len(preamble) < _PREAMBLE.size:
+        if not preamble:
+            raise ValueError(f"{path}: an empty file, not a zerosum table")
+        if MAGIC.startswith(preamble[: len(MAGIC)]):
+            raise ValueError(f"{path}: truncated table ({len(preamble)} bytes)")
         raise ValueError(f"{path}: not a zerosum table")
-    magic, version, length, checksum = _PREAMBLE.unpack_from(data)
+    magic, version, length, checksum = _PREAMBLE.unpack(preamble)
     if magic != MAGIC:
         raise ValueError(f"{path}: not a zerosum table")
     if version != FORMAT:
         raise ValueError(f"{path}: table format {version}, this zerosum reads format {FORMAT}")
-    if _PREAMBLE.size + length > len(data):
+    if length > MAX_HEADER_BYTES:
+        raise ValueError(
+            f"{path}: corrupted table (a header of {length:,} bytes, over the"
+            f" {MAX_HEADER_BYTES:,} a table has at most)"
+        )
+    body = _PREAMBLE.size + length
+    if body > size:
         raise ValueError(f"{path}: truncated table (the header is cut short)")
+    text = file.read(length)
+    digest = hashlib.sha256(text)
+    while piece := file.read(READ_BYTES):
+        digest.update(piece)
+    if digest.digest() != checksum:
+        header = _parsed_header(text)  # only to say whether the file was cut short
+        if header is not None:
+            _check_size(path, size, body, header)
+        raise ValueError(f"{path}: corrupted table (checksum mismatch)")
+    header = _parsed_header(text)
+    if header is None:
+        raise ValueError(f"{path}: corrupted table (unreadable header)")
+    _check_size(path, size, body, header)
+    return header, body
+
+
+def _check_size(path: str | os.PathLike, size: int, body: int, header: dict[str, Any]) -> None:
+    """ValueError unless the file's `size` is what its header says, the body at offset `body`."""
+    expected = body + header["positions"] * BYTES_PER_POSITION
+    if size < expected:
+        raise ValueError(f"{path}: truncated table ({size:,} of {expected:,} bytes)")
+    if size > expected:
+        raise ValueError(f"{path}: {size - expected:,} bytes too many after the table")
+
+
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
+
+
+def _nesting(text: bytes) -> int:
+    """How deep lists and objects nest in the JSON `text` (brackets inside strings ignored)."""
+    brackets = _JSON_STRING.sub(b"", text).translate(None, _NOT_BRACKETS)
+    steps = (1 if bracket in b"[{" else -1 for bracket in brackets)
+    return max(accumulate(steps), default=0)
+
+
+def _parsed_header(text: bytes) -> dict[str, Any] | None:
+    """The header `text` as a dict of the expected shape, or None when it is not one. Parsed
+    only when its nesting is shallow, so that no header can exhaust the parser."""
+    if _nesting(text) > MAX_HEADER_DEPTH:
+        return None
     try:
-        header = json.loads(data[_PREAMBLE.size : _PREAMBLE.size + length])
-        counted = sum(section["positions"] for section in header["sections"])
-        if not isinstance(header["game"], str) or counted != header["positions"]:
-            raise ValueError
-    except (ValueError, KeyError, TypeError):
-        raise ValueError(f"{path}: corrupted table (unreadable header)") from None
-    header["_length"], header["_checksum"] = length, checksum
+        header = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not (
+        isinstance(header, dict)
+        and isinstance(header.get("game"), str)
+        and isinstance(header.get("parameters"), dict)
+        and isinstance(header.get("sections"), list)
+        and all(_count(header.get(key)) for key in _COUNTS)
+        and all(_section_entry(entry) for entry in header["sections"])
+    ):
+        return None
+    if sum(entry["positions"] for entry in header["sections"]) != header["positions"]:
+        return None
     return header
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _section_entry(entry: Any) -> bool:
+    """True when `entry` is a section of a header: its layer (an integer or null), its counts."""
+    return (
+        isinstance(entry, dict)
+        and (entry.get("layer") is None or _count(entry.get("layer")))
+        and all(_count(entry.get(key)) for key in _COUNTS)
+    )
 
 
 def _umask() -> int:

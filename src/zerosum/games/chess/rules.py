@@ -36,6 +36,7 @@ import chess
 import chess.polyglot
 
 from zerosum.game import Player
+from zerosum.limits import clipped
 
 _UCI_SHAPE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 """What a move in UCI notation looks like (SAN parsing may take it for an illegal SAN move)."""
@@ -590,13 +591,17 @@ class Chess:
     def parse_state(self, text: str) -> Position:
         """A position from FEN, or `startpos`; ValueError with the reason when malformed."""
         fen = chess.STARTING_FEN if text.strip() in ("", "startpos") else text.strip()
+        if len(fen) > LONGEST_FEN:
+            raise ValueError(
+                f"bad FEN {clipped(fen)}: longer than any position's ({LONGEST_FEN} characters)"
+            )
         try:
             board = chess.Board(fen)
         except ValueError as error:
-            raise ValueError(f"bad FEN {text!r}: {error}") from None
+            raise ValueError(f"bad FEN {clipped(fen)}: {error}") from None
         status = board.status()
         if status != chess.STATUS_VALID:
-            raise ValueError(f"bad FEN {text!r}: {status!r}")
+            raise ValueError(f"bad FEN {clipped(fen)}: {status_text(status)}")
         return Position.from_board(board)
 
     def parse_move(self, state: Position, text: str) -> chess.Move:
@@ -625,3 +630,32 @@ class Chess:
 
     def render(self, state: Position) -> str:
         return str(state.board)
+
+
+LONGEST_FEN = 128
+"""More characters than any FEN has (64 squares, a side, castling, en passant, two counters of
+python-chess's limits: about 90)."""
+
+STATUS_WORDS = {
+    chess.STATUS_NO_WHITE_KING: "no white king",
+    chess.STATUS_NO_BLACK_KING: "no black king",
+    chess.STATUS_TOO_MANY_KINGS: "too many kings",
+    chess.STATUS_TOO_MANY_WHITE_PAWNS: "more than 8 white pawns",
+    chess.STATUS_TOO_MANY_BLACK_PAWNS: "more than 8 black pawns",
+    chess.STATUS_PAWNS_ON_BACKRANK: "pawns on the first or last rank",
+    chess.STATUS_TOO_MANY_WHITE_PIECES: "more than 16 white pieces",
+    chess.STATUS_TOO_MANY_BLACK_PIECES: "more than 16 black pieces",
+    chess.STATUS_BAD_CASTLING_RIGHTS: "castling rights without the king and rook at home",
+    chess.STATUS_INVALID_EP_SQUARE: "an en passant square no pawn can have passed",
+    chess.STATUS_OPPOSITE_CHECK: "the side not to move is in check",
+    chess.STATUS_EMPTY: "an empty board",
+    chess.STATUS_TOO_MANY_CHECKERS: "check by more than two pieces",
+    chess.STATUS_IMPOSSIBLE_CHECK: "a check no last move can have given",
+}
+"""Why python-chess finds a position invalid, in words."""
+
+
+def status_text(status: chess.Status) -> str:
+    """A board's invalid `status` in words: its reasons joined by commas."""
+    reasons = [words for flag, words in STATUS_WORDS.items() if status & flag]
+    return ", ".join(reasons) or f"an invalid position (python-chess status {int(status)})"
