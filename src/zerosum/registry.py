@@ -51,6 +51,7 @@ from zerosum.games.chess import Chess
 from zerosum.games.chess.syzygy import Syzygy
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.nim import Nim, parse_heaps
+from zerosum.games.othello import Othello
 from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import Tree
@@ -204,6 +205,13 @@ BUILT_IN: tuple[GameEntry, ...] = (
         ),
         player="engine:time=2",
         solver=ConnectFourExact,
+    ),
+    GameEntry(
+        "othello",
+        Othello,
+        "Othello: squares a1-h8 from the top left (d3) or pass, positions as the moves (d3c5)",
+        player="engine:time=2",
+        solvable=False,
     ),
     GameEntry(
         "nim",

@@ -314,8 +314,8 @@ class Othello:
             word = MOVE_WORD.match(rest)
             if word is None:
                 raise ValueError(
-                    f"bad moves {clipped(text)}: move {number} ({clipped(rest[:4])}...) is not"
-                    " a square a1-h8 or pass"
+                    f"bad moves {clipped(text)}: move {number} starts {clipped(rest[:6])},"
+                    " not a square a1-h8 or pass"
                 )
             rest = rest[word.end() :]
             try:
@@ -327,10 +327,16 @@ class Othello:
     def _parse_board(self, text: str) -> State:
         cells = [char.upper() for char in text if char not in IGNORED]
         cells = ["." if char == "-" else char for char in cells]
-        if len(cells) != 65 or any(c not in "XO." for c in cells[:64]) or cells[64] not in MARKS:
+        wrong = next((c for c in cells[:64] if c not in "XO."), None)
+        if len(cells) != 65 or wrong is not None or cells[64] not in MARKS:
+            found = (
+                f"{clipped(wrong)} is not a square's mark" if wrong is not None
+                else f"got {len(cells)} characters" if len(cells) != 65
+                else f"the side to move is {clipped(cells[64])}"
+            )  # fmt: skip
             raise ValueError(
-                f"bad position {clipped(text)}: expected 64 squares X, O or . row by row from a1,"
-                " then the side to move, X or O"
+                f"bad position {clipped(text)}: expected 64 squares X, O or . row by row from"
+                f" a1, then the side to move, X or O ({found})"
             )
         black = sum(1 << square for square, char in enumerate(cells[:64]) if char == "X")
         white = sum(1 << square for square, char in enumerate(cells[:64]) if char == "O")
