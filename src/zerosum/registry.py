@@ -207,13 +207,6 @@ BUILT_IN: tuple[GameEntry, ...] = (
         solver=ConnectFourExact,
     ),
     GameEntry(
-        "othello",
-        Othello,
-        "Othello: squares a1-h8 from the top left (d3) or pass, positions as the moves (d3c5)",
-        player="engine:time=2",
-        solvable=False,
-    ),
-    GameEntry(
         "nim",
         Nim,
         "Nim: heaps like 3 5 8, a move takes from one heap (2:3), the last object wins",
@@ -253,6 +246,13 @@ BUILT_IN: tuple[GameEntry, ...] = (
         'a game tree as nested lists, e.g. "[[3,12,8],[2,4,6],[14,5,2]]"',
         player="perfect",
         from_position=_tree_setup,
+    ),
+    GameEntry(
+        "othello",
+        Othello,
+        "Othello: squares a1-h8 from the top left (d3) or pass, positions as the moves (d3c5)",
+        player="engine:time=2",
+        solvable=False,
     ),
 )
 
