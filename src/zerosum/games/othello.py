@@ -77,8 +77,9 @@ INNER_COLUMNS = BOARD & ~(COLUMN_A | COLUMN_H)
 and masking those columns out keeps shifted lines from wrapping onto the next row."""
 
 DIRECTIONS = ((1, INNER_COLUMNS), (8, BOARD), (7, INNER_COLUMNS), (9, INNER_COLUMNS))
-"""Each shift with the squares a flanked line may cross: along a row, a column and the two
-diagonals. A left shift walks one way (towards h and row 8), a right shift the other."""
+"""Each shift with the squares a flanked line may cross: along a row (1), a column (8) and the
+two diagonals (7 and 9). A left shift walks towards higher squares (row 8), a right shift
+towards lower ones (row 1)."""
 
 
 def square_bits(*names: str) -> int:
