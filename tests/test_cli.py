@@ -76,7 +76,7 @@ def test_tree_text_output_marks_the_pruned_leaves(cli):
         (["tree", "[[3,12,8],[2,4,6],[14,5,2]"], "malformed tree"),
         (["tree", "[[3,12],[]]"], "empty list"),
         (["tree", '[[3,"x"]]'], "expected a number"),
-        (["solve", "othello"], "unknown game 'othello'"),
+        (["solve", "nosuch"], "unknown game 'nosuch'"),
         (["solve", "chess"], "chess has too many positions to solve by searching to the end"),
         (["solve", "tictactoe", "--position", "XOX"], "bad position"),
         (["solve", "tictactoe", "--order", "4,a"], "bad --order"),

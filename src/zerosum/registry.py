@@ -51,6 +51,7 @@ from zerosum.games.chess import Chess
 from zerosum.games.chess.syzygy import Syzygy
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.nim import Nim, playable_heaps
+from zerosum.games.othello import Othello
 from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import Tree
@@ -247,6 +248,13 @@ BUILT_IN: tuple[GameEntry, ...] = (
         'a game tree as nested lists, e.g. "[[3,12,8],[2,4,6],[14,5,2]]"',
         player="perfect",
         from_position=_tree_setup,
+    ),
+    GameEntry(
+        "othello",
+        Othello,
+        "Othello: squares a1-h8 from the top left (d3) or pass, positions as the moves (d3c5)",
+        player="engine:time=2",
+        solvable=False,
     ),
 )
 
