@@ -32,12 +32,15 @@ def connect_four_rules(game: ConnectFour) -> CompiledGame:
             f"a {game.width}x{game.height} Connect Four board does not fit in 64 bits:"
             " the compiled rules need width * (height + 1) <= 64"
         )
-    functions = _compile(game.width, game.height, game.connect)
-    twin = Twin(game, _to_words, _from_words)
-    name = f"connect4({game.width}x{game.height}, {game.connect} in a line)"
+    initial, to_move, moves, play, terminal, utility, key, evaluate, noisy = _compile(
+        game.width, game.height, game.connect
+    )
     return CompiledGame(
-        name, 4, game.width, game.width, game.cells, *functions, twin=twin,
-        format_move=lambda move: str(move + 1),
+        f"connect4({game.width}x{game.height}, {game.connect} in a line)",
+        words=4, max_moves=game.width, move_space=game.width, max_plies=game.cells,
+        initial=initial, to_move=to_move, moves=moves, play=play, terminal=terminal,
+        utility=utility, key=key, evaluate=evaluate, noisy=noisy,
+        format_move=lambda move: str(move + 1), twin=Twin(game, _to_words, _from_words),
     )  # fmt: skip
 
 
@@ -70,19 +73,19 @@ def _compile(width: int, height: int, connect: int) -> tuple[Any, ...]:
     four = connect == 4
 
     @njit
-    def initial(state):  # type: ignore[no-untyped-def]
+    def initial(state):
         state[:] = 0
 
     @njit
-    def to_move(state):  # type: ignore[no-untyped-def]
-        return int(state[2] & one)
+    def to_move(state):
+        return np.int64(state[2] & one)
 
     @njit
-    def terminal(state):  # type: ignore[no-untyped-def]
+    def terminal(state):
         return state[3] != zero or state[2] == u(cells)
 
     @njit
-    def moves(state, out):  # type: ignore[no-untyped-def]
+    def moves(state, out):
         if state[3] != zero:
             return 0
         mask = state[1]
@@ -94,7 +97,7 @@ def _compile(width: int, height: int, connect: int) -> tuple[Any, ...]:
         return count
 
     @njit
-    def line_starts(stones):  # type: ignore[no-untyped-def]
+    def line_starts(stones):
         starts = zero
         for shift in directions:
             if four:  # pairs of pairs: two shifts instead of three
@@ -108,7 +111,7 @@ def _compile(width: int, height: int, connect: int) -> tuple[Any, ...]:
         return starts
 
     @njit
-    def play(state, move, child):  # type: ignore[no-untyped-def]
+    def play(state, move, child):
         position, mask = state[0], state[1]
         opponent_stones = position ^ mask
         mask |= mask + bottom[move]
@@ -119,18 +122,18 @@ def _compile(width: int, height: int, connect: int) -> tuple[Any, ...]:
         child[3] = one if line_starts(mover_stones) != zero else zero
 
     @njit
-    def utility(state, player):  # type: ignore[no-untyped-def]
+    def utility(state, player):
         if state[3] == zero:
             return 0
-        winner = int((state[2] - one) & one)
+        winner = np.int64((state[2] - one) & one)
         return 1 if player == winner else -1
 
     @njit
-    def key(state):  # type: ignore[no-untyped-def]
+    def key(state):
         return state[0] + state[1]
 
     @njit
-    def winning_cells(stones, mask):  # type: ignore[no-untyped-def]
+    def winning_cells(stones, mask):
         cells_ = zero
         if four:
             cells_ = (stones << one) & (stones << two) & (stones << three)  # three below
@@ -157,11 +160,11 @@ def _compile(width: int, height: int, connect: int) -> tuple[Any, ...]:
         return cells_ & (board ^ mask)
 
     @njit
-    def evaluate(state, player):  # type: ignore[no-untyped-def]
+    def evaluate(state, player):
         position, mask, stones, won = state[0], state[1], state[2], state[3]
         if won != zero or stones == u(cells):
             return float(utility(state, player))
-        mover = int(stones & one)
+        mover = np.int64(stones & one)
         mine = winning_cells(position, mask)
         theirs = winning_cells(position ^ mask, mask)
         playable = (mask + bottom_row) & board
@@ -185,7 +188,7 @@ def _compile(width: int, height: int, connect: int) -> tuple[Any, ...]:
         return estimate if player == mover else -estimate
 
     @njit
-    def noisy(state, out):  # type: ignore[no-untyped-def]
+    def noisy(state, out):
         position, mask = state[0], state[1]
         if state[3] != zero:
             return 0

@@ -24,24 +24,24 @@ BOARD = np.uint64(FULL)
 
 
 @njit(cache=True)
-def initial(state):  # type: ignore[no-untyped-def]
+def initial(state):
     state[0] = 0
     state[1] = 0
 
 
 @njit(cache=True)
-def to_move(state):  # type: ignore[no-untyped-def]
+def to_move(state):
     return 0 if popcount(state[0]) == popcount(state[1]) else 1
 
 
 @njit(cache=True)
-def terminal(state):  # type: ignore[no-untyped-def]
+def terminal(state):
     x, o = state[0], state[1]
     return HAS_LINE[x] or HAS_LINE[o] or (x | o) == BOARD
 
 
 @njit(cache=True)
-def moves(state, out):  # type: ignore[no-untyped-def]
+def moves(state, out):
     occupied = state[0] | state[1]
     count = 0
     for square in range(9):
@@ -52,7 +52,7 @@ def moves(state, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def play(state, move, child):  # type: ignore[no-untyped-def]
+def play(state, move, child):
     x, o = state[0], state[1]
     bit = ONE << np.uint64(move)
     if popcount(x) == popcount(o):
@@ -64,13 +64,13 @@ def play(state, move, child):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def utility(state, player):  # type: ignore[no-untyped-def]
+def utility(state, player):
     score = 1 if HAS_LINE[state[0]] else -1 if HAS_LINE[state[1]] else 0
     return score if player == 0 else -score
 
 
 @njit(cache=True)
-def key(state):  # type: ignore[no-untyped-def]
+def key(state):
     return state[0] | state[1] << NINE
 
 
