@@ -15,13 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from zerosum.compiled import choice
 from zerosum.game import Evaluating, Game, has_chance, require
 from zerosum.match import Chooser
 from zerosum.registry import GameEntry, entry_of
 from zerosum.search.engine import Engine
 from zerosum.search.exact import alphabeta
 from zerosum.search.expectiminimax import expectiminimax
-from zerosum.search.mcts import MCTS
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,9 @@ def _random_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
 
 
 def _mcts_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
-    return MCTS(game, seed=seat.seed, **options).choose
+    options = dict(options)
+    impl = options.pop("impl", None)
+    return choice.mcts(game, impl, seed=seat.seed, **options).choose
 
 
 def _no_dice(game: Game, kind: str) -> None:
@@ -88,6 +90,12 @@ def _expectiminimax_player(game: Game, options: dict[str, Any], seat: Seat) -> C
 
 def _engine_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
     _no_dice(game, "the engine")
+    options = dict(options)
+    impl = options.pop("impl", None)
+    if seat.tablebase is not None:  # the compiled engine reads no tables
+        if impl == "compiled":
+            raise ValueError("engine:impl=compiled reads no endgame tables: use impl=python")
+        impl = "python"
     if not options and isinstance(game, Evaluating):
         raise ValueError(
             f"the engine needs a budget on {seat.entry.name}, whose evaluation lets it search"
@@ -100,7 +108,10 @@ def _engine_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
         if value is not None and not (value > least if option == "time" else value >= least):
             bound = "more than 0" if option == "time" else "at least 1"
             raise ValueError(f"engine option {option} must be {bound}, got {value}")
-    engine = Engine(game, tablebase=seat.tablebase)  # one a game: its table carries over
+    if choice.implementation(game, impl) == "compiled":
+        engine = choice.engine(game, "compiled")  # one a game: its table carries over
+    else:
+        engine = Engine(game, tablebase=seat.tablebase)
     return lambda state: engine.search(state, **options).best_move
 
 
@@ -128,9 +139,10 @@ def _human_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
 PLAYERS: dict[str, PlayerKind] = {
     "random": PlayerKind({}, _random_player, "a uniformly random legal move"),
     "mcts": PlayerKind(
-        {"iterations": int, "time": float, "c": float},
+        {"iterations": int, "time": float, "c": float, "impl": str},
         _mcts_player,
-        "Monte Carlo tree search (UCT with the solver): iterations=N and/or time=SECONDS, c=X",
+        "Monte Carlo tree search (UCT with the solver): iterations=N and/or time=SECONDS, c=X;"
+        " impl=compiled (the default for a game with compiled rules) or impl=python",
     ),
     "alphabeta": PlayerKind(
         {"depth": int},
@@ -138,10 +150,11 @@ PLAYERS: dict[str, PlayerKind] = {
         "exact alpha-beta to the end, or to depth=N with the game's evaluation",
     ),
     "engine": PlayerKind(
-        {"depth": int, "time": float, "nodes": int},
+        {"depth": int, "time": float, "nodes": int, "impl": str},
         _engine_player,
         "the engine (iterative deepening, table, ordering, PVS, quiescence): depth=N,"
-        " time=SECONDS and/or nodes=N; none needed where it can search to the end",
+        " time=SECONDS and/or nodes=N; none needed where it can search to the end;"
+        " impl=compiled (the default for a game with compiled rules) or impl=python",
     ),
     "expectiminimax": PlayerKind(
         {"depth": int},
@@ -175,6 +188,8 @@ def parse_player(text: str) -> PlayerSpec:
             raise ValueError(f"player {name!r} has no option {option!r} (options: {known})")
         if not equals or not value:
             raise ValueError(f"player option {option!r} needs a value: {option}=VALUE")
+        if option == "impl" and value not in choice.IMPLEMENTATIONS:
+            raise ValueError(f"bad value {value!r} for {name} option 'impl': compiled or python")
         try:
             options[option] = types[option](value)
         except ValueError:

@@ -15,6 +15,8 @@ from typing import Any
 from zerosum import registry
 from zerosum.cli.common import add_game_argument, game_setup, number, plies, print_json
 from zerosum.cli.play import endgame_tables, waits_for_dice
+from zerosum.compiled import choice
+from zerosum.compiled.choice import IMPLEMENTATIONS
 from zerosum.game import Chance, Evaluating, Game, has_chance
 from zerosum.registry import Setup, format_move
 from zerosum.search import rank_moves
@@ -59,6 +61,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--table-mb", type=float, default=DEFAULT_MEGABYTES, help="transposition table size"
     )
+    parser.add_argument(
+        "--engine",
+        choices=IMPLEMENTATIONS,
+        help="the compiled engine (the default for a game with compiled rules) or the Python one",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -69,7 +76,15 @@ def run(args: argparse.Namespace) -> int:
     tablebase = endgame_tables(setup, args.syzygy) if args.syzygy else None
     if has_chance(game):
         return run_ranking(setup, args)
-    engine = Engine(game, table_mb=args.table_mb, tablebase=tablebase)
+    impl = choice.implementation(game, args.engine)
+    if tablebase is not None and impl == "compiled":
+        if args.engine == "compiled":
+            raise ValueError("--engine compiled reads no endgame tables: use --engine python")
+        impl = "python"
+    if impl == "compiled":
+        engine: Any = choice.engine(game, "compiled", table_mb=args.table_mb)
+    else:
+        engine = Engine(game, table_mb=args.table_mb, tablebase=tablebase)
     budget = args.time
     if budget is None and args.depth is None and args.nodes is None:
         budget = DEFAULT_TIME if isinstance(game, Evaluating) else None

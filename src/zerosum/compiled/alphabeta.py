@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from numba import njit, objmode, types
 
+from zerosum.compiled.choice import announce
 from zerosum.compiled.protocol import CompiledGame
 from zerosum.compiled.table import (
     DEPTH,
@@ -133,6 +134,7 @@ def order_moves(moves, count, first, killer, second_killer, history, use_history
 def kernel(compiled: CompiledGame) -> Any:
     """The compiled root search of `compiled`: `search(states, moves, pv, killers, history,
     table, info, depth) -> score` of `states[0]` for its player to move."""
+    announce(f"compiling the engine for {compiled.name} (once a process)")
     to_move, legal, play = compiled.to_move, compiled.moves, compiled.play
     terminal, utility, key = compiled.terminal, compiled.utility, compiled.key
     evaluate = compiled.evaluate if compiled.evaluate is not None else _no_evaluation

@@ -19,8 +19,12 @@ clock, the node budget, `stop()` and Ctrl-C are looked at exactly as the Python 
 at them every 256 nodes; a node budget is never exceeded, a time budget by at most the time
 of `CHECK_EVERY` nodes (about a millisecond).
 
-The first search of a game in a process compiles it (seconds: `compiled_already` says whether
-that is still to come).
+The first search of a game in a process compiles it (about 10 seconds of processor; the
+listeners of `zerosum.compiled.choice` are told first). numba's cache does not keep it across
+processes: the search is a closure over the game's functions, and a function specialised by
+functions it is given misses the cache's index (tried: both ways recompile every run). The
+history heuristic is kept in float64: a search to the end rewards a cut-off with
+`(2**30 - ply) ** 2`, beyond 64-bit integers, which the Python engine's integers hold.
 """
 
 from __future__ import annotations
@@ -64,7 +68,7 @@ from zerosum.compiled.alphabeta import (
     USE_TABLE,
     kernel,
 )
-from zerosum.compiled.protocol import CompiledGame, compiled_twin
+from zerosum.compiled.protocol import compiled_twin
 from zerosum.compiled.rules import python_rules
 from zerosum.compiled.table import new_table
 from zerosum.game import Evaluating, require
@@ -73,7 +77,7 @@ from zerosum.search.result import SearchStats
 from zerosum.search.scores import decode, distance_score
 from zerosum.search.table import TableStats, slots_for
 
-__all__ = ["Engine", "compiling_needed"]
+__all__ = ["Engine"]
 
 CHECK_EVERY = 16384
 """Nodes between two calls back into Python (a compiled node costs ~0.1 microsecond)."""
@@ -313,18 +317,3 @@ class Engine:
             return 0
         except KeyboardInterrupt:
             return INTERRUPT
-
-
-def compiling_needed(game: Any) -> bool:
-    """True when the compiled engine for `game` is still to be compiled in this process."""
-    compiled = compiled_twin(game)
-    return (
-        compiled is not None
-        and kernel.cache_info().currsize == 0
-        or (compiled is not None and not _compiled_before(compiled))
-    )
-
-
-def _compiled_before(compiled: CompiledGame) -> bool:
-    search = kernel(compiled)
-    return bool(search.signatures)

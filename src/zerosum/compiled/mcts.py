@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from zerosum.compiled.choice import announce
 from zerosum.compiled.protocol import CompiledGame, compiled_twin
 from zerosum.compiled.rules import python_rules
 from zerosum.game import Bounded
@@ -66,6 +67,7 @@ def below(rng, n):
 def kernel(compiled: CompiledGame) -> Any:
     """The compiled iterations of `compiled`: `run(states, nodes, values, info, rng, moves,
     path, iterations, c, solver, low, high) -> iterations done`."""
+    announce(f"compiling MCTS for {compiled.name} (once a process)")
     to_move, legal, play = compiled.to_move, compiled.moves, compiled.play
     terminal, utility = compiled.terminal, compiled.utility
 

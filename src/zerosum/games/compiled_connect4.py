@@ -40,8 +40,12 @@ def connect_four_rules(game: ConnectFour) -> CompiledGame:
         words=4, max_moves=game.width, move_space=game.width, max_plies=game.cells,
         initial=initial, to_move=to_move, moves=moves, play=play, terminal=terminal,
         utility=utility, key=key, evaluate=evaluate, noisy=noisy,
-        format_move=lambda move: str(move + 1), twin=Twin(game, _to_words, _from_words),
+        format_move=_column_text, twin=Twin(game, _to_words, _from_words),
     )  # fmt: skip
+
+
+def _column_text(move: int) -> str:
+    return str(move + 1)
 
 
 def _to_words(state: tuple[int, int, int, bool]) -> np.ndarray:
