@@ -23,7 +23,7 @@ class CompiledRules:
     """The Game protocol over a `CompiledGame`'s functions; states are tuples of words."""
 
     def __init__(self, compiled: CompiledGame, *, checked: bool = False) -> None:
-        self.compiled = compiled
+        self.compiled_game = compiled
         self.checked = checked
 
         def function(name: str) -> Any:
@@ -39,13 +39,17 @@ class CompiledRules:
 
     @property
     def name(self) -> str:
-        return self.compiled.name
+        return self.compiled_game.name
+
+    def compiled(self) -> CompiledGame:
+        """The compiled rules this view calls (`Compilable`: the compiled searches take it)."""
+        return self.compiled_game
 
     def words(self, state: State) -> np.ndarray:
         return np.array(state, np.uint64)
 
     def initial_state(self) -> State:
-        words = np.zeros(self.compiled.words, np.uint64)
+        words = np.zeros(self.compiled_game.words, np.uint64)
         self._initial(words)
         return _state(words)
 
@@ -60,7 +64,7 @@ class CompiledRules:
         return [int(move) for move in self._buffer[:count]]
 
     def result(self, state: State, move: int) -> State:
-        child = np.zeros(self.compiled.words, np.uint64)
+        child = np.zeros(self.compiled_game.words, np.uint64)
         self._play(self.words(state), move, child)
         return _state(child)
 
@@ -74,7 +78,7 @@ class CompiledRules:
         return int(self._key(self.words(state)))
 
     def format_move(self, state: State, move: int) -> str:
-        formatted = self.compiled.format_move
+        formatted = self.compiled_game.format_move
         return str(move) if formatted is None else formatted(move)
 
     def parse_move(self, state: State, text: str) -> int:
@@ -86,9 +90,9 @@ class CompiledRules:
         raise ValueError(f"{text.strip()!r} is not a legal move: choose one of {listed}")
 
     def parse_state(self, text: str) -> State:
-        parse = self.compiled.parse_state
+        parse = self.compiled_game.parse_state
         if parse is None:
-            raise ValueError(f"{self.compiled.name} does not read positions from text")
+            raise ValueError(f"{self.compiled_game.name} does not read positions from text")
         return _state(parse(text))
 
 
