@@ -79,10 +79,17 @@ class Running(threading.local):
 running = Running()
 
 
+INTERRUPTED = 4
+"""What `poll` answers when Ctrl-C arrives while Python has control."""
+
+
 def poll() -> int:
-    """The running search's answer to "go on?": 0 to go on, else stop."""
-    check = running.poll
-    return 0 if check is None else check()
+    """The running search's answer to "go on?": 0 to go on, else why to stop."""
+    try:
+        check = running.poll
+        return 0 if check is None else check()
+    except KeyboardInterrupt:
+        return INTERRUPTED
 
 
 @njit(cache=True)

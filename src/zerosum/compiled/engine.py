@@ -82,7 +82,7 @@ __all__ = ["Engine"]
 CHECK_EVERY = 16384
 """Nodes between two calls back into Python (a compiled node costs ~0.1 microsecond)."""
 
-STOP, NODE_BUDGET, TIME, INTERRUPT = 1, 2, 3, 4
+STOP, NODE_BUDGET, TIME, INTERRUPT = 1, 2, 3, alphabeta.INTERRUPTED
 """Why the compiled search was told to stop (`info[STOPPED]`)."""
 
 REASONS = {STOP: "stop", NODE_BUDGET: "nodes", TIME: "time", INTERRUPT: "interrupt"}
@@ -265,7 +265,7 @@ class Engine:
         self.pv[0, 0] = 0
         search = kernel(self.compiled)
         alphabeta.running.poll = self._check_budget
-        try:
+        try:  # Ctrl-C reaches Python in a call back: most often answered there, or raised here
             score = int(
                 search(
                     self.states,
@@ -278,6 +278,9 @@ class Engine:
                     depth,
                 )  # fmt: skip
             )
+        except KeyboardInterrupt:
+            info[STOPPED] = INTERRUPT
+            score = 0
         finally:
             alphabeta.running.poll = None
         complete = True
@@ -299,21 +302,18 @@ class Engine:
 
     def _check_budget(self) -> int:
         """What the compiled search asks every `CHECK_EVERY` nodes: 0 to go on, else why to
-        stop (the Python engine's `_check_budget`; Ctrl-C is caught here)."""
-        try:
-            info = self.info
-            if self.stop_requested.is_set():
-                return STOP
-            nodes = int(info[NODES])
-            if not self.budgeted:
-                info[NEXT_CHECK] = nodes + CHECK_EVERY
-                return 0
-            if self.node_limit is not None and nodes >= self.node_limit:
-                return NODE_BUDGET
-            if self.deadline is not None and clock.perf_counter() >= self.deadline:
-                return TIME
-            step = nodes + CHECK_EVERY
-            info[NEXT_CHECK] = step if self.node_limit is None else min(step, self.node_limit)
+        stop (the Python engine's `_check_budget`; Ctrl-C is answered by `alphabeta.poll`)."""
+        info = self.info
+        if self.stop_requested.is_set():
+            return STOP
+        nodes = int(info[NODES])
+        if not self.budgeted:
+            info[NEXT_CHECK] = nodes + CHECK_EVERY
             return 0
-        except KeyboardInterrupt:
-            return INTERRUPT
+        if self.node_limit is not None and nodes >= self.node_limit:
+            return NODE_BUDGET
+        if self.deadline is not None and clock.perf_counter() >= self.deadline:
+            return TIME
+        step = nodes + CHECK_EVERY
+        info[NEXT_CHECK] = step if self.node_limit is None else min(step, self.node_limit)
+        return 0
