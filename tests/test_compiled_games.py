@@ -145,3 +145,10 @@ def test_checked_mode_names_the_function_that_breaks_the_protocol(functions, mes
 def test_a_function_that_is_not_compiled_is_refused():
     with pytest.raises(ValueError, match="broken: key must be a numba-compiled function"):
         broken(key=lambda state: 0)
+
+
+def test_a_search_given_a_game_that_breaks_its_rules_refuses_it_before_compiling():
+    from zerosum.compiled.engine import Engine
+
+    with pytest.raises(ValueError, match="broken: moves returned 0"):
+        Engine(broken(moves=moves_none))

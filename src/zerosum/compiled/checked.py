@@ -24,7 +24,7 @@ import numpy as np
 
 from zerosum.compiled.protocol import REQUIRED, CompiledGame
 
-__all__ = ["check"]
+__all__ = ["check", "checked_once"]
 
 GAMES = 4
 """Random games a check plays."""
@@ -41,6 +41,17 @@ def check(compiled: CompiledGame, *, games: int = GAMES, seed: int = 0) -> None:
             lines.append(_play_checked(compiled, rng))
         for line in lines:
             _replay_compiled(compiled, line)
+
+
+_CHECKED: set[CompiledGame] = set()
+
+
+def checked_once(compiled: CompiledGame) -> None:
+    """`check(compiled)` the first time a search is given a compiled game without a Python
+    twin (a user's: the built-in games are checked against their twins by the tests)."""
+    if compiled.twin is None and compiled not in _CHECKED:
+        check(compiled)
+        _CHECKED.add(compiled)
 
 
 def _call(compiled: CompiledGame, name: str, compiled_functions: bool) -> Callable[..., Any]:

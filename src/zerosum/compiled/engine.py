@@ -68,6 +68,7 @@ from zerosum.compiled.alphabeta import (
     USE_TABLE,
     kernel,
 )
+from zerosum.compiled.checked import checked_once
 from zerosum.compiled.protocol import compiled_twin
 from zerosum.compiled.rules import python_rules
 from zerosum.compiled.table import new_table
@@ -105,6 +106,7 @@ class Engine:
                 " (zerosum.search.Engine), or give the game a compiled twin"
             )
         self.compiled = compiled
+        checked_once(compiled)  # a user's game breaking its rules: a ValueError, not a crash
         if compiled.twin is not None:
             self.game = compiled.twin.game
             self._to_words: Callable[[Any], np.ndarray] = compiled.twin.to_words

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from zerosum.compiled.checked import checked_once
 from zerosum.compiled.choice import announce
 from zerosum.compiled.protocol import CompiledGame, compiled_twin
 from zerosum.compiled.rules import python_rules
@@ -224,6 +225,7 @@ class MCTS:
         if compiled is None:
             raise ValueError(f"{type(game).__name__} has no compiled rules: use the Python MCTS")
         self.compiled = compiled
+        checked_once(compiled)  # a user's game breaking its rules: a ValueError, not a crash
         if compiled.twin is not None:
             self.game = compiled.twin.game
             self._to_words = compiled.twin.to_words

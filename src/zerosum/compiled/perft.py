@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numba import njit, types
 
+from zerosum.compiled.checked import checked_once
 from zerosum.compiled.choice import announce
 from zerosum.compiled.protocol import CompiledGame, compiled_twin
 
@@ -68,6 +69,7 @@ def perft(game: Any, state: Any, depth: int) -> Perft:
     compiled = compiled_twin(game)
     if compiled is None:
         raise ValueError(f"{type(game).__name__} has no compiled rules: perft needs them")
+    checked_once(compiled)
     if depth > compiled.max_plies:
         raise ValueError(f"depth must be at most {compiled.max_plies}, the longest game")
     words = compiled.twin.to_words(state) if compiled.twin is not None else np.array(state)
