@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from zerosum.cli.common import add_game_argument, game_setup, print_json
-from zerosum.compiled.perft import perft
+from zerosum.cli.common import add_game_argument, add_no_limit, game_setup, print_json
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -22,12 +21,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_game_argument(parser)
     parser.add_argument("--depth", type=int, required=True, help="moves to look ahead")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_no_limit(parser, "perft's bound on its positions: the most moves to the power --depth")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from zerosum.compiled.perft import perft  # numba: imported by the commands that compile
+
     setup = game_setup(args)
-    result = perft(setup.game, setup.state, args.depth)
+    result = perft(setup.game, setup.state, args.depth, lifted=args.no_limit)
     if args.json:
         print_json(
             {

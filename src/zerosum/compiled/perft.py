@@ -18,8 +18,15 @@ from numba import njit, types
 from zerosum.compiled.checked import checked_once
 from zerosum.compiled.choice import announce
 from zerosum.compiled.protocol import CompiledGame, compiled_twin
+from zerosum.limits import Limit
 
-__all__ = ["Perft", "perft"]
+__all__ = ["POSITIONS", "Perft", "perft"]
+
+POSITIONS = Limit(
+    "perft's bound on its positions (the most moves of a position, to the power of the depth)",
+    10**10,
+    "minutes at 20 million positions a second",
+)
 
 _SIGNATURE = types.int64(types.uint64[:, ::1], types.int64[:, ::1], types.int64, types.int64)
 
@@ -61,9 +68,10 @@ def kernel(compiled: CompiledGame) -> Any:
     return count
 
 
-def perft(game: Any, state: Any, depth: int) -> Perft:
+def perft(game: Any, state: Any, depth: int, *, lifted: bool = False) -> Perft:
     """The positions `depth` moves from `state` of `game` (a compiled game or a Python game with
-    compiled rules, `state` the Python game's); ValueError for a game without compiled rules."""
+    compiled rules, `state` the Python game's); ValueError for a game without compiled rules, or
+    a depth whose bound is over `POSITIONS` (unless `lifted`)."""
     if depth < 0:
         raise ValueError(f"depth must be at least 0, got {depth}")
     compiled = compiled_twin(game)
@@ -72,6 +80,7 @@ def perft(game: Any, state: Any, depth: int) -> Perft:
     checked_once(compiled)
     if depth > compiled.max_plies:
         raise ValueError(f"depth must be at most {compiled.max_plies}, the longest game")
+    POSITIONS.check(compiled.max_moves**depth, lifted=lifted)
     words = compiled.twin.to_words(state) if compiled.twin is not None else np.array(state)
     count = kernel(compiled)
     states = np.zeros((depth + 2, compiled.words), np.uint64)
