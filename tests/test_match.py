@@ -28,7 +28,10 @@ def test_player_without_options_parses():
     "text, reason",
     [
         ("oracle:depth=3", "unknown player 'oracle': choose one of"),
-        ("mcts:depth=3", "player 'mcts' has no option 'depth' (options: iterations, time, c)"),
+        (
+            "mcts:depth=3",
+            "player 'mcts' has no option 'depth' (options: iterations, time, c, impl)",
+        ),
         (
             "mcts:iterations=many",
             "bad value 'many' for mcts option 'iterations': expected an integer",

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from zerosum.compiled import choice
 from zerosum.game import Evaluating, Game, has_chance, require
 from zerosum.limits import Limit, clipped, shown
 from zerosum.match import Chooser
@@ -24,7 +25,6 @@ from zerosum.registry import GameEntry, entry_of
 from zerosum.search.engine import Engine
 from zerosum.search.exact import alphabeta
 from zerosum.search.expectiminimax import expectiminimax
-from zerosum.search.mcts import MCTS
 
 DEPTH = Limit(
     "a search depth",
@@ -143,7 +143,9 @@ def _random_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
 
 
 def _mcts_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
-    return MCTS(game, seed=seat.seed, **options).choose
+    options = dict(options)
+    impl = options.pop("impl", None)
+    return choice.mcts(game, impl, seed=seat.seed, **options).choose
 
 
 def _no_dice(game: Game, kind: str) -> None:
@@ -170,6 +172,12 @@ def _expectiminimax_player(game: Game, options: dict[str, Any], seat: Seat) -> C
 
 def _engine_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
     _no_dice(game, "the engine")
+    options = dict(options)
+    impl = options.pop("impl", None)
+    if seat.tablebase is not None:  # the compiled engine reads no tables
+        if impl == "compiled":
+            raise ValueError("engine:impl=compiled reads no endgame tables: use impl=python")
+        impl = "python"
     if not options and isinstance(game, Evaluating):
         raise ValueError(
             f"the engine needs a budget on {seat.entry.name}, whose evaluation lets it search"
@@ -177,7 +185,10 @@ def _engine_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
         )
     if "depth" in options:
         require(game, Evaluating, "engine:depth=N (an evaluation at the depth limit)")
-    engine = Engine(game, tablebase=seat.tablebase)  # one a game: its table carries over
+    if choice.implementation(game, impl) == "compiled":
+        engine = choice.engine(game, "compiled")  # one a game: its table carries over
+    else:
+        engine = Engine(game, tablebase=seat.tablebase)
     return lambda state: engine.search(state, **options).best_move
 
 
@@ -205,9 +216,10 @@ def _human_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
 PLAYERS: dict[str, PlayerKind] = {
     "random": PlayerKind({}, _random_player, "a uniformly random legal move"),
     "mcts": PlayerKind(
-        {"iterations": int, "time": float, "c": float},
+        {"iterations": int, "time": float, "c": float, "impl": str},
         _mcts_player,
-        "Monte Carlo tree search (UCT with the solver): iterations=N and/or time=SECONDS, c=X",
+        "Monte Carlo tree search (UCT with the solver): iterations=N and/or time=SECONDS, c=X;"
+        " impl=compiled (the default for a game with compiled rules) or impl=python",
     ),
     "alphabeta": PlayerKind(
         {"depth": int},
@@ -215,10 +227,11 @@ PLAYERS: dict[str, PlayerKind] = {
         "exact alpha-beta to the end, or to depth=N with the game's evaluation",
     ),
     "engine": PlayerKind(
-        {"depth": int, "time": float, "nodes": int},
+        {"depth": int, "time": float, "nodes": int, "impl": str},
         _engine_player,
         "the engine (iterative deepening, table, ordering, PVS, quiescence): depth=N,"
-        " time=SECONDS and/or nodes=N; none needed where it can search to the end",
+        " time=SECONDS and/or nodes=N; none needed where it can search to the end;"
+        " impl=compiled (the default for a game with compiled rules) or impl=python",
     ),
     "expectiminimax": PlayerKind(
         {"depth": int},
@@ -256,7 +269,14 @@ def parse_player(text: str) -> PlayerSpec:
             raise ValueError(f"player option {option!r} needs a value: {option}=VALUE")
         if option in options:
             raise ValueError(f"player option {option!r} is given twice in {clipped(text)}")
-        options[option] = _option_value(name, option, value, types[option])
+        if option == "impl":
+            if value not in choice.IMPLEMENTATIONS:
+                raise ValueError(
+                    f"bad value {clipped(value)} for {name} option 'impl': compiled or python"
+                )
+            options[option] = value
+        else:
+            options[option] = _option_value(name, option, value, types[option])
     return PlayerSpec(name, options, text.strip())
 
 

@@ -23,6 +23,7 @@ from zerosum.cli import (
     match,
     matrix,
     nim,
+    perft,
     play,
     pn,
     solve,
@@ -31,9 +32,10 @@ from zerosum.cli import (
     uci,
 )
 from zerosum.cli.common import Parser, one_line
+from zerosum.cli.progress import announce_compiling
 
 COMMANDS = (play, solve, analyze, explain, match, tablebase, games, tree, chart, nim, grundy, pn,
-            matrix, uci)  # fmt: skip
+            matrix, perft, uci)  # fmt: skip
 
 
 def build_parser() -> Parser:
@@ -59,6 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not hasattr(args, "position_words") or any(word.startswith("-") for word in extra):
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         args.position_words = [*args.position_words, *extra]
+    announce_compiling()
     try:
         code: int = args.run(args)
         sys.stdout.flush()  # a full disk is found here, not at the interpreter's exit

@@ -16,6 +16,8 @@ from zerosum import registry
 from zerosum.cli.common import add_game_argument, game_setup, number, plies, print_json
 from zerosum.cli.match import counted
 from zerosum.cli.play import endgame_tables, waits_for_dice
+from zerosum.compiled import choice
+from zerosum.compiled.choice import IMPLEMENTATIONS
 from zerosum.game import Chance, Evaluating, Game, has_chance
 from zerosum.players import DEPTH, MOST_SECONDS, NODES, check_budget
 from zerosum.registry import Setup, format_move
@@ -70,6 +72,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         help=f"the engine's transposition table size (default {DEFAULT_MEGABYTES:g} MB)",
     )
+    parser.add_argument(
+        "--engine",
+        choices=IMPLEMENTATIONS,
+        help="the compiled engine (the default for a game with compiled rules) or the Python one",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -86,7 +93,15 @@ def run(args: argparse.Namespace) -> int:
     if args.top is not None:
         raise ValueError(f"--top is for games with dice, and {setup.entry.name} has none")
     table_mb = DEFAULT_MEGABYTES if args.table_mb is None else args.table_mb
-    engine = Engine(game, table_mb=table_mb, tablebase=tablebase)
+    impl = choice.implementation(game, args.engine)
+    if tablebase is not None and impl == "compiled":
+        if args.engine == "compiled":
+            raise ValueError("--engine compiled reads no endgame tables: use --engine python")
+        impl = "python"
+    if impl == "compiled":
+        engine: Any = choice.engine(game, "compiled", table_mb=table_mb)
+    else:
+        engine = Engine(game, table_mb=table_mb, tablebase=tablebase)
     budget = args.time
     if budget is None and args.depth is None and args.nodes is None:
         budget = DEFAULT_TIME if isinstance(game, Evaluating) else None

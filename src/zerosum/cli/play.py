@@ -11,11 +11,13 @@ typed as its `str`. The program is the game's default player, or `--ai SPEC`.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 from typing import Any
 
 from zerosum import players, registry
 from zerosum.cli.common import add_game_argument, game_setup
+from zerosum.compiled.choice import IMPLEMENTATIONS
 from zerosum.game import Chance, Game, Player
 from zerosum.match import Chooser, play_game
 from zerosum.players import Seat
@@ -51,6 +53,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--syzygy", metavar="PATH", help="endgame tables the program scores positions from"
     )
     parser.add_argument("--seed", type=int, help="seed for the dice of games with chance")
+    parser.add_argument(
+        "--engine",
+        choices=IMPLEMENTATIONS,
+        help="the program's engine or MCTS: compiled (the default for a game with compiled"
+        " rules) or python",
+    )
     parser.set_defaults(run=run)
 
 
@@ -61,6 +69,12 @@ def run(args: argparse.Namespace) -> int:
     names = registry.player_names(game)
     human = human_side(args.first, args.mark, names)
     spec = players.parse_player(program_spec(args, setup))
+    if args.engine is not None:
+        if spec.kind not in ("engine", "mcts"):
+            raise ValueError(f"--engine chooses the engine or MCTS, not the {spec.kind} player")
+        if spec.options.get("impl", args.engine) != args.engine:
+            raise ValueError(f"--engine {args.engine} and impl={spec.options['impl']} disagree")
+        spec = dataclasses.replace(spec, options={**spec.options, "impl": args.engine})
     table = Table.load(args.table, game) if args.table else None
     tablebase = endgame_tables(setup, args.syzygy) if args.syzygy else table
     program = players.make_player(spec, game, Seat(entry, tablebase=tablebase))

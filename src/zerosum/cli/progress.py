@@ -70,3 +70,17 @@ def progress(
         yield Bar(bar)
     finally:
         bar.close()
+
+
+def announce_compiling(stream: IO[str] | None = None) -> None:
+    """Say "compiling ..." on `stream` (standard error) when it is a terminal and a compiled
+    search is about to be compiled, so that a command does not seem to hang for seconds."""
+    stream = sys.stderr if stream is None else stream
+    if not stream.isatty():
+        return
+    from zerosum.compiled import choice
+
+    def say(what: str) -> None:
+        print(f"{what}...", file=stream, flush=True)
+
+    choice.listeners[:] = [say]  # one voice, however often a command is run in a process

@@ -121,6 +121,7 @@ class ConnectFour:
             if shift < stride
         )
         self._threats_of, self._threats = (-1, -1), (0, 0)
+        self._compiled: Any = None
 
     def initial_state(self) -> State:
         return (0, 0, 0, False)
@@ -140,6 +141,19 @@ class ConnectFour:
                 ]
             positions = sum(ways * comb(n, (n + 1) // 2) for n, ways in enumerate(heights))
         return positions, positions * self.width
+
+    def compiled(self) -> Any:
+        """The same rules compiled with numba (`zerosum.compiled.protocol.CompiledGame`), for
+        the compiled engine and MCTS; ValueError when the board does not fit in 64 bits."""
+        if self._compiled is None:
+            from zerosum.games.compiled_connect4 import connect_four_rules  # numba: on demand
+
+            self._compiled = connect_four_rules(self)
+        return self._compiled
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling keeps (worker processes rebuild the game): not its compiled rules."""
+        return {**self.__dict__, "_compiled": None}
 
     def to_move(self, state: State) -> Player:
         return state[2] & 1

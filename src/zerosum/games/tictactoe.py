@@ -17,6 +17,8 @@ between them are ignored): `"XOX.O...."`; the side to move follows from the coun
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from zerosum.game import Player
@@ -43,6 +45,13 @@ class TicTacToe:
 
     def initial_state(self) -> State:
         return (0, 0)
+
+    def compiled(self) -> Any:
+        """The same rules compiled with numba (`zerosum.compiled.protocol.CompiledGame`), for
+        the compiled engine and MCTS."""
+        from zerosum.games.compiled_tictactoe import tictactoe_rules  # numba: on demand
+
+        return tictactoe_rules(self)
 
     def to_move(self, state: State) -> Player:
         x, o = state

@@ -1,0 +1,71 @@
+"""Which engine or MCTS searches a game: the compiled one for a game with compiled rules, unless
+asked otherwise; and who is told when a search is being compiled.
+
+`implementation(game, asked)` answers "compiled" or "python" for `asked` in (None, "compiled",
+"python"), None meaning the default; `engine(game, impl, **settings)` and `mcts(game, impl,
+**options)` make the chosen one. `listeners` are called with a sentence when a game's search
+is compiled in this process (the command line shows "compiling..." on a terminal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from zerosum.compiled.protocol import compiled_twin
+
+IMPLEMENTATIONS = ("compiled", "python")
+
+listeners: list[Callable[[str], None]] = []
+"""Called with what is being compiled, before numba compiles it (seconds)."""
+
+
+def announce(what: str) -> None:
+    """Tell every listener that `what` is being compiled."""
+    for listener in listeners:
+        listener(what)
+
+
+def implementation(game: object, asked: str | None = None) -> str:
+    """ "compiled" when `game` has compiled rules and `asked` is not "python", else "python";
+    ValueError for an unknown `asked`, or "compiled" asked of a game without compiled rules."""
+    if asked not in (None, *IMPLEMENTATIONS):
+        raise ValueError(f"impl must be compiled or python, got {asked!r}")
+    if asked == "python":
+        return "python"
+    try:
+        twin = compiled_twin(game)
+    except ValueError as error:  # rules that do not fit (a board wider than 64 bits)
+        if asked == "compiled":
+            raise
+        del error
+        twin = None
+    if twin is None:
+        if asked == "compiled":
+            raise ValueError(
+                f"{type(game).__name__} has no compiled rules: use the Python search (impl=python)"
+            )
+        return "python"
+    return "compiled"
+
+
+def engine(game: Any, impl: str | None = None, **settings: Any) -> Any:
+    """The engine `implementation(game, impl)` names, made with `settings`."""
+    if implementation(game, impl) == "compiled":
+        from zerosum.compiled.engine import Engine as CompiledEngine
+
+        return CompiledEngine(game, **settings)
+    from zerosum.search.engine import Engine
+
+    return Engine(game, **settings)
+
+
+def mcts(game: Any, impl: str | None = None, **options: Any) -> Any:
+    """The MCTS `implementation(game, impl)` names, made with `options`."""
+    if implementation(game, impl) == "compiled":
+        from zerosum.compiled.mcts import MCTS as CompiledMCTS
+
+        return CompiledMCTS(game, **options)
+    from zerosum.search.mcts import MCTS
+
+    return MCTS(game, **options)

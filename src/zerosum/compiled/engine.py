@@ -1,0 +1,321 @@
+"""The compiled engine: `zerosum.search.engine.Engine` at compiled speed, for compiled games.
+
+`Engine(game)` takes a `CompiledGame`, or a Python game with a compiled twin (`connect4`,
+`tictactoe`: `zerosum.compiled.protocol.Compilable`), and searches like the Python engine:
+`search(state, depth=..., time=..., nodes=..., on_iteration=...)` returns the same
+`EngineResult` (iterations, principal variation, nodes, table statistics), states and moves
+being the Python game's (for a bare `CompiledGame`, its `zerosum.compiled.rules` view's:
+tuples of words). The node function (`zerosum.compiled.alphabeta`) is the Python engine's, step
+for step, with the same switches (`Settings`: the table and its size, iterative deepening,
+the hash move, killers, history, PVS, quiescence and its depth) and the same scores; the
+switches the compiled games never need (captures, null move, reductions, futility, check
+extensions: no compiled game offers checks, passes or captures) are off, as the Python
+engine's `effective` settings turn them off for these games. The transposition table has as
+many slots as the Python table of the same `table_mb` (in an eighth of its memory), so the two
+engines keep the same entries: searched alike, they visit the same nodes.
+
+Budgets: the compiled search calls back into Python every `CHECK_EVERY` nodes, where the
+clock, the node budget, `stop()` and Ctrl-C are looked at exactly as the Python engine looks
+at them every 256 nodes; a node budget is never exceeded, a time budget by at most the time
+of `CHECK_EVERY` nodes (about a millisecond).
+
+The first search of a game in a process compiles it (about 10 seconds of processor; the
+listeners of `zerosum.compiled.choice` are told first). numba's cache does not keep it across
+processes: the search is a closure over the game's functions, and a function specialised by
+functions it is given misses the cache's index (tried: both ways recompile every run). The
+history heuristic is kept in float64: a search to the end rewards a cut-off with
+`(2**30 - ply) ** 2`, beyond 64-bit integers, which the Python engine's integers hold.
+"""
+
+from __future__ import annotations
+
+import threading
+import time as clock
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from zerosum.compiled import alphabeta
+from zerosum.compiled.alphabeta import (
+    CUTOFFS,
+    ENTRIES,
+    ESTIMATES,
+    EVALUATIONS,
+    GENERATION,
+    HASH_MOVE,
+    HISTORY,
+    HITS,
+    HORIZONS,
+    INFO,
+    KILLERS,
+    MAX_PLY,
+    NEXT_CHECK,
+    NODES,
+    NULL_WINDOW,
+    PROBES,
+    QUIESCENCE,
+    QUIESCENCE_DEPTH,
+    ROOT_MOVE,
+    ROOT_SCORE,
+    SLOTS,
+    STOPPED,
+    STORES,
+    TABLE_CUTOFFS,
+    TERMINALS,
+    UNLIMITED,
+    USE_TABLE,
+    kernel,
+)
+from zerosum.compiled.checked import checked_once
+from zerosum.compiled.protocol import compiled_twin
+from zerosum.compiled.rules import python_rules
+from zerosum.compiled.table import new_table
+from zerosum.game import Evaluating, require
+from zerosum.search.engine import EngineResult, Iteration, Settings
+from zerosum.search.result import SearchStats
+from zerosum.search.scores import decode, distance_score
+from zerosum.search.table import TableStats, slots_for
+
+__all__ = ["Engine"]
+
+CHECK_EVERY = 16384
+"""Nodes between two calls back into Python (a compiled node costs ~0.1 microsecond)."""
+
+STOP, NODE_BUDGET, TIME, INTERRUPT = 1, 2, 3, alphabeta.INTERRUPTED
+"""Why the compiled search was told to stop (`info[STOPPED]`)."""
+
+REASONS = {STOP: "stop", NODE_BUDGET: "nodes", TIME: "time", INTERRUPT: "interrupt"}
+
+UNSUPPORTED = ("captures", "null_move", "late_move_reductions", "futility", "check_extensions")
+"""Switches of `Settings` the compiled engine has no code for: off whatever is asked."""
+
+
+class Engine:
+    """The compiled engine for a compiled game (or a Python game with a compiled twin); it
+    keeps its table and history heuristic between searches (`clear` forgets them)."""
+
+    def __init__(self, game: Any, settings: Settings | None = None, **switches: Any) -> None:
+        """An engine for `game` with `settings` (`Settings()` by default), changed by any of
+        its fields given by name; ValueError for a game without compiled rules."""
+        compiled = compiled_twin(game)
+        if compiled is None:
+            raise ValueError(
+                f"{type(game).__name__} has no compiled rules: use the Python engine"
+                " (zerosum.search.Engine), or give the game a compiled twin"
+            )
+        self.compiled = compiled
+        checked_once(compiled)  # a user's game breaking its rules: a ValueError, not a crash
+        if compiled.twin is not None:
+            self.game = compiled.twin.game
+            self._to_words: Callable[[Any], np.ndarray] = compiled.twin.to_words
+        else:
+            self.game = python_rules(compiled)
+            self._to_words = self.game.words
+        requested = replace(settings or Settings(), **switches)
+        off = {name: False for name in UNSUPPORTED}
+        self.settings = settings = replace(requested.effective(self.game), **off)
+        plies = compiled.max_plies + 2
+        self.slots = slots_for(settings.table_mb) if settings.table else 1
+        self.table = new_table(self.slots)
+        self.states = np.zeros((plies + 1, compiled.words), np.uint64)
+        self.moves = np.zeros((plies + 1, compiled.max_moves), np.int64)
+        self.pv = np.zeros((plies + 1, plies + 2), np.int64)
+        self.killers = np.full((plies + 1, 2), -1, np.int64)
+        self.history = np.zeros((2, compiled.move_space), np.float64)
+        self.info = np.zeros(INFO, np.int64)
+        info = self.info
+        info[SLOTS] = self.slots
+        info[MAX_PLY] = plies
+        info[USE_TABLE] = settings.table
+        info[HASH_MOVE] = settings.hash_move
+        info[KILLERS] = settings.killers
+        info[HISTORY] = settings.history
+        info[NULL_WINDOW] = settings.null_window
+        info[QUIESCENCE] = settings.quiescence
+        info[QUIESCENCE_DEPTH] = settings.quiescence_depth
+        self.stop_requested = threading.Event()
+        self.stopped: str | None = None
+        self.deadline: float | None = None
+        self.node_limit: int | None = None
+        self.budgeted = False
+        self.root_move = -1
+
+    @property
+    def tablebase_hits(self) -> int:
+        return 0
+
+    def stop(self) -> None:
+        """Ask the running search (from any thread) to return as soon as it can."""
+        self.stop_requested.set()
+
+    def clear(self) -> None:
+        """Forget the table, the history heuristic and the killer moves."""
+        self.table[:] = 0
+        self.history[:] = 0
+        self.killers[:] = -1
+        self.info[[PROBES, HITS, TABLE_CUTOFFS, STORES, ENTRIES, GENERATION]] = 0
+
+    def table_stats(self) -> TableStats | None:
+        if not self.settings.table:
+            return None
+        info = self.info
+        return TableStats(
+            int(info[PROBES]), int(info[HITS]), int(info[TABLE_CUTOFFS]), int(info[STORES]),
+            int(info[ENTRIES]), self.slots,
+        )  # fmt: skip
+
+    # -- the driver: the Python engine's, around the compiled node function ---------------
+
+    def search(
+        self,
+        state: Any,
+        *,
+        depth: int | None = None,
+        time: float | None = None,
+        nodes: int | None = None,
+        on_iteration: Callable[[Iteration], None] | None = None,
+    ) -> EngineResult:
+        """The best move of the deepest finished iteration and its score, for the player to
+        move (as `zerosum.search.engine.Engine.search`)."""
+        start = clock.perf_counter()
+        finished: list[Iteration] = []
+        for iteration in self.iterations(state, depth=depth, time=time, nodes=nodes):
+            finished.append(iteration)
+            if on_iteration is not None:
+                on_iteration(iteration)
+        seconds = clock.perf_counter() - start
+        table = self.table_stats()
+        info = self.info
+        stats = SearchStats(
+            int(info[NODES]), int(info[TERMINALS]), int(info[EVALUATIONS]), int(info[CUTOFFS])
+        )
+        game = self.game
+        if not finished and self.stopped is not None:  # stopped in the first iteration
+            move = game.legal_moves(state)[0]
+            return EngineResult(
+                0.0, move, (move,), stats, None, 0, 0, False, (), table, seconds, self.stopped
+            )
+        if not finished:  # the root is over: its utility, proven
+            utility = game.utility(state, game.to_move(state))
+            score = distance_score(utility, 0)
+            plies = decode(score, exact=True).plies
+            stats = SearchStats(int(info[NODES]), int(info[TERMINALS]), 0, 0)
+            return EngineResult(utility, None, (), stats, plies, score, 0, True, (), table, seconds)
+        last = finished[-1]
+        return EngineResult(
+            last.value, last.best_move, last.pv, stats, last.plies, last.score, last.depth,
+            last.exact, tuple(finished), table, seconds, self.stopped,
+        )  # fmt: skip
+
+    def iterations(
+        self,
+        state: Any,
+        *,
+        depth: int | None = None,
+        time: float | None = None,
+        nodes: int | None = None,
+    ) -> Iterator[Iteration]:
+        """Every finished iteration of a search of `state`, as it finishes."""
+        if depth is not None and depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        if time is not None and not time > 0:
+            raise ValueError(f"time must be more than 0 seconds, got {time}")
+        if nodes is not None and nodes < 1:
+            raise ValueError(f"node budget must be at least 1, got {nodes}")
+        game, info = self.game, self.info
+        info[[NODES, TERMINALS, EVALUATIONS, CUTOFFS, HORIZONS]] = 0
+        self.stop_requested.clear()
+        if game.is_terminal(state):
+            return
+        if depth is not None:
+            require(game, Evaluating, "depth-limited search")
+        self.states[0] = self._to_words(state)
+        self.killers[:] = -1
+        self.root_move = -1
+        self.stopped = None
+        np.floor(self.history / 2, out=self.history)  # old history counts less than new
+        info[GENERATION] += 1  # ages every entry of the table
+        start = clock.perf_counter()
+        self.deadline = start + time if time is not None else None
+        self.node_limit = nodes
+        target = depth if depth is not None else UNLIMITED
+        schedule = range(1 if self.settings.iterative else target, target + 1)
+        self.budgeted = len(schedule) == 1
+        info[NEXT_CHECK] = info[NODES] + 1 if self.budgeted else CHECK_EVERY
+        for current in schedule:
+            iteration = self._iterate(current)
+            if iteration is None:
+                if self.stopped == "interrupt" and current == schedule.start:
+                    raise KeyboardInterrupt
+                return
+            yield iteration
+            if iteration.exact or not iteration.complete:
+                return
+            self.budgeted = True
+            info[NEXT_CHECK] = info[NODES] + 1
+
+    def _iterate(self, depth: int) -> Iteration | None:
+        """One iteration to `depth`; None when it was stopped before a root move was searched
+        to the end (or by Ctrl-C: the last finished iteration answers)."""
+        info = self.info
+        start = clock.perf_counter()
+        nodes_before, estimates_before = int(info[NODES]), int(info[ESTIMATES])
+        info[ROOT_MOVE] = self.root_move
+        info[STOPPED] = 0
+        self.pv[0, 0] = 0
+        search = kernel(self.compiled)
+        alphabeta.running.poll = self._check_budget
+        try:  # Ctrl-C reaches Python in a call back: most often answered there, or raised here
+            score = int(
+                search(
+                    self.states,
+                    self.moves,
+                    self.pv,
+                    self.killers,
+                    self.history,
+                    self.table,
+                    info,
+                    depth,
+                )  # fmt: skip
+            )
+        except KeyboardInterrupt:
+            info[STOPPED] = INTERRUPT
+            score = 0
+        finally:
+            alphabeta.running.poll = None
+        complete = True
+        if info[STOPPED]:
+            self.stopped = REASONS[int(info[STOPPED])]
+            if self.stopped == "interrupt" or not self.pv[0, 0]:
+                return None
+            score, complete = int(info[ROOT_SCORE]), False
+        seconds = clock.perf_counter() - start
+        pv = tuple(int(move) for move in self.pv[0, 1 : self.pv[0, 0] + 1])
+        self.root_move = pv[0] if pv else -1
+        exact = complete and int(info[ESTIMATES]) == estimates_before
+        decoded = decode(score, exact)
+        return Iteration(
+            depth if depth < UNLIMITED else len(pv), score, decoded.value,
+            pv[0] if pv else None, pv, exact, decoded.plies, int(info[NODES]) - nodes_before,
+            seconds, complete,
+        )  # fmt: skip
+
+    def _check_budget(self) -> int:
+        """What the compiled search asks every `CHECK_EVERY` nodes: 0 to go on, else why to
+        stop (the Python engine's `_check_budget`; Ctrl-C is answered by `alphabeta.poll`)."""
+        info = self.info
+        if self.stop_requested.is_set():
+            return STOP
+        nodes = int(info[NODES])
+        if not self.budgeted:
+            info[NEXT_CHECK] = nodes + CHECK_EVERY
+            return 0
+        if self.node_limit is not None and nodes >= self.node_limit:
+            return NODE_BUDGET
+        if self.deadline is not None and clock.perf_counter() >= self.deadline:
+            return TIME
+        step = nodes + CHECK_EVERY
+        info[NEXT_CHECK] = step if self.node_limit is None else min(step, self.node_limit)
+        return 0

@@ -1,0 +1,327 @@
+"""Compiled MCTS: `zerosum.search.mcts`'s UCT with random playouts and MCTS-Solver (score
+bounds), over a compiled game, the tree in preallocated arrays.
+
+`MCTS(game, iterations=..., time=..., c=..., solver=..., seed=...)` searches like the Python
+`MCTS` (read the ideas there) and returns the same `MCTSResult`, for the player to move at the
+root; states and moves are the Python game's. The same four steps: down the tree by UCB1
+(every child tried once first, in a random order; with the solver, children proven no better
+than the node's guaranteed value are passed over), a new position scored by a random playout,
+the score added on the way back up, proven bounds tightened from the leaf up; a proven root
+ends the search. A node is a row of the tree's arrays (its children a run of rows); states are
+not stored but replayed along the path from the root. Scores are kept from player 0's point of
+view, as in the Python search. What the Python `MCTS` has and this one has not: an evaluator
+(PUCT), chance nodes, and the reuse of the tree between searches (each search starts a tree).
+
+The budget is handed back to Python between slices of iterations (`SLICE`), where the clock is
+read and the tree grown when it is nearly full.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time as clock
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from zerosum.compiled.checked import checked_once
+from zerosum.compiled.choice import announce
+from zerosum.compiled.protocol import CompiledGame, compiled_twin
+from zerosum.compiled.rules import python_rules
+from zerosum.game import Bounded
+from zerosum.search.mcts import MCTSResult, MoveStats, _secure
+
+__all__ = ["MCTS"]
+
+TERMINAL = 3
+UNKNOWN = -1
+SLICE = 256
+"""Iterations between two looks at the clock (a compiled Connect Four playout: ~1 µs)."""
+
+INITIAL_NODES = 1 << 16
+
+# The fields of the tree's integer array (a row a node) and of its float array.
+FIRST, COUNT, MOVE, VISITS, KIND = range(5)
+TOTAL, LOWER, UPPER = range(3)
+
+
+@njit(cache=True)
+def next_random(rng):
+    """The next of a xorshift64* sequence kept in `rng[0]` (never 0)."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return x * np.uint64(0x2545F4914F6CDD1D)
+
+
+@njit(cache=True)
+def below(rng, n):
+    """A random integer in `[0, n)`."""
+    return np.int64(next_random(rng) % np.uint64(n))
+
+
+@functools.cache
+def kernel(compiled: CompiledGame) -> Any:
+    """The compiled iterations of `compiled`: `run(states, nodes, values, info, rng, moves,
+    path, iterations, c, solver, low, high) -> iterations done`."""
+    announce(f"compiling MCTS for {compiled.name} (once a process)")
+    to_move, legal, play = compiled.to_move, compiled.moves, compiled.play
+    terminal, utility = compiled.terminal, compiled.utility
+
+    @njit
+    def playout(state, scratch, child, moves, rng):
+        """The result for player 0 of a game played out at random from `state`."""
+        scratch[:] = state
+        while not terminal(scratch):
+            count = legal(scratch, moves)
+            play(scratch, moves[below(rng, count)], child)
+            scratch[:] = child
+        return float(utility(scratch, 0))
+
+    @njit
+    def expand(node, state, nodes, values, info, rng, moves, low, high):
+        """Create the children of `node` (in a random order: unvisited ones are tried so)."""
+        count = legal(state, moves)
+        for index in range(count - 1, 0, -1):
+            other = below(rng, index + 1)
+            moves[index], moves[other] = moves[other], moves[index]
+        first = info[0]
+        for index in range(count):
+            row = first + index
+            nodes[row, FIRST] = -1
+            nodes[row, COUNT] = 0
+            nodes[row, MOVE] = moves[index]
+            nodes[row, VISITS] = 0
+            nodes[row, KIND] = UNKNOWN
+            values[row, TOTAL] = 0.0
+            values[row, LOWER] = low
+            values[row, UPPER] = high
+        nodes[node, FIRST] = first
+        nodes[node, COUNT] = count
+        info[0] = first + count
+
+    @njit
+    def select(node, nodes, values, c, solver):
+        """The child to descend into: an unvisited one, else the best by UCB1."""
+        sign = 1.0 if nodes[node, KIND] == 0 else -1.0
+        first, count = nodes[node, FIRST], nodes[node, COUNT]
+        open_only = False
+        if solver:  # children proven no better than the node's guaranteed value are done
+            for row in range(first, first + count):
+                if (sign > 0 and values[row, UPPER] > values[node, LOWER]) or (
+                    sign < 0 and values[row, LOWER] < values[node, UPPER]
+                ):
+                    open_only = True
+                    break
+        log_n = math.log(nodes[node, VISITS])
+        best, best_row = -math.inf, first
+        for row in range(first, first + count):
+            if open_only and not (
+                (sign > 0 and values[row, UPPER] > values[node, LOWER])
+                or (sign < 0 and values[row, LOWER] < values[node, UPPER])
+            ):
+                continue
+            visits = nodes[row, VISITS]
+            if visits == 0:
+                return row
+            score = sign * values[row, TOTAL] / visits + c * math.sqrt(log_n / visits)
+            if score > best:
+                best, best_row = score, row
+        return best_row
+
+    @njit
+    def prove(path, length, nodes, values):
+        """Tighten the proven bounds from the end of `path` up, while they change."""
+        for index in range(length - 1, -1, -1):
+            node = path[index]
+            kind, count = nodes[node, KIND], nodes[node, COUNT]
+            if kind == TERMINAL or count == 0:
+                continue
+            first = nodes[node, FIRST]
+            lower, upper = values[first, LOWER], values[first, UPPER]
+            for row in range(first + 1, first + count):
+                if kind == 0:
+                    lower = max(lower, values[row, LOWER])
+                    upper = max(upper, values[row, UPPER])
+                else:
+                    lower = min(lower, values[row, LOWER])
+                    upper = min(upper, values[row, UPPER])
+            if lower == values[node, LOWER] and upper == values[node, UPPER]:
+                return
+            values[node, LOWER] = lower
+            values[node, UPPER] = upper
+
+    @njit
+    def run(states, nodes, values, info, rng, moves, path, iterations, c, solver, low, high):
+        done = 0
+        capacity = nodes.shape[0]
+        scratch = np.empty(states.shape[1], np.uint64)
+        child = np.empty(states.shape[1], np.uint64)
+        while done < iterations:
+            if solver and values[0, LOWER] == values[0, UPPER]:
+                break  # the root is proven
+            if info[0] + moves.shape[0] > capacity:
+                break  # the tree is full: Python grows it
+            node, ply = 0, 0
+            path[0] = 0
+            while True:
+                if nodes[node, KIND] == TERMINAL:
+                    value = values[node, LOWER]
+                    break
+                if nodes[node, VISITS] == 0:
+                    value = playout(states[ply], scratch, child, moves, rng)
+                    break
+                if nodes[node, COUNT] == 0:
+                    expand(node, states[ply], nodes, values, info, rng, moves, low, high)
+                row = select(node, nodes, values, c, solver)
+                play(states[ply], nodes[row, MOVE], states[ply + 1])
+                ply += 1
+                if nodes[row, KIND] == UNKNOWN:  # first visit: its kind, proven if over
+                    if terminal(states[ply]):
+                        nodes[row, KIND] = TERMINAL
+                        values[row, LOWER] = values[row, UPPER] = utility(states[ply], 0)
+                    else:
+                        nodes[row, KIND] = to_move(states[ply])
+                node = row
+                path[ply] = node
+            for index in range(ply + 1):
+                nodes[path[index], VISITS] += 1
+                values[path[index], TOTAL] += value
+            if solver:
+                prove(path, ply + 1, nodes, values)
+            done += 1
+        return done
+
+    return run
+
+
+class MCTS:
+    """Compiled Monte Carlo tree search (see the module); `iterations` and `time` (seconds) are
+    budgets, at least one needed; `c` the exploration constant of UCB1."""
+
+    def __init__(
+        self,
+        game: Any,
+        *,
+        iterations: int | None = None,
+        time: float | None = None,
+        c: float | None = None,
+        solver: bool = True,
+        seed: int | None = None,
+    ) -> None:
+        if iterations is None and time is None:
+            raise ValueError("MCTS needs a budget: iterations, time, or both")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, got {iterations}")
+        if time is not None and not time > 0:
+            raise ValueError(f"time must be a positive number of seconds, got {time}")
+        if c is not None and not c >= 0:
+            raise ValueError(f"the exploration constant c must be at least 0, got {c}")
+        compiled = compiled_twin(game)
+        if compiled is None:
+            raise ValueError(f"{type(game).__name__} has no compiled rules: use the Python MCTS")
+        self.compiled = compiled
+        checked_once(compiled)  # a user's game breaking its rules: a ValueError, not a crash
+        if compiled.twin is not None:
+            self.game = compiled.twin.game
+            self._to_words = compiled.twin.to_words
+        else:
+            self.game = python_rules(compiled)
+            self._to_words = self.game.words
+        self.iterations, self.time, self.solver = iterations, time, solver
+        self.c = math.sqrt(2) if c is None else c
+        self.low, self.high = (
+            self.game.value_bounds() if isinstance(self.game, Bounded) else (-math.inf, math.inf)
+        )
+        seeded = np.random.default_rng(seed).integers(1, 1 << 63)
+        self.rng = np.array([seeded], np.uint64)
+        self.nodes = np.zeros((INITIAL_NODES, 5), np.int64)
+        self.values = np.zeros((INITIAL_NODES, 3), np.float64)
+        self.states = np.zeros((compiled.max_plies + 2, compiled.words), np.uint64)
+        self.moves = np.zeros(compiled.max_moves, np.int64)
+        self.path = np.zeros(compiled.max_plies + 2, np.int64)
+        self.info = np.zeros(1, np.int64)
+
+    def search(self, state: Any) -> MCTSResult:
+        """Search `state` within the budget and report the root's statistics."""
+        game = self.game
+        if game.is_terminal(state):
+            raise ValueError("the game is over in this position: there is no move to search")
+        run = kernel(self.compiled)
+        nodes, values = self.nodes, self.values
+        nodes[0] = (-1, 0, -1, 0, game.to_move(state))
+        values[0] = (0.0, self.low, self.high)
+        self.info[0] = 1
+        self.states[0] = self._to_words(state)
+        self._state = state
+        start = clock.perf_counter()
+        deadline = None if self.time is None else start + self.time
+        done = 0
+        while not (self.solver and values[0, 1] == values[0, 2]):
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done and clock.perf_counter() >= deadline:
+                break
+            quota = SLICE if self.iterations is None else min(SLICE, self.iterations - done)
+            if self.info[0] + (quota + 1) * self.moves.shape[0] > nodes.shape[0]:
+                nodes, values = self._grow()
+            done += run(
+                self.states, nodes, values, self.info, self.rng, self.moves, self.path, quota,
+                self.c, self.solver, self.low, self.high,
+            )  # fmt: skip
+        return self._report(done, clock.perf_counter() - start)
+
+    def choose(self, state: Any) -> Any:
+        """The move the search prefers in `state`."""
+        return self.search(state).best_move
+
+    def _grow(self) -> tuple[np.ndarray, np.ndarray]:
+        """Twice the room for the tree, the nodes kept."""
+        size = self.nodes.shape[0] * 2
+        nodes = np.zeros((size, 5), np.int64)
+        values = np.zeros((size, 3), np.float64)
+        used = int(self.info[0])
+        nodes[:used], values[:used] = self.nodes[:used], self.values[:used]
+        self.nodes, self.values = nodes, values
+        return nodes, values
+
+    def _report(self, iterations: int, seconds: float) -> MCTSResult:
+        """The Python MCTS's report, read from the arrays."""
+        nodes, values = self.nodes, self.values
+        sign = 1.0 if nodes[0, KIND] == 0 else -1.0
+        first, count = int(nodes[0, FIRST]), int(nodes[0, COUNT])
+        rows = sorted(range(first, first + count), key=lambda row: -int(nodes[row, VISITS]))
+        stats = []
+        for row in rows:
+            visits = int(nodes[row, VISITS])
+            lower, upper = float(values[row, LOWER]), float(values[row, UPPER])
+            stats.append(
+                MoveStats(
+                    int(nodes[row, MOVE]),
+                    visits,
+                    sign * float(values[row, TOTAL]) / visits if visits else 0.0,
+                    1 / count,
+                    sign * lower + 0.0 if lower == upper else None,
+                )  # fmt: skip
+            )
+        root_lower, root_upper = float(values[0, LOWER]), float(values[0, UPPER])
+        if not stats:  # one iteration: the root was scored, never expanded
+            move = self.game.legal_moves(self._state)[0]
+            return MCTSResult(move, 0.0, False, (), iterations, 1, seconds)
+        if root_lower == root_upper:
+            value, proven = sign * root_lower + 0.0, True
+            best = max(stats, key=lambda m: (m.proven == value, m.visits)).move
+        else:
+            value, proven = sign * float(values[0, TOTAL]) / int(nodes[0, VISITS]), False
+            guaranteed = root_lower if sign > 0 else -root_upper
+            candidates = [
+                m
+                for m, row in zip(stats, rows, strict=True)
+                if (values[row, UPPER] if sign > 0 else -values[row, LOWER]) >= guaranteed
+            ] or stats
+            best = max(candidates, key=_secure).move
+        return MCTSResult(best, value, proven, tuple(stats), iterations, int(self.info[0]), seconds)

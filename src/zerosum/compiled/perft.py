@@ -1,0 +1,91 @@
+"""Perft: the number of positions `depth` moves from a position, every move of every ply
+played (no counting of the last ply's moves in bulk), the test of a game's move generator.
+
+A position where the game is over before `depth` counts for nothing (no line of `depth` moves
+goes through it); a pass, in a game where it is a move, counts as one.
+"""
+
+from __future__ import annotations
+
+import functools
+import time as clock
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numba import njit, types
+
+from zerosum.compiled.checked import checked_once
+from zerosum.compiled.choice import announce
+from zerosum.compiled.protocol import CompiledGame, compiled_twin
+from zerosum.limits import Limit
+
+__all__ = ["POSITIONS", "Perft", "perft"]
+
+POSITIONS = Limit(
+    "perft's bound on its positions (the most moves of a position, to the power of the depth)",
+    10**10,
+    "minutes at 20 million positions a second",
+)
+
+_SIGNATURE = types.int64(types.uint64[:, ::1], types.int64[:, ::1], types.int64, types.int64)
+
+
+@dataclass(frozen=True)
+class Perft:
+    """`nodes` positions at `depth`, counted in `seconds`."""
+
+    depth: int
+    nodes: int
+    seconds: float
+
+    @property
+    def nps(self) -> int:
+        """Positions counted per second."""
+        return int(self.nodes / self.seconds) if self.seconds > 0 else 0
+
+
+@functools.cache
+def kernel(compiled: CompiledGame) -> Any:
+    """The compiled perft of `compiled`: `count(states, moves, ply, depth)` of `states[ply]`."""
+    announce(f"compiling perft for {compiled.name} (once a process)")
+    legal, play, terminal = compiled.moves, compiled.play, compiled.terminal
+
+    @njit(_SIGNATURE)
+    def count(states, moves, ply, depth):
+        state = states[ply]
+        if depth == 0:
+            return 1
+        if terminal(state):
+            return 0
+        line = moves[ply]
+        total = 0
+        for index in range(legal(state, line)):
+            play(state, line[index], states[ply + 1])
+            total += count(states, moves, ply + 1, depth - 1)
+        return total
+
+    return count
+
+
+def perft(game: Any, state: Any, depth: int, *, lifted: bool = False) -> Perft:
+    """The positions `depth` moves from `state` of `game` (a compiled game or a Python game with
+    compiled rules, `state` the Python game's); ValueError for a game without compiled rules, or
+    a depth whose bound is over `POSITIONS` (unless `lifted`)."""
+    if depth < 0:
+        raise ValueError(f"depth must be at least 0, got {depth}")
+    compiled = compiled_twin(game)
+    if compiled is None:
+        raise ValueError(f"{type(game).__name__} has no compiled rules: perft needs them")
+    checked_once(compiled)
+    if depth > compiled.max_plies:
+        raise ValueError(f"depth must be at most {compiled.max_plies}, the longest game")
+    POSITIONS.check(compiled.max_moves**depth, lifted=lifted)
+    words = compiled.twin.to_words(state) if compiled.twin is not None else np.array(state)
+    count = kernel(compiled)
+    states = np.zeros((depth + 2, compiled.words), np.uint64)
+    moves = np.zeros((depth + 2, compiled.max_moves), np.int64)
+    states[0] = words
+    start = clock.perf_counter()
+    nodes = int(count(states, moves, 0, depth))
+    return Perft(depth, nodes, clock.perf_counter() - start)

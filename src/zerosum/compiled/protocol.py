@@ -1,0 +1,139 @@
+"""The compiled-game protocol: a game's rules as numba-compiled functions over a fixed-size state.
+
+A state is a one-dimensional numpy array of `words` unsigned 64-bit integers (bitboards, a
+count of moves, a side to move, an incremental key: whatever the game keeps). An array rather
+than a tuple of integers because the searches hold one row of a preallocated
+`(plies, words)` array per ply, and a game writes the child of a move into the next row: no
+allocation in the search, one array type for every game (so one search code), and a state
+that Python code reads and writes as plainly as any numpy array. Moves are small integers,
+`0 <= move < move_space` (the searches index their history tables by them).
+
+The functions, each compiled with `numba.njit` (`CompiledGame` holds them):
+
+- `initial(state)` writes the position the game starts from into `state`;
+- `to_move(state) -> int`: 0 or 1, the player whose turn it is (0 moves first);
+- `moves(state, out) -> int`: writes the legal moves of a non-terminal `state` into `out`
+  (an int64 array of `max_moves`), in the order the game prefers them searched, and returns
+  how many there are;
+- `play(state, move, child)`: writes the state after `move` into `child` (never `state`);
+- `terminal(state) -> bool`: the game is over;
+- `utility(state, player) -> int`: the payoff of a terminal state *for `player`*, as a Python
+  game's `utility(state, player)` (zero-sum: the other player gets minus it);
+- `key(state) -> uint64`: the position's key for transposition tables (two states with the
+  same key are the same position for search); games keep it incremental in a word of the
+  state, or compute it in a few operations;
+- optional `evaluate(state, player) -> float`: an estimate for `player` on the utility's
+  scale, equal to the utility on terminal states (as `zerosum.game.Evaluating`);
+- optional `noisy(state, out) -> int`: the noisy moves (wins, threats, captures: a subset of
+  the legal moves), written into `out` like `moves`, for quiescence search.
+
+Python glue, not compiled: `format_move(move)` and `parse_state(text)` for a game without a
+Python twin; `twin` maps the game to an ordinary Python game with the same rules (`Twin`:
+state to words and back), so that a compiled game and its Python twin are checked equal and a
+command given the Python game (`connect4`) searches it with the compiled rules.
+`max_plies` bounds the length of a game (the searches' stacks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+__all__ = ["Compilable", "CompiledGame", "Twin", "compiled_twin", "new_state"]
+
+REQUIRED = ("initial", "to_move", "moves", "play", "terminal", "utility", "key")
+"""The compiled functions every compiled game gives."""
+
+OPTIONAL = ("evaluate", "noisy")
+
+
+@dataclass(frozen=True)
+class Twin:
+    """An ordinary Python game with the same rules as a compiled game, and the maps between
+    their states: `to_words(state) -> array` and `from_words(array) -> state`. Moves are the
+    same integers on both sides."""
+
+    game: Any
+    to_words: Callable[[Any], np.ndarray]
+    from_words: Callable[[np.ndarray], Any]
+
+
+@dataclass(frozen=True)
+class CompiledGame:
+    """A game's rules as compiled functions (see the module for what each one does).
+
+    `name` is what messages call it; `words` the size of a state, `max_moves` the most legal
+    moves of a position, `move_space` one more than the largest move, `max_plies` the most
+    moves of a game.
+    """
+
+    name: str
+    words: int
+    max_moves: int
+    move_space: int
+    max_plies: int
+    initial: Any
+    to_move: Any
+    moves: Any
+    play: Any
+    terminal: Any
+    utility: Any
+    key: Any
+    evaluate: Any = None
+    noisy: Any = None
+    format_move: Callable[[int], str] | None = None
+    parse_state: Callable[[str], np.ndarray] | None = None
+    twin: Twin | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        for number in ("words", "max_moves", "move_space", "max_plies"):
+            if not isinstance(getattr(self, number), int) or getattr(self, number) < 1:
+                raise ValueError(f"{self.name}: {number} must be a positive integer")
+        for name in REQUIRED:
+            if not _compiled(getattr(self, name)):
+                raise ValueError(
+                    f"{self.name}: {name} must be a numba-compiled function (@numba.njit)"
+                )
+        for name in OPTIONAL:
+            function = getattr(self, name)
+            if function is not None and not _compiled(function):
+                raise ValueError(
+                    f"{self.name}: {name} must be a numba-compiled function (@numba.njit)"
+                )
+
+    def initial_words(self) -> np.ndarray:
+        """The start position as a new array of words."""
+        state = new_state(self.words)
+        self.initial(state)
+        return state
+
+
+def new_state(words: int) -> np.ndarray:
+    """An array for one state of `words` words, all zero."""
+    return np.zeros(words, np.uint64)
+
+
+def _compiled(function: Any) -> bool:
+    """True for a numba dispatcher (what `@numba.njit` makes), without importing numba."""
+    return callable(function) and hasattr(function, "py_func") and hasattr(function, "signatures")
+
+
+@runtime_checkable
+class Compilable(Protocol):
+    """A Python game with a compiled twin: `compiled()` gives its rules as a `CompiledGame`
+    whose `twin` is this game."""
+
+    def compiled(self) -> CompiledGame: ...
+
+
+def compiled_twin(game: object) -> CompiledGame | None:
+    """The compiled rules of `game`: itself if it is a `CompiledGame`, its `compiled()` if it
+    is `Compilable`, else None."""
+    if isinstance(game, CompiledGame):
+        return game
+    if isinstance(game, Compilable):
+        return game.compiled()
+    return None
