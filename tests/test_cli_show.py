@@ -174,3 +174,17 @@ def test_tree_show_svg_through_a_subprocess_prints_the_svg(cli):
     assert code == 0
     root = ElementTree.fromstring(out)
     assert root.tag == f"{SVG}svg"
+
+
+@pytest.mark.parametrize(
+    ("order", "message"),
+    [
+        ("9", "tic-tac-toe's moves are the squares 0 to 8, not 9"),
+        ("-1", "tic-tac-toe's moves are the squares 0 to 8, not -1"),
+        ("", "--order names no move"),
+        ("1,,2", "'' is no move"),
+        ("4,4", "it lists 4 twice"),
+    ],
+)
+def test_explain_refuses_an_order_of_moves_the_game_does_not_have(cli, order, message):
+    assert message in cli.error("explain", "tictactoe", "--order", order)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from zerosum.limits import Limit, clipped, shown
+from zerosum.limits import Limit, clipped, counted, shown
 
 
 def test_a_limit_names_itself_its_cost_and_the_way_to_insist():
@@ -55,3 +55,10 @@ def test_a_huge_integer_is_shown_by_its_digits(value, text):
 )
 def test_a_quoted_input_is_short_whatever_it_is(value, text):
     assert clipped(value) == text
+
+
+def test_a_count_is_singular_for_one():
+    assert [counted(n, "node") for n in (0, 1, 2, 18297)] == [
+        "0 nodes", "1 node", "2 nodes", "18,297 nodes"
+    ]  # fmt: skip
+    assert counted(1, "loss", "losses") == "1 loss" and counted(3, "loss", "losses") == "3 losses"

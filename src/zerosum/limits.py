@@ -8,7 +8,8 @@ A user who means it passes `--no-limit` to the commands whose jobs take hours by
 limits that protect the program itself (Python's recursion, an array's width) have no override.
 
 Each limit lives beside the code whose cost it bounds; this module only gives them one shape
-and one message.
+and one message, and gives every message its words for what the user typed (`clipped`), for
+numbers too long to print (`shown`) and for counts (`counted`).
 """
 
 from __future__ import annotations
@@ -75,3 +76,9 @@ def clipped(value: object, most: int = 80) -> str:
         return text
     length = len(value) if isinstance(value, str) else len(text)
     return f"{text[:most]}... ({length:,} characters)"
+
+
+def counted(count: int, one: str, many: str = "") -> str:
+    """A count with its noun, singular for one: `1 win`, `0 wins`, `18,297 nodes`, `1 loss`
+    (`many` defaults to `one` + "s")."""
+    return f"{count:,} {one if count == 1 else many or one + 's'}"

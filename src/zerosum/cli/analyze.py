@@ -14,11 +14,11 @@ from typing import Any
 
 from zerosum import registry
 from zerosum.cli.common import add_game_argument, game_setup, number, plies, print_json
-from zerosum.cli.match import counted
 from zerosum.cli.play import endgame_tables, waits_for_dice
 from zerosum.compiled import choice
 from zerosum.compiled.choice import IMPLEMENTATIONS
 from zerosum.game import Chance, Evaluating, Game, has_chance
+from zerosum.limits import counted
 from zerosum.players import DEPTH, MOST_SECONDS, NODES, check_budget
 from zerosum.registry import Setup, format_move
 from zerosum.search import rank_moves

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from zerosum import registry
-from zerosum.cli.common import add_game_argument, game_setup, number, parse_int_list, print_json
+from zerosum.cli.common import add_game_argument, game_setup, number, print_json
 from zerosum.cli.output import add_show_options, show
 from zerosum.game import Evaluating, Game, has_chance
 from zerosum.limits import Limit, shown
 from zerosum.search.engine import Engine, Iteration
-from zerosum.search.ordering import Order, by_priority
+from zerosum.search.ordering import Order
 from zerosum.search.result import SearchResult, SearchStats
 from zerosum.search.trace import Trace
 from zerosum.show.searched import (
@@ -238,7 +238,9 @@ def explain_exact(setup: registry.Setup, args: argparse.Namespace) -> tuple[Sear
         raise ValueError(f"--depth is the plies to draw: at least 0, not {shown(args.depth)}")
     if not args.table:
         raise ValueError("--no-table is for the engine: the exact searches keep no table")
-    order = by_priority(parse_int_list(args.order, "move order")) if args.order else None
+    order = (
+        registry.move_order(setup.game, setup.state, args.order) if args.order is not None else None
+    )
     algorithm = args.algorithm or "alphabeta"
     max_nodes = EXACT_MAX_NODES if args.max_nodes is None else args.max_nodes
     searched = traced_search(
@@ -250,7 +252,7 @@ def explain_exact(setup: registry.Setup, args: argparse.Namespace) -> tuple[Sear
 
 def explain_engine(setup: registry.Setup, args: argparse.Namespace) -> tuple[SearchedTree, dict]:
     """The engine's picture and the report's fields that say what its last iteration did."""
-    if args.algorithm or args.order:
+    if args.algorithm or args.order is not None:
         raise ValueError(
             f"{setup.entry.name} is explained with the engine (it has an evaluation):"
             " --algorithm and --order are for exact searches"

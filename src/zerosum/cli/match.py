@@ -10,6 +10,7 @@ from zerosum.cli.common import add_game_argument, game_setup, number, print_json
 from zerosum.cli.play import ask_move
 from zerosum.cli.progress import progress
 from zerosum.game import Game, StateText, require
+from zerosum.limits import counted
 from zerosum.match import GAMES, MatchResult, play_match
 from zerosum.players import Seat
 
@@ -159,8 +160,3 @@ def describe(report: dict) -> str:
         )
         lines.append(elo)
     return "\n".join(lines)
-
-
-def counted(count: int, one: str, many: str) -> str:
-    """`1 win`, `0 wins`, `2 wins`."""
-    return f"{count:,} {one if count == 1 else many}"

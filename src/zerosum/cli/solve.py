@@ -27,9 +27,9 @@ from zerosum.cli.common import (
     plies,
     print_json,
 )
-from zerosum.cli.match import counted
 from zerosum.cli.progress import Bar, progress
 from zerosum.game import StateText, has_chance, require
+from zerosum.limits import counted
 from zerosum.registry import Setup
 from zerosum.solve.answer import SEARCHES, ExactAnswer, ExactSolver, exact_search
 from zerosum.solve.pig import TARGET

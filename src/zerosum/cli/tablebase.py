@@ -10,9 +10,9 @@ from typing import Any
 
 from zerosum import registry
 from zerosum.cli.common import add_no_limit, game_setup, plies, print_json
-from zerosum.cli.match import counted
 from zerosum.cli.progress import Bar, progress
 from zerosum.game import Game, has_chance
+from zerosum.limits import counted
 from zerosum.registry import GameEntry
 from zerosum.solve import Progress, Table, read_header, solve
 from zerosum.solve.retrograde import MOVES, POSITIONS

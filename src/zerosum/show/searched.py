@@ -22,7 +22,7 @@ from math import inf
 from typing import Any
 
 from zerosum.game import Game, MoveText, Rendering
-from zerosum.limits import Limit, shown
+from zerosum.limits import Limit, counted, shown
 from zerosum.search.engine import INFINITY
 from zerosum.search.ordering import Order
 from zerosum.search.result import SearchResult
@@ -142,8 +142,8 @@ class SearchedTree:
         stats = self.result.stats
         text = (
             f"value {format_score(self.result.value)} for MAX, the player to move;"
-            f" {self.algorithm}: {_counted(stats.nodes, 'node')},"
-            f" {_counted(stats.cutoffs, 'cut-off')}"
+            f" {self.algorithm}: {counted(stats.nodes, 'node')},"
+            f" {counted(stats.cutoffs, 'cut-off')}"
         )
         if self.max_ply is None:
             return text + f"; leaves examined {examined} of {examined + pruned}, pruned {pruned}"
@@ -152,19 +152,14 @@ class SearchedTree:
         )
         repeated = " or in first searches that were repeated" if self.repeated else ""
         return text + (
-            f"; drawn: {plies} ({_counted(len(self.nodes), 'node')}), left out:"
-            f" {_counted(self.left_out, 'node')} searched below ply {self.max_ply}{repeated}"
+            f"; drawn: {plies} ({counted(len(self.nodes), 'node')}), left out:"
+            f" {counted(self.left_out, 'node')} searched below ply {self.max_ply}{repeated}"
         )
 
     @property
     def searched_again(self) -> int:
         """How many drawn nodes were searched more than once (the picture shows the last)."""
         return sum(1 for node in self.nodes if node.earlier)
-
-
-def _counted(number: int, noun: str) -> str:
-    """`1 node`, `2 nodes`, `18,297 nodes`."""
-    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 def format_score(score: float | None) -> str:
