@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+from pathlib import Path
+
 import pytest
 
+import zerosum
 from zerosum.limits import Limit, clipped, counted, shown
+
+DOCS = Path(__file__).parent.parent / "docs"
 
 
 def test_a_limit_names_itself_its_cost_and_the_way_to_insist():
@@ -62,3 +69,32 @@ def test_a_count_is_singular_for_one():
         "0 nodes", "1 node", "2 nodes", "18,297 nodes"
     ]  # fmt: skip
     assert counted(1, "loss", "losses") == "1 loss" and counted(3, "loss", "losses") == "3 losses"
+
+
+def every_limit() -> dict[str, Limit]:
+    """Every `Limit` the package states, by where it is defined."""
+    found = {}
+    for module in pkgutil.walk_packages(zerosum.__path__, "zerosum."):
+        if module.name.endswith("__main__"):
+            continue
+        for name, value in vars(importlib.import_module(module.name)).items():
+            if isinstance(value, Limit):
+                found.setdefault(id(value), (f"{module.name}.{name}", value))
+    return dict(found.values())
+
+
+def test_every_limit_is_in_the_guides_table():
+    section = (DOCS / "commands.md").read_text().split("## Limits, errors and progress")[1]
+    table = [
+        line
+        for line in section.split("\n## ")[0].splitlines()
+        if line.startswith("| ") and not line.startswith("| limit")
+    ]
+    limits = every_limit()
+    assert len(limits) >= 28
+    for where, limit in limits.items():
+        what = limit.what.split(" (")[0]
+        rows = [row for row in table if row.startswith(f"| {what} | {limit.most:,}")]
+        assert len(rows) == 1, f"{where}: no row '| {what} | {limit.most:,}' in docs/commands.md"
+        assert ("| yes |" in rows[0]) == limit.liftable, f"{where}: --no-limit column"
+    assert len(table) == len(limits), "a row of the table names no limit"

@@ -199,7 +199,7 @@ def test_pn_step_by_step_is_limited_at_its_edge(cli, monkeypatch, output):
 
 def test_pn_moves_are_limited_and_the_limit_is_stated(cli):
     message = cli.error("pn", "--subtract", "1,2,3,4,5", "--start", "4999999")
-    assert "the moves of the construction (positions times amounts) 24,999,985" in message
+    assert f"{pn.MOVES.what} 24,999,985" in message
     assert f"the limit of {pn.MOVES.most:,}" in message
     assert "--no-limit" in message
     code, out, _ = cli("pn", "--help")

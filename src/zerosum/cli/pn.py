@@ -24,7 +24,7 @@ POSITIONS = Limit(
     "each takes about 400 bytes and 20 microseconds: 5 million take 2 GB and two minutes",
 )
 MOVES = Limit(
-    "the moves of the construction (positions times amounts)",
+    "the moves of the construction (each position's amounts that do not pass the target)",
     20_000_000,
     "each takes about 60 bytes and 2 microseconds beside its position's: 20 million take 1.2 GB"
     " and 40 s more",
