@@ -75,15 +75,15 @@ def open_page(browser, page_file, tree):
 
 
 @pytest.fixture
-def seed_page(browser, tmp_path):
-    seed = searched_tree(Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]]), ())
-    page, steps, errors = open_page(browser, tmp_path / "seed.html", seed)
+def textbook_page(browser, tmp_path):
+    textbook = searched_tree(Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]]), ())
+    page, steps, errors = open_page(browser, tmp_path / "textbook.html", textbook)
     yield page, steps, errors
     page.close()
 
 
-def test_animation_stepped_by_keyboard_ends_on_value_3_with_two_dark_leaves(seed_page):
-    page, steps, errors = seed_page
+def test_animation_stepped_by_keyboard_ends_on_value_3_with_two_dark_leaves(textbook_page):
+    page, steps, errors = textbook_page
     assert page.text_content("#counter") == f"step 0 of {len(steps)}"
     assert page.locator(".node.dark").count() == 0
     for frame in range(1, len(steps) + 1):
@@ -99,8 +99,8 @@ def test_animation_stepped_by_keyboard_ends_on_value_3_with_two_dark_leaves(seed
     assert errors == []
 
 
-def test_leaves_go_dark_at_the_cutoff_and_come_back_when_stepping_back(seed_page):
-    page, steps, errors = seed_page
+def test_leaves_go_dark_at_the_cutoff_and_come_back_when_stepping_back(textbook_page):
+    page, steps, errors = textbook_page
     cutoff = next(i for i, step in enumerate(steps) if step["dark"]) + 1
     for _ in range(cutoff - 1):
         page.keyboard.press("ArrowRight")
@@ -117,8 +117,8 @@ def test_leaves_go_dark_at_the_cutoff_and_come_back_when_stepping_back(seed_page
     assert errors == []
 
 
-def test_play_steps_on_by_itself_until_paused(seed_page):
-    page, _, errors = seed_page
+def test_play_steps_on_by_itself_until_paused(textbook_page):
+    page, _, errors = textbook_page
     page.click("#play")
     assert page.text_content("#play") == "Pause"
     page.wait_for_function("document.getElementById('counter').textContent.startsWith('step 2 ')")

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-SEED_TREE = "[[3,12,8],[2,4,6],[14,5,2]]"
+TEXTBOOK_TREE = "[[3,12,8],[2,4,6],[14,5,2]]"
 
 
 @pytest.mark.parametrize(
@@ -48,7 +48,7 @@ def test_solve_text_output_names_value_move_and_counts(cli):
 
 
 def test_tree_reports_examined_and_pruned_leaves(cli):
-    report = cli.json("tree", SEED_TREE)
+    report = cli.json("tree", TEXTBOOK_TREE)
     assert (report["value"], report["best_move"], report["leaves"]) == (3, "0", 7)
     assert report["pruned"] == [[1, 1], [1, 2]]
     assert len(report["examined"]) == 7
@@ -56,12 +56,12 @@ def test_tree_reports_examined_and_pruned_leaves(cli):
 
 
 def test_tree_with_minimax_prunes_nothing(cli):
-    report = cli.json("tree", SEED_TREE, "--algorithm", "minimax")
+    report = cli.json("tree", TEXTBOOK_TREE, "--algorithm", "minimax")
     assert (report["value"], report["leaves"], report["pruned"]) == (3, 9, [])
 
 
 def test_tree_text_output_marks_the_pruned_leaves(cli):
-    code, out, _ = cli("tree", SEED_TREE)
+    code, out, _ = cli("tree", TEXTBOOK_TREE)
     assert code == 0
     assert "leaves examined: 7 of 9" in out
     assert [line.split()[0] for line in out.splitlines() if line.endswith("pruned")] == [
@@ -96,7 +96,7 @@ def test_bad_input_is_one_line_on_stderr_and_exit_code_2(cli, argv, message):
 
 
 def test_python_dash_m_zerosum_runs_the_command(cli):
-    code, out, _ = cli.process("tree", SEED_TREE, "--json")
+    code, out, _ = cli.process("tree", TEXTBOOK_TREE, "--json")
     assert code == 0
     assert json.loads(out)["value"] == 3
 

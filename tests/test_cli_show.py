@@ -23,16 +23,16 @@ def test_tree_show_text_prints_the_indented_tree(cli):
 
 
 def test_tree_show_svg_to_file_reports_it_in_json(tmp_path, cli):
-    target = tmp_path / "seed.svg"
+    target = tmp_path / "textbook.svg"
     report = cli.json("tree", SEED_TREE, "--show", "svg", "-o", str(target))
     assert report["output"] == str(target)
     assert (report["value"], report["leaves"], len(report["pruned"])) == (3, 7, 2)
     ElementTree.parse(target)
-    assert [p.name for p in tmp_path.iterdir()] == ["seed.svg"]  # no temporary file left
+    assert [p.name for p in tmp_path.iterdir()] == ["textbook.svg"]  # no temporary file left
 
 
 def test_tree_show_html_replaces_an_existing_file(tmp_path, cli):
-    target = tmp_path / "seed.html"
+    target = tmp_path / "textbook.html"
     target.write_text("old")
     assert cli("tree", SEED_TREE, "--show", "html", "-o", str(target)).code == 0
     assert target.read_text().startswith("<!DOCTYPE html>")
@@ -46,7 +46,7 @@ def test_tree_show_with_json_and_no_file_is_an_error(cli):
 
 
 def test_tree_show_into_a_missing_folder_is_one_line_error(tmp_path, cli):
-    target = tmp_path / "missing" / "seed.svg"
+    target = tmp_path / "missing" / "textbook.svg"
     err = cli.error("tree", SEED_TREE, "--show", "svg", "-o", str(target))
     assert err.startswith(f"zerosum: error: cannot write {target}:")
 

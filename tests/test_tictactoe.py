@@ -69,7 +69,7 @@ def test_in_xox_o_only_bottom_centre_holds_the_draw():
     assert alphabeta(GAME, state).best_move == 7
 
 
-def test_the_seed_tutorial_positions():
+def test_the_textbook_tutorial_positions():
     # X to move after X0 O1: the only forced result is a win for X, starting with square 3 or 4
     state = GAME.parse_state("XO.......")
     assert alphabeta(GAME, state).value == 1

@@ -7,12 +7,12 @@ from zerosum.games.tree import Tree
 from zerosum.search import Trace, alphabeta
 from zerosum.search.trace import CUTOFF, ENTER, EXIT, KINDS, LEAF
 
-SEED_TREE = Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+TEXTBOOK_TREE = Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
 
 
 def test_alphabeta_on_seed_tree_records_16_events_in_search_order():
     trace = Trace()
-    alphabeta(SEED_TREE, (), trace=trace)
+    alphabeta(TEXTBOOK_TREE, (), trace=trace)
     kinds = [event.kind for event in trace.events]
     assert kinds == [
         ENTER, ENTER, LEAF, LEAF, LEAF, EXIT,
@@ -25,21 +25,21 @@ def test_alphabeta_on_seed_tree_records_16_events_in_search_order():
 
 def test_cutoff_at_second_move_records_score_2_against_alpha_3():
     trace = Trace()
-    alphabeta(SEED_TREE, (), trace=trace)
+    alphabeta(TEXTBOOK_TREE, (), trace=trace)
     first_cutoff = trace.of_kind(CUTOFF)[0]
     assert (first_cutoff.state, first_cutoff.value, first_cutoff.alpha) == ((1,), 2, 3)
 
 
 def test_enter_events_carry_the_window_alpha_3_after_the_first_move():
     trace = Trace()
-    alphabeta(SEED_TREE, (), trace=trace)
+    alphabeta(TEXTBOOK_TREE, (), trace=trace)
     windows = [(e.state, e.alpha, e.beta) for e in trace.of_kind(ENTER)]
     assert windows[2:] == [((1,), 3, float("inf")), ((2,), 3, float("inf"))]
 
 
 def test_trace_past_its_limit_counts_dropped_events():
     trace = Trace(limit=5)
-    alphabeta(SEED_TREE, (), trace=trace)
+    alphabeta(TEXTBOOK_TREE, (), trace=trace)
     assert len(trace.events) == 5
     assert trace.dropped == 11
     assert not trace.complete
