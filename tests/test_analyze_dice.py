@@ -115,7 +115,10 @@ def test_a_pig_position_and_a_chance_tree_are_ranked_the_same_way(cli):
         (["X 6-5: 6 / 19"], "X's 6 point is O's 19 point"),
         (["X 9-5: 6 / 1"], "bad dice '9-5'"),
         (["X: 6 / 1", "--dice", "0-3"], "bad dice '0-3'"),
-        (["X: 6 / 1"], "the position waits for a roll: give the dice (backgammon: --dice 6-5)"),
+        (
+            ["X: 6 / 1"],
+            "the position waits for chance (a roll): nobody moves there; give the roll with",
+        ),
         (["X 6-5: 6 / 1", "--dice", "6-5"], "has its roll already: give the dice once"),
         (["O 6-5: 6 / 19:14 bar"], "O's 6 point is X's 19 point"),
         (["X 6-5: 6 / 1", "--time", "1"], "searched to --depth, not by --time or --nodes"),

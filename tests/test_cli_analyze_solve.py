@@ -178,3 +178,32 @@ def test_commands_run_as_a_module(cli):
     code, _, err = cli.process("analyze", "connect4", "4444444")
     assert code == 2
     assert err == "zerosum: error: bad moves '4444444' at move 7: column 4 is full\n"
+
+
+CHANCE_TREE = '[{"chance": [[0.5, [3, 1]], [0.5, [2, 6]]]}, 2]'
+"""Two moves: a coin between two choices of the opponent's (worth 0.5 * 1 + 0.5 * 2 = 1.5 to the
+player at the root), or 2."""
+
+
+def test_solve_searches_a_tree_with_chance_nodes_by_expectiminimax(cli):
+    report = cli.json("solve", "tree", CHANCE_TREE)
+    assert (report["algorithm"], report["value"], report["best_move"]) == (
+        "expectiminimax", 2, "1"
+    )  # fmt: skip
+    assert "minimax takes no chance nodes" in cli.error(
+        "solve", "tree", CHANCE_TREE, "--algorithm", "minimax"
+    )
+    assert "for games without dice" in cli.error("solve", "tree", CHANCE_TREE, "--distance")
+
+
+def test_solve_at_a_chance_node_says_nobody_moves(cli):
+    code, out, _ = cli("solve", "tree", '{"chance": [[0.5, [3, 1]], [0.5, [2, 6]]]}')
+    assert code == 0
+    assert out.splitlines()[-2:] == [
+        "expected value 4.5000 for player 0",
+        "best move: none, nobody moves here (chance decides)",
+    ]
+
+
+def test_solve_refuses_backgammon_as_too_large_to_search_to_the_end(cli):
+    assert "backgammon has too many positions" in cli.error("solve", "backgammon")

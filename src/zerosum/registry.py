@@ -233,6 +233,7 @@ BUILT_IN: tuple[GameEntry, ...] = (
         Backgammon,
         "backgammon without the cube: turns like 24/18 13/11, gammons and backgammons",
         player="expectiminimax:depth=1",
+        solvable=False,
     ),
     GameEntry(
         "chess",

@@ -167,7 +167,10 @@ def run_ranking(setup: Setup, args: argparse.Namespace) -> int:
     if depth is None and isinstance(game, Evaluating):
         depth = DEFAULT_CHANCE_DEPTH
     if waits_for_dice(game, state):
-        raise ValueError("the position waits for a roll: give the dice (backgammon: --dice 6-5)")
+        raise ValueError(
+            "the position waits for chance (a roll): nobody moves there; give the roll with"
+            " --dice (backgammon: --dice 6-5), or analyse a position where a player moves"
+        )
     start = time.perf_counter()
     ranked = rank_moves(game, state, depth=depth)
     seconds = time.perf_counter() - start

@@ -51,7 +51,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--algorithm",
         choices=sorted(SEARCHES),
-        help="an exact search to the end (default: the game's solver, else alphabeta)",
+        help=(
+            "an exact search to the end (default: the game's solver, else alphabeta;"
+            " expectiminimax for a tree with chance nodes)"
+        ),
     )
     parser.add_argument(
         "--order", help="moves to examine first, comma-separated (e.g. 4,0,2,6,8,1,3,5,7)"
@@ -109,7 +112,7 @@ def solve(
     ]
     over = setup.game.is_terminal(setup.state)
     options = f"{' and '.join(asked)} {'asks' if len(asked) == 1 else 'ask'}"
-    if asked and has_chance(setup.game):
+    if asked and has_chance(setup.game) and setup.entry.solver is not None:
         raise ValueError(
             f"{options} for an exact search, which cannot solve a game with dice:"
             f" {setup.entry.name}'s own solver takes none of them"
@@ -135,7 +138,7 @@ def solve(
     return exact_search(
         setup.game,
         setup.state,
-        algorithm=args.algorithm or "alphabeta",
+        algorithm=args.algorithm,
         order=order,
         distance=args.distance,
     )
@@ -166,10 +169,16 @@ def describe(report: dict, player_names: tuple[str, str], note: str = "") -> str
     """The text of a solve report; `player_names` name players 0 and 1."""
     value = report["value"]
     if not float(value).is_integer():  # an expectation over the dice
-        lines = [
-            f"{player_names[report['to_move']]} to move: expected value {value:.4f} under best play"
-        ]
-        return "\n".join([*lines, note, f"best move: {report['best_move']}"])
+        if report["best_move"] is None:  # a chance node: the value is over its outcomes
+            lines = [f"expected value {value:.4f} for {player_names[report['to_move']]}"]
+            best = "best move: none, nobody moves here (chance decides)"
+        else:
+            lines = [
+                f"{player_names[report['to_move']]} to move:"
+                f" expected value {value:.4f} under best play"
+            ]
+            best = f"best move: {report['best_move']}"
+        return "\n".join([*lines, *([note] if note else []), best])
     outcome = "a draw" if value == 0 else "a win" if value > 0 else "a loss"
     if report["plies"] is not None:
         outcome += f" in {plies(report['plies'])}"

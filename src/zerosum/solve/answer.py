@@ -14,6 +14,7 @@ from typing import Any
 
 from zerosum.game import Game, has_chance
 from zerosum.search.exact import alphabeta, minimax, negamax
+from zerosum.search.expectiminimax import expectiminimax
 from zerosum.search.ordering import Order
 
 
@@ -81,20 +82,44 @@ def exact_search(
     game: Game,
     state: Any,
     *,
-    algorithm: str = "alphabeta",
+    algorithm: str | None = None,
     order: Order | None = None,
     distance: bool = False,
 ) -> ExactAnswer:
-    """The value of `state` by `algorithm` searched to the end (no game-specific solver)."""
+    """The value of `state` by `algorithm` searched to the end (no game-specific solver):
+    alphabeta by default, and for a game with chance nodes expectiminimax, whose value is the
+    expected utility of best play (the other searches take no chance nodes)."""
+    if has_chance(game):
+        return _expected(game, state, algorithm, order, distance)
+    algorithm = algorithm or "alphabeta"
     if algorithm not in SEARCHES:
         raise ValueError(f"unknown algorithm {algorithm!r}: choose one of {', '.join(SEARCHES)}")
-    if has_chance(game):
-        raise ValueError(f"{algorithm} cannot solve a game with dice: it has no solver of its own")
     start = time.perf_counter()
     result = SEARCHES[algorithm](game, state, order=order, distance=distance)
     stats = result.stats
     details = {"leaves": stats.leaves, "cutoffs": stats.cutoffs}
     return ExactAnswer(
         algorithm, result.value, result.best_move, result.pv, result.plies, stats.nodes,
+        time.perf_counter() - start, details,
+    )  # fmt: skip
+
+
+def _expected(
+    game: Game, state: Any, algorithm: str | None, order: Order | None, distance: bool
+) -> ExactAnswer:
+    """The expectiminimax value of `state` searched to the end (see `exact_search`)."""
+    if algorithm not in (None, "expectiminimax"):
+        raise ValueError(
+            f"{algorithm} takes no chance nodes: a game with dice is searched to the end by"
+            " expectiminimax (the default)"
+        )
+    if distance:
+        raise ValueError("the distance to the end is for games without dice (--distance)")
+    start = time.perf_counter()
+    result = expectiminimax(game, state, order=order)
+    stats = result.stats
+    details = {"leaves": stats.leaves, "cutoffs": stats.cutoffs}
+    return ExactAnswer(
+        "expectiminimax", result.value, result.best_move, result.pv, None, stats.nodes,
         time.perf_counter() - start, details,
     )  # fmt: skip
