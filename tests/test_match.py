@@ -248,3 +248,17 @@ def test_a_backgammon_opening_won_on_the_first_roll_is_won_once_by_each_player(t
     argv = ["match", "backgammon", "--a", "random", "--b", "random", "--games", "2"]
     report = cli.json(*argv, "--openings", str(openings))
     assert (report["wins"], report["draws"], report["losses"]) == (1, 0, 1)
+
+
+def test_a_match_may_start_from_a_position_and_a_tree_is_its_position(cli):
+    report = cli.json("match", "tictactoe", "XO.X.O...", "--a", "perfect", "--b", "random",
+                      "--games", "2", "--json")  # fmt: skip
+    assert report["games"] == 2
+    assert cli.json("match", "tree", "[[3,12,8],[2,4,6],[14,5,2]]", "--a", "perfect", "--b",
+                    "perfect", "--games", "2", "--json")["draws"] == 0  # fmt: skip
+    assert "the game is already over in 'XXXOO....'" in cli.error(
+        "match", "tictactoe", "XXXOO....", "--a", "random", "--b", "random"
+    )
+    assert "not both" in cli.error(
+        "match", "tictactoe", "X........", "--a", "random", "--b", "random", "--openings", "f"
+    )

@@ -10,7 +10,7 @@ from zerosum.cli.common import add_game_argument, game_setup, number, print_json
 from zerosum.cli.play import ask_move
 from zerosum.cli.progress import progress
 from zerosum.game import Game, StateText, require
-from zerosum.limits import counted
+from zerosum.limits import clipped, counted
 from zerosum.match import GAMES, MatchResult, play_match
 from zerosum.players import Seat
 
@@ -27,7 +27,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             f" games finished are reported (exit 0). Players: {kinds}."
         ),
     )
-    add_game_argument(parser, position=False)
+    add_game_argument(parser)
     parser.add_argument(
         "--a", required=True, metavar="SPEC", help="player A, e.g. mcts:iterations=800"
     )
@@ -41,7 +41,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--openings",
         metavar="FILE",
-        help="positions to start from, one per line (each played twice; none finished)",
+        help=(
+            "positions to start from, one per line (each played twice; none finished);"
+            " else every game starts from POSITION, or the start"
+        ),
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for dice and random choices")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -59,7 +62,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--games: {error}") from None
     a, b = players.parse_player(args.a), players.parse_player(args.b)
     human = "human" in (a.kind, b.kind)
-    openings = _read_openings(game, args.openings) if args.openings else None
+    if setup.position and args.openings is not None:
+        raise ValueError("a match starts from POSITION or from --openings, not both")
+    openings = _read_openings(game, args.openings) if args.openings is not None else None
+    if setup.position:
+        openings = [registry.unfinished(setup).state]
     seat = Seat(setup.entry, ask=_ask)
     player_a, player_b = players.player_maker(a, game, seat), players.player_maker(b, game, seat)
     with progress("games", total=args.games, what="match") as bar:
@@ -97,7 +104,7 @@ def _read_openings(game: Game, path: str) -> list:
         with open(path, encoding="utf-8") as handle:
             lines = handle.read().splitlines()
     except OSError as error:
-        raise ValueError(f"cannot read openings {path!r}: {error.strerror}") from None
+        raise ValueError(f"cannot read openings {clipped(path)}: {error.strerror}") from None
     openings = []
     for number_, line in enumerate(lines, 1):
         text = line.split("#", 1)[0].strip()
@@ -114,7 +121,7 @@ def _read_openings(game: Game, path: str) -> list:
             )
         openings.append(opening)
     if not openings:
-        raise ValueError(f"no openings in {path!r}")
+        raise ValueError(f"no openings in {clipped(path)}")
     return openings
 
 
