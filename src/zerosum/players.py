@@ -284,7 +284,7 @@ def make_player(spec: PlayerSpec, game: Game, seat: Seat) -> Chooser:
     """A fresh player of `spec` for one game of `game`; ValueError when it cannot play it (or
     an option is out of its range, `BUDGETS`)."""
     for option, value in spec.options.items():
-        if option in BUDGETS:
+        if option in BUDGETS:  # impl names an implementation, not a budget
             check_budget(option, value, f"{spec.kind} option {option}")
     return PLAYERS[spec.kind].make(game, spec.options, seat)
 

@@ -21,7 +21,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_game_argument(parser)
     parser.add_argument("--depth", type=int, required=True, help="moves to look ahead")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    add_no_limit(parser, "perft's bound on its positions: the most moves to the power --depth")
+    add_no_limit(
+        parser,
+        "perft's bound on its positions: the most moves to the power --depth,"
+        " or the positions one move less times the most moves",
+    )
     parser.set_defaults(run=run)
 
 

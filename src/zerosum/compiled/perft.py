@@ -23,7 +23,8 @@ from zerosum.limits import Limit
 __all__ = ["POSITIONS", "Perft", "perft"]
 
 POSITIONS = Limit(
-    "perft's bound on its positions (the most moves of a position, to the power of the depth)",
+    "perft's bound on its positions (the most moves of a position, to the power of the depth;"
+    " or the positions one move less, counted, times the most moves)",
     10**10,
     "minutes at 20 million positions a second",
 )
@@ -80,12 +81,27 @@ def perft(game: Any, state: Any, depth: int, *, lifted: bool = False) -> Perft:
     checked_once(compiled)
     if depth > compiled.max_plies:
         raise ValueError(f"depth must be at most {compiled.max_plies}, the longest game")
-    POSITIONS.check(compiled.max_moves**depth, lifted=lifted)
     words = compiled.twin.to_words(state) if compiled.twin is not None else np.array(state)
     count = kernel(compiled)
     states = np.zeros((depth + 2, compiled.words), np.uint64)
     moves = np.zeros((depth + 2, compiled.max_moves), np.int64)
     states[0] = words
+    if not lifted:
+        POSITIONS.check(_bound(count, states, moves, compiled.max_moves, depth))
     start = clock.perf_counter()
     nodes = int(count(states, moves, 0, depth))
     return Perft(depth, nodes, clock.perf_counter() - start)
+
+
+def _bound(count: Any, states: np.ndarray, moves: np.ndarray, most: int, depth: int) -> int:
+    """A bound on the positions `depth` moves from `states[0]`: `most` (the most moves of a
+    position) to the power of `depth`, or, when that is over `POSITIONS` (Othello's `most`
+    is 64 for any board text, its positions have about 10 moves), the positions one move
+    less, counted (within the same bound: a tenth or so of the work asked), times `most`."""
+    bound = most**depth
+    if bound <= POSITIONS.most or depth <= 1:
+        return bound
+    fewer = _bound(count, states, moves, most, depth - 1)
+    if fewer > POSITIONS.most:
+        return fewer * most
+    return int(count(states, moves, 0, depth - 1)) * most

@@ -58,6 +58,7 @@ not stop with a corner about to change hands.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from zerosum.game import Player
 from zerosum.limits import clipped
@@ -122,6 +123,19 @@ MOVE_SEPARATORS = re.compile(r"[\s,]+")
 MOVE_WORD = re.compile(r"[a-h][1-8]|pass", re.IGNORECASE)
 
 
+MIX_1, MIX_2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+WHITE_SALT = 0x9E3779B97F4A7C15
+"""The multipliers of `mix`, and what the key mixes into the other's discs when White moves."""
+
+
+def mix(z: int) -> int:
+    """A 64-bit integer's bits mixed so that each changes about half of the result's
+    (splitmix64's finaliser): a key that spreads nearby positions over the whole table."""
+    z = (z ^ z >> 30) * MIX_1 & BOARD
+    z = (z ^ z >> 27) * MIX_2 & BOARD
+    return z ^ z >> 31
+
+
 def legal_squares(mine: int, theirs: int) -> int:
     """The empty squares from which `mine` would flank a line of `theirs`, as a bitboard.
 
@@ -181,6 +195,13 @@ class Othello:
 
     player_names = ("X", "O")
 
+    def compiled(self) -> Any:
+        """The same rules compiled with numba (`zerosum.compiled.protocol.CompiledGame`), for
+        the compiled engine, MCTS and perft."""
+        from zerosum.games.compiled_othello import othello_rules  # numba: on demand
+
+        return othello_rules(self)
+
     def initial_state(self) -> State:
         return (START_BLACK, START_WHITE, 0, legal_squares(START_BLACK, START_WHITE))
 
@@ -236,9 +257,12 @@ class Othello:
         return (-1, 1)
 
     def key(self, state: State) -> int:
-        """A perfect key of 129 bits: the mover's discs, the other's above them, the mover on
-        top (the squares to play follow from these)."""
-        return state[0] | state[1] << 64 | state[2] << 128
+        """A 64-bit key of the discs and the mover (the squares to play follow from these),
+        as chess's Zobrist keys: two positions share one with a chance of about 2**-64, which
+        the engine's table allows for (its stored move is checked before it is played). The
+        compiled twin computes the same key, so the two engines' tables fill alike."""
+        mine, theirs, player, _ = state
+        return mix(mix(theirs ^ WHITE_SALT if player else theirs) ^ mine)
 
     def evaluate(self, state: State, player: Player) -> float:
         """An estimate in (-1, 1) of `state` for `player`; `utility` once the game is over.
