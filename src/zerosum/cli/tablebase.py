@@ -104,11 +104,6 @@ def add_table_game_argument(parser: argparse.ArgumentParser) -> None:
 
 def run_build(args: argparse.Namespace) -> int:
     setup = game_setup(args)
-    if not setup.entry.solvable:
-        tables = " (use endgame tables: --syzygy)" if setup.entry.tables else ""
-        raise ValueError(
-            f"{setup.entry.name} has too many positions to enumerate into a table{tables}"
-        )
     if has_chance(setup.game):
         name = setup.entry.name
         other_way = (
@@ -119,6 +114,11 @@ def run_build(args: argparse.Namespace) -> int:
         raise ValueError(
             f"{setup.entry.name} has dice: a table by retrograde analysis is for games without"
             f" chance ({other_way})"
+        )
+    if not setup.entry.solvable:
+        tables = " (use endgame tables: --syzygy)" if setup.entry.tables else ""
+        raise ValueError(
+            f"{setup.entry.name} has too many positions to enumerate into a table{tables}"
         )
     output = check_destination(args.output)  # before hours of work, not after
     began = time.perf_counter()
