@@ -19,12 +19,12 @@ clock, the node budget, `stop()` and Ctrl-C are looked at exactly as the Python 
 at them every 256 nodes; a node budget is never exceeded, a time budget by at most the time
 of `CHECK_EVERY` nodes (about a millisecond).
 
-The first search of a game in a process compiles it (about 10 seconds of processor; the
-listeners of `zerosum.compiled.choice` are told first). numba's cache does not keep it across
-processes: the search is a closure over the game's functions, and a function specialised by
-functions it is given misses the cache's index (tried: both ways recompile every run). The
-history heuristic is kept in float64: a search to the end rewards a cut-off with
-`(2**30 - ply) ** 2`, beyond 64-bit integers, which the Python engine's integers hold.
+The first search of a game compiles it (about 10 seconds of processor; the listeners of
+`zerosum.compiled.choice` are told first), once: numba's cache keeps it on disk for the next
+processes where the game's functions can be imported (`zerosum.compiled.cache`; a closure or a
+game typed into an interpreter is compiled once a process). The history heuristic is kept in
+float64: a search to the end rewards a cut-off with `(2**30 - ply) ** 2`, beyond 64-bit
+integers, which the Python engine's integers hold.
 """
 
 from __future__ import annotations
