@@ -66,6 +66,8 @@ def moves(state, out):
 
 @compiled()
 def line_starts(stones):
+    """The cells where a line of `stones` starts (in any direction)."""
+    stones = u(stones)  # a plain int from Python below 2**63 would be typed int64
     starts = zero
     for shift in directions:
         if four:  # pairs of pairs: two shifts instead of three
@@ -106,6 +108,8 @@ def key(state):
 
 @compiled()
 def winning_cells(stones, mask):
+    """The empty cells (not in `mask`) that would complete a line of `stones`."""
+    stones, mask = u(stones), u(mask)  # plain ints from Python, as `line_starts`
     cells_ = zero
     if four:
         cells_ = (stones << one) & (stones << two) & (stones << three)  # three below
@@ -138,8 +142,8 @@ def evaluate(state, player):
     if won != zero or stones == u(cells):
         return float(utility(state, player))
     mover = np.int64(stones & one)
-    mine = winning_cells(position, mask)
-    theirs = winning_cells(position ^ mask, mask)
+    mine = u(winning_cells(position, mask))  # a uint64 run from Python too (see popcount)
+    theirs = u(winning_cells(position ^ mask, mask))
     playable = (mask + bottom_row) & board
     if mine & playable:
         estimate = 0.9  # the player to move wins at once
