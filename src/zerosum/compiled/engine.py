@@ -19,12 +19,12 @@ clock, the node budget, `stop()` and Ctrl-C are looked at exactly as the Python 
 at them every 256 nodes; a node budget is never exceeded, a time budget by at most the time
 of `CHECK_EVERY` nodes (about a millisecond).
 
-The first search of a game in a process compiles it (about 10 seconds of processor; the
-listeners of `zerosum.compiled.choice` are told first). numba's cache does not keep it across
-processes: the search is a closure over the game's functions, and a function specialised by
-functions it is given misses the cache's index (tried: both ways recompile every run). The
-history heuristic is kept in float64: a search to the end rewards a cut-off with
-`(2**30 - ply) ** 2`, beyond 64-bit integers, which the Python engine's integers hold.
+The first search of a game compiles it (about 10 seconds of processor; the listeners of
+`zerosum.compiled.choice` are told first), once: numba's cache keeps it on disk for the next
+processes where the game's functions can be imported (`zerosum.compiled.cache`; a closure or a
+game typed into an interpreter is compiled once a process). The history heuristic is kept in
+float64: a search to the end rewards a cut-off with `(2**30 - ply) ** 2`, beyond 64-bit
+integers, which the Python engine's integers hold.
 """
 
 from __future__ import annotations
@@ -179,6 +179,7 @@ class Engine:
     ) -> EngineResult:
         """The best move of the deepest finished iteration and its score, for the player to
         move (as `zerosum.search.engine.Engine.search`)."""
+        kernel(self.compiled)  # compiled or read from the cache before the clock starts
         start = clock.perf_counter()
         finished: list[Iteration] = []
         for iteration in self.iterations(state, depth=depth, time=time, nodes=nodes):
@@ -237,6 +238,7 @@ class Engine:
         self.stopped = None
         np.floor(self.history / 2, out=self.history)  # old history counts less than new
         info[GENERATION] += 1  # ages every entry of the table
+        kernel(self.compiled)  # not against the time budget
         start = clock.perf_counter()
         self.deadline = start + time if time is not None else None
         self.node_limit = nodes

@@ -24,10 +24,10 @@ import time as clock
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
+from zerosum.compiled.cache import build
 from zerosum.compiled.checked import checked_once
-from zerosum.compiled.choice import announce
 from zerosum.compiled.protocol import CompiledGame, compiled_twin
 from zerosum.compiled.rules import python_rules
 from zerosum.game import Bounded
@@ -45,6 +45,14 @@ INITIAL_NODES = 1 << 16
 # The fields of the tree's integer array (a row a node) and of its float array.
 FIRST, COUNT, MOVE, VISITS, KIND = range(5)
 TOTAL, LOWER, UPPER = range(3)
+
+_WORDS = types.uint64[:, ::1]
+RUN_SIGNATURE = types.int64(
+    _WORDS, types.int64[:, ::1], types.float64[:, ::1], types.int64[::1], types.uint64[::1],
+    types.int64[::1], types.int64[::1], types.int64, types.float64, types.boolean,
+    types.float64, types.float64,
+)  # fmt: skip
+"""`run(states, nodes, values, info, rng, moves, path, iterations, c, solver, low, high)`"""
 
 
 @njit(cache=True)
@@ -67,136 +75,20 @@ def below(rng, n):
 @functools.cache
 def kernel(compiled: CompiledGame) -> Any:
     """The compiled iterations of `compiled`: `run(states, nodes, values, info, rng, moves,
-    path, iterations, c, solver, low, high) -> iterations done`."""
-    announce(f"compiling MCTS for {compiled.name} (once a process)")
-    to_move, legal, play = compiled.to_move, compiled.moves, compiled.play
-    terminal, utility = compiled.terminal, compiled.utility
+    path, iterations, c, solver, low, high) -> iterations done` (the template
+    `zerosum.compiled.mcts_search` made the game's, read from the cache if it was)."""
+    from zerosum.compiled import mcts_search
 
-    @njit
-    def playout(state, scratch, child, moves, rng):
-        """The result for player 0 of a game played out at random from `state`."""
-        scratch[:] = state
-        while not terminal(scratch):
-            count = legal(scratch, moves)
-            play(scratch, moves[below(rng, count)], child)
-            scratch[:] = child
-        return float(utility(scratch, 0))
+    bindings = {
+        "to_move": compiled.to_move, "legal": compiled.moves, "play": compiled.play,
+        "terminal": compiled.terminal, "utility": compiled.utility,
+    }  # fmt: skip
+    module = build(mcts_search, bindings, f"compiling MCTS for {compiled.name}", _compiled)
+    return module.run
 
-    @njit
-    def expand(node, state, nodes, values, info, rng, moves, low, high):
-        """Create the children of `node` (in a random order: unvisited ones are tried so)."""
-        count = legal(state, moves)
-        for index in range(count - 1, 0, -1):
-            other = below(rng, index + 1)
-            moves[index], moves[other] = moves[other], moves[index]
-        first = info[0]
-        for index in range(count):
-            row = first + index
-            nodes[row, FIRST] = -1
-            nodes[row, COUNT] = 0
-            nodes[row, MOVE] = moves[index]
-            nodes[row, VISITS] = 0
-            nodes[row, KIND] = UNKNOWN
-            values[row, TOTAL] = 0.0
-            values[row, LOWER] = low
-            values[row, UPPER] = high
-        nodes[node, FIRST] = first
-        nodes[node, COUNT] = count
-        info[0] = first + count
 
-    @njit
-    def select(node, nodes, values, c, solver):
-        """The child to descend into: an unvisited one, else the best by UCB1."""
-        sign = 1.0 if nodes[node, KIND] == 0 else -1.0
-        first, count = nodes[node, FIRST], nodes[node, COUNT]
-        open_only = False
-        if solver:  # children proven no better than the node's guaranteed value are done
-            for row in range(first, first + count):
-                if (sign > 0 and values[row, UPPER] > values[node, LOWER]) or (
-                    sign < 0 and values[row, LOWER] < values[node, UPPER]
-                ):
-                    open_only = True
-                    break
-        log_n = math.log(nodes[node, VISITS])
-        best, best_row = -math.inf, first
-        for row in range(first, first + count):
-            if open_only and not (
-                (sign > 0 and values[row, UPPER] > values[node, LOWER])
-                or (sign < 0 and values[row, LOWER] < values[node, UPPER])
-            ):
-                continue
-            visits = nodes[row, VISITS]
-            if visits == 0:
-                return row
-            score = sign * values[row, TOTAL] / visits + c * math.sqrt(log_n / visits)
-            if score > best:
-                best, best_row = score, row
-        return best_row
-
-    @njit
-    def prove(path, length, nodes, values):
-        """Tighten the proven bounds from the end of `path` up, while they change."""
-        for index in range(length - 1, -1, -1):
-            node = path[index]
-            kind, count = nodes[node, KIND], nodes[node, COUNT]
-            if kind == TERMINAL or count == 0:
-                continue
-            first = nodes[node, FIRST]
-            lower, upper = values[first, LOWER], values[first, UPPER]
-            for row in range(first + 1, first + count):
-                if kind == 0:
-                    lower = max(lower, values[row, LOWER])
-                    upper = max(upper, values[row, UPPER])
-                else:
-                    lower = min(lower, values[row, LOWER])
-                    upper = min(upper, values[row, UPPER])
-            if lower == values[node, LOWER] and upper == values[node, UPPER]:
-                return
-            values[node, LOWER] = lower
-            values[node, UPPER] = upper
-
-    @njit
-    def run(states, nodes, values, info, rng, moves, path, iterations, c, solver, low, high):
-        done = 0
-        capacity = nodes.shape[0]
-        scratch = np.empty(states.shape[1], np.uint64)
-        child = np.empty(states.shape[1], np.uint64)
-        while done < iterations:
-            if solver and values[0, LOWER] == values[0, UPPER]:
-                break  # the root is proven
-            if info[0] + moves.shape[0] > capacity:
-                break  # the tree is full: Python grows it
-            node, ply = 0, 0
-            path[0] = 0
-            while True:
-                if nodes[node, KIND] == TERMINAL:
-                    value = values[node, LOWER]
-                    break
-                if nodes[node, VISITS] == 0:
-                    value = playout(states[ply], scratch, child, moves, rng)
-                    break
-                if nodes[node, COUNT] == 0:
-                    expand(node, states[ply], nodes, values, info, rng, moves, low, high)
-                row = select(node, nodes, values, c, solver)
-                play(states[ply], nodes[row, MOVE], states[ply + 1])
-                ply += 1
-                if nodes[row, KIND] == UNKNOWN:  # first visit: its kind, proven if over
-                    if terminal(states[ply]):
-                        nodes[row, KIND] = TERMINAL
-                        values[row, LOWER] = values[row, UPPER] = utility(states[ply], 0)
-                    else:
-                        nodes[row, KIND] = to_move(states[ply])
-                node = row
-                path[ply] = node
-            for index in range(ply + 1):
-                nodes[path[index], VISITS] += 1
-                values[path[index], TOTAL] += value
-            if solver:
-                prove(path, ply + 1, nodes, values)
-            done += 1
-        return done
-
-    return run
+def _compiled(module: Any) -> None:
+    """`run` has a signature: importing it compiled it."""
 
 
 class MCTS:
@@ -271,7 +163,7 @@ class MCTS:
                 nodes, values = self._grow()
             done += run(
                 self.states, nodes, values, self.info, self.rng, self.moves, self.path, quota,
-                self.c, self.solver, self.low, self.high,
+                float(self.c), bool(self.solver), float(self.low), float(self.high),
             )  # fmt: skip
         return self._report(done, clock.perf_counter() - start)
 

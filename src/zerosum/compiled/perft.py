@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numba import njit, types
+from numba import types
 
+from zerosum.compiled.cache import build
 from zerosum.compiled.checked import checked_once
-from zerosum.compiled.choice import announce
 from zerosum.compiled.protocol import CompiledGame, compiled_twin
 from zerosum.limits import Limit
 
@@ -29,7 +29,7 @@ POSITIONS = Limit(
     "minutes at 20 million positions a second",
 )
 
-_SIGNATURE = types.int64(types.uint64[:, ::1], types.int64[:, ::1], types.int64, types.int64)
+SIGNATURE = types.int64(types.uint64[:, ::1], types.int64[:, ::1], types.int64, types.int64)
 
 
 @dataclass(frozen=True)
@@ -48,25 +48,18 @@ class Perft:
 
 @functools.cache
 def kernel(compiled: CompiledGame) -> Any:
-    """The compiled perft of `compiled`: `count(states, moves, ply, depth)` of `states[ply]`."""
-    announce(f"compiling perft for {compiled.name} (once a process)")
-    legal, play, terminal = compiled.moves, compiled.play, compiled.terminal
+    """The compiled perft of `compiled`: `count(states, moves, ply, depth)` of `states[ply]`
+    (the template `zerosum.compiled.perft_search` made the game's, read from the cache if it
+    was)."""
+    from zerosum.compiled import perft_search
 
-    @njit(_SIGNATURE)
-    def count(states, moves, ply, depth):
-        state = states[ply]
-        if depth == 0:
-            return 1
-        if terminal(state):
-            return 0
-        line = moves[ply]
-        total = 0
-        for index in range(legal(state, line)):
-            play(state, line[index], states[ply + 1])
-            total += count(states, moves, ply + 1, depth - 1)
-        return total
+    bindings = {"legal": compiled.moves, "play": compiled.play, "terminal": compiled.terminal}
+    module = build(perft_search, bindings, f"compiling perft for {compiled.name}", _compiled)
+    return module.count
 
-    return count
+
+def _compiled(module: Any) -> None:
+    """`count` has a signature: importing it compiled it."""
 
 
 def perft(game: Any, state: Any, depth: int, *, lifted: bool = False) -> Perft:

@@ -101,6 +101,7 @@ def _flanked(disc, mine, flank, shift):
 @njit(cache=True)
 def flipped(mine, theirs, square):
     """`othello.flipped`: the discs of `theirs` a disc of `mine` on `square` flips."""
+    mine, theirs = U(mine), U(theirs)  # plain ints from Python, as `_mix`
     disc = ONE << U(square)
     inner = theirs & INNER_COLUMNS
     flips = _flanked(disc, mine, inner, S1) | _flanked(disc, mine, theirs, S8)
@@ -171,6 +172,7 @@ def utility(state, player):
 @njit(cache=True)
 def _mix(z):
     """`othello.mix`: a 64-bit finaliser (splitmix64's)."""
+    z = U(z)  # a plain int from Python below 2**63 would be typed int64, and mixed wrongly
     z = (z ^ (z >> S30)) * MIX_1
     z = (z ^ (z >> S27)) * MIX_2
     return z ^ (z >> S31)
