@@ -9,8 +9,10 @@ exit code 0 or 2, never print a traceback, print an error as one line, print a b
 and end within a time budget (a hang past it fails the example).
 
 The values that are valid are kept small (a position near the end, a tiny tree, a game of a few
-heaps): the point is the parsers and the checks, not long searches. Run many more examples by
-hand with `python -m pytest tests/test_fuzz_cli.py --hypothesis-profile=long`.
+heaps): the point is the parsers and the checks, not long searches; a search to the end that
+would still run long (`solve connect4` from the start) meets its node limit, made small here.
+Run many more examples by hand with
+`python -m pytest tests/test_fuzz_cli.py --hypothesis-profile=long`.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import io
 import signal
 import stat
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +30,20 @@ from fuzzing import fuzzing
 from hypothesis import given
 from hypothesis import strategies as st
 
+import zerosum.solve.answer as answer
+import zerosum.solve.connect4 as connect4
 from zerosum.cli import build_parser
+from zerosum.limits import Limit
 
 EXAMPLES = 300
 """Command lines in a run of the tests."""
 
 BUDGET = 60
 """Seconds an example may take: every valid request here is small, so only a hang reaches it."""
+
+SEARCHED = 200_000
+"""The most nodes of a search to the end here (a second or two): a valid request that would
+search longer (`solve connect4` from the start) meets its limit, as a user's does later."""
 
 OUTPUT = 20_000_000
 """Characters an example may print (a Grundy sequence of a million heaps is about 7 MB)."""
@@ -184,6 +194,10 @@ def _hang(signum: int, frame: Any) -> None:
 def test_every_command_answers_or_refuses_in_one_line(cli, paths, tmp_path, monkeypatch, data):
     arguments = data.draw(argv(paths), label="argv")
     monkeypatch.chdir(tmp_path)
+    for module in (answer, connect4):  # a search to the end stops within seconds, by its limit
+        for name, value in vars(module).items():
+            if isinstance(value, Limit) and "nodes" in value.what:
+                monkeypatch.setattr(module, name, replace(value, most=SEARCHED))
     monkeypatch.setattr("builtins.input", _end_of_input)
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO()))  # `uci` reads nothing
     previous = signal.signal(signal.SIGALRM, _hang)

@@ -7,10 +7,14 @@ import sys
 import pexpect
 import pytest
 
+import zerosum.solve.answer as answer
+import zerosum.solve.connect4 as connect4
 import zerosum.solve.pig as pig
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.pig import Pig
+from zerosum.games.tictactoe import TicTacToe
 from zerosum.limits import Limit
+from zerosum.search.exact import REPORT_EVERY, minimax
 from zerosum.solve.connect4 import ConnectFourExact
 from zerosum.solve.pig import TARGET, PigExact, positions, solve_pig
 
@@ -52,10 +56,21 @@ def test_no_limit_lifts_the_pig_target_limit(monkeypatch):
     assert solve_pig(6, no_limit=True).target == 6
 
 
-def test_no_limit_is_refused_where_there_is_no_limit_to_lift(cli):
-    assert "--no-limit lifts the limits of a game's own solver" in cli.error(
-        "solve", "tictactoe", "--no-limit"
-    )
+def test_an_exact_search_stops_at_its_node_limit_unless_lifted(cli, monkeypatch):
+    monkeypatch.setattr(answer, "EXACT_NODES", Limit(answer.EXACT_NODES.what, 1_000, "a test"))
+    message = cli.error("solve", "tictactoe", "--algorithm", "minimax")
+    assert "the nodes of an exact search 1,001 is over the limit of 1,000: a test" in message
+    assert "pass --no-limit to try anyway" in message
+    report = cli.json("solve", "tictactoe", "--algorithm", "minimax", "--no-limit", "--json")
+    assert report["nodes"] == 549_946
+    assert cli.json("solve", "tictactoe", "XOX.O....", "--json")["nodes"] < 1_000
+
+
+def test_an_exact_search_reports_its_progress():
+    seen = []
+    game = TicTacToe()
+    result = minimax(game, game.initial_state(), progress=seen.append)
+    assert seen == list(range(0, result.stats.nodes, REPORT_EVERY + 1))
 
 
 def test_the_pig_solve_reports_every_position_valued():
@@ -169,3 +184,13 @@ def test_ctrl_c_in_a_solve_on_a_terminal_exits_130_without_traceback(argv, drawn
     child.close()
     assert child.exitstatus == 130
     assert "Traceback" not in child.before
+
+
+def test_a_connect4_solve_stops_at_its_node_limit_unless_lifted(cli, monkeypatch):
+    monkeypatch.setattr(connect4, "NODES", Limit(connect4.NODES.what, 1_000, "a test"))
+    message = cli.error("solve", "connect4", "32164625")  # 17,176 nodes
+    assert "the nodes of a Connect Four solve 1,001 is over the limit of 1,000: a test" in message
+    report = cli.json("solve", "connect4", "52753311433677442422121", "--json")
+    assert (report["score"], report["nodes"] <= 1_000) == (8, True)  # the published score
+    report = cli.json("solve", "connect4", "32164625", "--no-limit", "--json")
+    assert (report["score"], report["nodes"]) == (11, 17_176)

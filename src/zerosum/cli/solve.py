@@ -70,7 +70,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="solve every line of FILE: a position of one word, then the expected score if"
         " known (the Connect Four test sets: MOVES SCORE)",
     )
-    add_no_limit(parser, "the target of an exact Pig solve")
+    add_no_limit(parser, "the target of an exact Pig solve, the nodes of an exact search")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -126,8 +126,6 @@ def solve(
             return solver.answer(setup.state, weak=args.weak)
         with watched(solver, setup.state, f"solving {setup.entry.name}"):
             return solver.answer(setup.state, weak=args.weak)
-    if args.no_limit and not (setup.entry.solver is not None and not asked):
-        raise ValueError("--no-limit lifts the limits of a game's own solver (pig's target)")
     if args.weak:
         if asked:
             raise ValueError(
@@ -135,13 +133,16 @@ def solve(
             )
         raise ValueError("--weak is for games whose solver has a weak mode (connect4)")
     order = registry.move_order(setup.game, setup.state, args.order) if generic_order else None
-    return exact_search(
-        setup.game,
-        setup.state,
-        algorithm=args.algorithm,
-        order=order,
-        distance=args.distance,
-    )
+    if shown is not None:  # one bar for a whole file of positions
+        return exact_search(
+            setup.game, setup.state, algorithm=args.algorithm, order=order,
+            distance=args.distance, no_limit=args.no_limit,
+        )  # fmt: skip
+    with progress("nodes", what=f"searching {setup.entry.name} to the end") as bar:
+        return exact_search(
+            setup.game, setup.state, algorithm=args.algorithm, order=order,
+            distance=args.distance, no_limit=args.no_limit, progress=bar.to,
+        )  # fmt: skip
 
 
 def solve_report(setup: Setup, answer: ExactAnswer) -> dict[str, Any]:

@@ -17,7 +17,10 @@ Options shared by all three:
   scale (`zerosum.search.scores`: an evaluation at the depth limit counts 1/1024ths of the
   utility scale, below every proven result). It needs integer utilities; the result then also
   gives `plies` to the end for a proven win or loss;
-- `trace`: a `zerosum.search.trace.Trace` that records every node, leaf and cut-off.
+- `trace`: a `zerosum.search.trace.Trace` that records every node, leaf and cut-off;
+- `max_nodes`: a limit on the nodes to visit (None: no bound); a search that would visit more stops
+  with the ValueError of that `zerosum.limits.Limit` (what it bounds, its most, its cost);
+- `progress`: called with the nodes visited so far every `REPORT_EVERY` nodes (a bar to draw).
 
 The algorithms see a game only through the `Game` protocol, so they work for any game, and
 for games where a player may move twice in a row: a node maximises when the player to move
@@ -26,17 +29,22 @@ is the root player, whatever its depth.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from math import inf
 from typing import Any
 
 from zerosum.game import Evaluating, Game, Player, require
+from zerosum.limits import Limit
 from zerosum.search.ordering import Order
 from zerosum.search.result import SearchResult, SearchStats
 from zerosum.search.scores import decode, distance_score, heuristic_score
 from zerosum.search.trace import Trace
 
 __all__ = ["alphabeta", "minimax", "negamax"]
+
+REPORT_EVERY = 1 << 16
+"""Nodes between two calls of a search's `progress` (a few a second)."""
 
 
 def minimax(
@@ -47,13 +55,15 @@ def minimax(
     order: Order | None = None,
     distance: bool = False,
     trace: Trace | None = None,
+    max_nodes: Limit | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> SearchResult:
     """Minimax value of `state` for the player to move, in the explicit MAX/MIN form.
 
     Every move of every node is examined: from the empty tic-tac-toe board this reaches all
     255,168 finished games.
     """
-    search = _Search(game, state, depth, order, distance, trace)
+    search = _Search(game, state, depth, order, distance, trace, max_nodes, progress)
     return search.finish(*search.minimax(state, 0))
 
 
@@ -65,6 +75,8 @@ def negamax(
     order: Order | None = None,
     distance: bool = False,
     trace: Trace | None = None,
+    max_nodes: Limit | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> SearchResult:
     """Minimax value of `state` for the player to move, in negamax form.
 
@@ -72,7 +84,7 @@ def negamax(
     scores (zero-sum: my gain is your loss), so one rule replaces the MAX and MIN cases. It
     examines exactly the nodes `minimax` does.
     """
-    search = _Search(game, state, depth, order, distance, trace)
+    search = _Search(game, state, depth, order, distance, trace, max_nodes, progress)
     return search.finish(*search.negamax(state, 0))
 
 
@@ -84,6 +96,8 @@ def alphabeta(
     order: Order | None = None,
     distance: bool = False,
     trace: Trace | None = None,
+    max_nodes: Limit | None = None,
+    progress: Callable[[int], None] | None = None,
     alpha: float = -inf,
     beta: float = inf,
 ) -> SearchResult:
@@ -99,7 +113,7 @@ def alphabeta(
     `v` keeps Knuth and Moore's invariant: `alpha < v < beta` means `v` is exact, `v <= alpha`
     that the true value is at most `v`, `v >= beta` that it is at least `v`.
     """
-    search = _Search(game, state, depth, order, distance, trace)
+    search = _Search(game, state, depth, order, distance, trace, max_nodes, progress)
     return search.finish(*search.alphabeta(state, 0, alpha, beta))
 
 
@@ -114,6 +128,8 @@ class _Search:
         order: Order | None,
         distance: bool,
         trace: Trace | None,
+        limit: Limit | None = None,
+        progress: Callable[[int], None] | None = None,
     ) -> None:
         if depth is not None:
             if depth < 0:
@@ -127,7 +143,24 @@ class _Search:
         self.order = order
         self.distance = distance
         self.trace = trace
+        self.limit = limit
+        self.most = sys.maxsize if limit is None else limit.most
+        self.progress = progress
         self.nodes = self.terminals = self.evaluations = self.cutoffs = 0
+        self.next_check = 0  # the node count past which `checkpoint` runs
+        self.checkpoint()
+
+    def checkpoint(self) -> None:
+        """Stop the search past its limit; else report progress and set the next check (one
+        comparison a node stands for both)."""
+        if self.nodes > self.most:
+            assert self.limit is not None
+            self.limit.check(self.nodes)
+        if self.progress is not None:
+            self.progress(self.nodes)
+            self.next_check = min(self.most, self.nodes + REPORT_EVERY)
+        else:
+            self.next_check = self.most
 
     def leaf_score(self, state: Any, ply: int, player: Player) -> float | None:
         """The score of `state` for `player` if the search stops at it, else None."""
@@ -154,6 +187,8 @@ class _Search:
 
     def minimax(self, state: Any, ply: int) -> tuple[float, tuple[Any, ...]]:
         self.nodes += 1
+        if self.nodes > self.next_check:
+            self.checkpoint()
         score = self.leaf_score(state, ply, self.root_player)
         if score is not None:
             return score, ()
@@ -172,6 +207,8 @@ class _Search:
 
     def negamax(self, state: Any, ply: int) -> tuple[float, tuple[Any, ...]]:
         self.nodes += 1
+        if self.nodes > self.next_check:
+            self.checkpoint()
         player = self.game.to_move(state)
         score = self.leaf_score(state, ply, player)
         if score is not None:
@@ -195,6 +232,8 @@ class _Search:
         self, state: Any, ply: int, alpha: float, beta: float
     ) -> tuple[float, tuple[Any, ...]]:
         self.nodes += 1
+        if self.nodes > self.next_check:
+            self.checkpoint()
         score = self.leaf_score(state, ply, self.root_player)
         if score is not None:
             return score, ()
