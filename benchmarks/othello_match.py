@@ -79,7 +79,7 @@ class OpenSpielPlayer:
         self.depths: list[int] = []
 
     def choose(self, spiel_state: Any) -> int:
-        from open_spiel.python.algorithms import minimax
+        from open_spiel.python.algorithms import minimax  # type: ignore[import-untyped]
 
         root = spiel_state.current_player()
         deadline = time.perf_counter() + self.budget
@@ -148,7 +148,7 @@ def main() -> None:
     parser.add_argument("--draw", type=int, default=1, help="the draw of the openings")
     args = parser.parse_args()
     try:
-        import pyspiel
+        import pyspiel  # type: ignore[import-not-found]
     except ImportError as error:
         message = "OpenSpiel is not installed: pip install -e '.[bench-openspiel]'"
         raise SystemExit(message) from error
