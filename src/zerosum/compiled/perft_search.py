@@ -26,8 +26,14 @@ def count(states, moves, ply, depth):
     if terminal(state):
         return 0
     line = moves[ply]
+    found = legal(state, line)
+    if depth == 1:  # the last ply: every move still played, counted here, not by a call each
+        child = states[ply + 1]
+        for index in range(found):
+            play(state, line[index], child)
+        return found
     total = 0
-    for index in range(legal(state, line)):
+    for index in range(found):
         play(state, line[index], states[ply + 1])
         total += count(states, moves, ply + 1, depth - 1)
     return total
