@@ -73,9 +73,15 @@ from zerosum.compiled.protocol import compiled_twin
 from zerosum.compiled.rules import python_rules
 from zerosum.compiled.table import new_table
 from zerosum.game import Evaluating, require
-from zerosum.search.engine import EngineResult, Iteration, Settings
+from zerosum.search.engine import (
+    EngineResult,
+    Iteration,
+    Settings,
+    check_budget,
+    engine_result,
+)
 from zerosum.search.result import SearchStats
-from zerosum.search.scores import decode, distance_score
+from zerosum.search.scores import decode
 from zerosum.search.table import TableStats, slots_for
 
 __all__ = ["Engine"]
@@ -192,23 +198,7 @@ class Engine:
         stats = SearchStats(
             int(info[NODES]), int(info[TERMINALS]), int(info[EVALUATIONS]), int(info[CUTOFFS])
         )
-        game = self.game
-        if not finished and self.stopped is not None:  # stopped in the first iteration
-            move = game.legal_moves(state)[0]
-            return EngineResult(
-                0.0, move, (move,), stats, None, 0, 0, False, (), table, seconds, self.stopped
-            )
-        if not finished:  # the root is over: its utility, proven
-            utility = game.utility(state, game.to_move(state))
-            score = distance_score(utility, 0)
-            plies = decode(score, exact=True).plies
-            stats = SearchStats(int(info[NODES]), int(info[TERMINALS]), 0, 0)
-            return EngineResult(utility, None, (), stats, plies, score, 0, True, (), table, seconds)
-        last = finished[-1]
-        return EngineResult(
-            last.value, last.best_move, last.pv, stats, last.plies, last.score, last.depth,
-            last.exact, tuple(finished), table, seconds, self.stopped,
-        )  # fmt: skip
+        return engine_result(self.game, state, finished, stats, table, seconds, self.stopped)
 
     def iterations(
         self,
@@ -219,12 +209,7 @@ class Engine:
         nodes: int | None = None,
     ) -> Iterator[Iteration]:
         """Every finished iteration of a search of `state`, as it finishes."""
-        if depth is not None and depth < 1:
-            raise ValueError(f"depth must be at least 1, got {depth}")
-        if time is not None and not time > 0:
-            raise ValueError(f"time must be more than 0 seconds, got {time}")
-        if nodes is not None and nodes < 1:
-            raise ValueError(f"node budget must be at least 1, got {nodes}")
+        check_budget(depth, time, nodes)
         game, info = self.game, self.info
         info[[NODES, TERMINALS, EVALUATIONS, CUTOFFS, HORIZONS]] = 0
         self.stop_requested.clear()

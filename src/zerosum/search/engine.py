@@ -251,6 +251,47 @@ class EngineResult(SearchResult):
     stopped: str | None = None
 
 
+def check_budget(depth: int | None, time: float | None, nodes: int | None) -> None:
+    """ValueError unless each budget given is one a search can keep: a depth and a node count
+    of at least 1, a time of more than 0 seconds."""
+    if depth is not None and depth < 1:
+        raise ValueError(f"depth must be at least 1, got {depth}")
+    if time is not None and not time > 0:
+        raise ValueError(f"time must be more than 0 seconds, got {time}")
+    if nodes is not None and nodes < 1:
+        raise ValueError(f"node budget must be at least 1, got {nodes}")
+
+
+def engine_result(
+    game: Game[Any, Any],
+    state: Any,
+    finished: list[Iteration],
+    stats: SearchStats,
+    table: TableStats | None,
+    seconds: float,
+    stopped: str | None,
+) -> EngineResult:
+    """What a search of `state` answers from its `finished` iterations (as `EngineResult`
+    says): the deepest one's; the first legal move, unscored, when stopped before any; the
+    root's utility, proven, when the game is over there."""
+    if not finished and stopped is not None:  # stopped in the first iteration
+        move = game.legal_moves(state)[0]  # no root move was searched to the end
+        return EngineResult(
+            0.0, move, (move,), stats, None, 0, 0, False, (), table, seconds, stopped
+        )
+    if not finished:  # the root is over: its utility, proven
+        utility = game.utility(state, game.to_move(state))
+        score = distance_score(utility, 0)
+        plies = decode(score, exact=True).plies
+        over = SearchStats(stats.nodes, stats.terminals, 0, 0)
+        return EngineResult(utility, None, (), over, plies, score, 0, True, (), table, seconds)
+    last = finished[-1]
+    return EngineResult(
+        last.value, last.best_move, last.pv, stats, last.plies, last.score, last.depth,
+        last.exact, tuple(finished), table, seconds, stopped,
+    )  # fmt: skip
+
+
 class _Stop(Exception):
     """The budget ran out in the middle of an iteration."""
 
@@ -362,24 +403,8 @@ class Engine:
                 on_iteration(iteration)
         seconds = clock.perf_counter() - start
         table = self.table.stats() if self.table is not None else None
-        if not finished and self.stopped is not None:  # stopped in the first iteration
-            stats = SearchStats(self.nodes, self.terminals, self.evaluations, self.cutoffs)
-            move = self.game.legal_moves(state)[0]  # no root move was searched to the end
-            return EngineResult(
-                0.0, move, (move,), stats, None, 0, 0, False, (), table, seconds, self.stopped
-            )
-        if not finished:  # the root is over: its utility, proven
-            utility = self.game.utility(state, self.game.to_move(state))
-            stats = SearchStats(self.nodes, self.terminals, 0, 0)
-            score = distance_score(utility, 0)
-            plies = decode(score, exact=True).plies
-            return EngineResult(utility, None, (), stats, plies, score, 0, True, (), table, seconds)
-        last = finished[-1]
         stats = SearchStats(self.nodes, self.terminals, self.evaluations, self.cutoffs)
-        return EngineResult(
-            last.value, last.best_move, last.pv, stats, last.plies, last.score, last.depth,
-            last.exact, tuple(finished), table, seconds, self.stopped,
-        )  # fmt: skip
+        return engine_result(self.game, state, finished, stats, table, seconds, self.stopped)
 
     def iterations(
         self,
@@ -390,12 +415,7 @@ class Engine:
         nodes: int | None = None,
     ) -> Iterator[Iteration]:
         """Every finished iteration of a search of `state`, as it finishes (see `search`)."""
-        if depth is not None and depth < 1:
-            raise ValueError(f"depth must be at least 1, got {depth}")
-        if time is not None and not time > 0:
-            raise ValueError(f"time must be more than 0 seconds, got {time}")
-        if nodes is not None and nodes < 1:
-            raise ValueError(f"node budget must be at least 1, got {nodes}")
+        check_budget(depth, time, nodes)
         game = self.game
         self.nodes = self.terminals = self.evaluations = self.cutoffs = self.horizons = 0
         self.stop_requested.clear()
