@@ -31,7 +31,7 @@ from zerosum.compiled.checked import checked_once
 from zerosum.compiled.protocol import CompiledGame, compiled_twin
 from zerosum.compiled.rules import python_rules
 from zerosum.game import Bounded
-from zerosum.search.mcts import MCTSResult, MoveStats, _secure
+from zerosum.search.mcts import MCTSResult, MoveStats, _secure, check_budget
 
 __all__ = ["MCTS"]
 
@@ -105,14 +105,7 @@ class MCTS:
         solver: bool = True,
         seed: int | None = None,
     ) -> None:
-        if iterations is None and time is None:
-            raise ValueError("MCTS needs a budget: iterations, time, or both")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, got {iterations}")
-        if time is not None and not time > 0:
-            raise ValueError(f"time must be a positive number of seconds, got {time}")
-        if c is not None and not c >= 0:
-            raise ValueError(f"the exploration constant c must be at least 0, got {c}")
+        check_budget(iterations, time, c)
         compiled = compiled_twin(game)
         if compiled is None:
             raise ValueError(f"{type(game).__name__} has no compiled rules: use the Python MCTS")

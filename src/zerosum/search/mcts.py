@@ -119,6 +119,19 @@ class _Node:
         return self.lower == self.upper
 
 
+def check_budget(iterations: int | None, time: float | None, c: float | None) -> None:
+    """ValueError unless MCTS can keep this budget: iterations, time or both (at least 1
+    iteration, more than 0 seconds), and an exploration constant `c` of at least 0."""
+    if iterations is None and time is None:
+        raise ValueError("MCTS needs a budget: iterations, time, or both")
+    if iterations is not None and iterations < 1:
+        raise ValueError(f"iterations must be at least 1, got {iterations}")
+    if time is not None and not time > 0:
+        raise ValueError(f"time must be a positive number of seconds, got {time}")
+    if c is not None and not c >= 0:
+        raise ValueError(f"the exploration constant c must be at least 0, got {c}")
+
+
 class MCTS:
     """A Monte Carlo tree search player that keeps its tree from one move to the next.
 
@@ -139,14 +152,7 @@ class MCTS:
         reuse: bool = True,
         seed: int | None = None,
     ) -> None:
-        if iterations is None and time is None:
-            raise ValueError("MCTS needs a budget: iterations, time, or both")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, got {iterations}")
-        if time is not None and not time > 0:
-            raise ValueError(f"time must be a positive number of seconds, got {time}")
-        if c is not None and not c >= 0:
-            raise ValueError(f"the exploration constant c must be at least 0, got {c}")
+        check_budget(iterations, time, c)
         self.game = game
         self.iterations = iterations
         self.time = time
