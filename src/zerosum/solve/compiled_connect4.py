@@ -1,0 +1,227 @@
+"""The Connect Four solver's kernel compiled: `zerosum.solve.connect4.make_kernel`'s negamax, node
+for node, over numpy arrays (the Python kernel is the reference; read the idea there).
+
+numba cannot cache a recursive function reliably, and a recursive call cannot hand control back
+to Python half way, so the search keeps its own stack: one row of `frames` (and of `boards`) a
+ply, holding the node's window, its table slot and its ordered moves. `run` searches until it
+has finished, or until the node counter reaches `info[PAUSE]`; called again it goes on where it
+stopped. Between its calls the caller checks the clock, Ctrl-C and the node limit, and prints
+progress.
+
+The table is two preallocated arrays, `keys` (uint64) and `data` (uint32: the generation that
+wrote the entry, the lower and the upper bound, `generation << 12 | (lower + 32) << 6 |
+(upper + 32)`); an entry of an older generation counts as empty, so clearing the table is one
+increment. With as many slots as the Python table, the two keep the same entries and search the
+same nodes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from zerosum.compiled.bits import popcount
+
+# The layout of `info` (int64): counters and the position the search started from.
+NODES, PAUSE, GENERATION, DEPTH, RESULT = range(5)
+INFO = 5
+
+# The columns of `frames` (int64), one row a ply.
+MOVES, ALPHA, BETA, SLOT, KNOWN_LOWER, KNOWN_UPPER, COUNT, NEXT = range(8)
+FRAME = 8
+
+# The columns of `boards` (uint64): the stones of the player to move, every stone, the key.
+POSITION, MASK, KEY = range(3)
+
+# The layout of `geometry` (uint64): the board's constants, then its columns' masks, centre first.
+HEIGHT, CELLS, STRIDE, BOTTOM_ROW, BOARD, SLOTS, COLUMNS = range(7)
+
+BOUND_OFFSET = 32
+"""Bounds are stored plus this (scores lie within -32..31)."""
+
+_ONE, _TWO, _THREE = np.uint64(1), np.uint64(2), np.uint64(3)
+
+
+def geometry_of(height: int, cells: int, bottom_row: int, board: int, columns: list[int],
+                slots: int) -> np.ndarray:  # fmt: skip
+    """The constants `run` reads, in `geometry`'s layout."""
+    return np.array([height, cells, height + 1, bottom_row, board, slots, *columns], np.uint64)
+
+
+@njit(cache=True, inline="always")
+def winning(stones, mask, stride, board):
+    """Empty cells where one more of `stones` completes four in a row (the Python kernel's)."""
+    r = (stones << _ONE) & (stones << _TWO) & (stones << _THREE)
+    for s in (stride, stride - _ONE, stride + _ONE):
+        p = (stones << s) & (stones << (_TWO * s))
+        r |= (p & (stones << (_THREE * s))) | (p & (stones >> s))
+        p = (stones >> s) & (stones >> (_TWO * s))
+        r |= (p & (stones << s)) | (p & (stones >> (_THREE * s)))
+    return r & (board ^ mask)
+
+
+ENTER, NEXT_MOVE, RETURN = range(3)
+"""What `run` does next: look at a new node, play a node's next move, hand a score up."""
+
+
+@njit(cache=True)
+def store(keys, data, slot, key, generation, lower, upper):
+    """Remember `lower <= score <= upper` for `key` in its slot, replacing what it held."""
+    keys[slot] = key
+    data[slot] = (
+        np.uint32(generation) << np.uint32(12)
+        | np.uint32(lower + BOUND_OFFSET) << np.uint32(6)
+        | np.uint32(upper + BOUND_OFFSET)
+    )
+
+
+@njit(cache=True)
+def run(info, frames, boards, order, keys, data, geometry):
+    """Search from the root (row 0 of the stack, set by `zerosum.solve.connect4`), or go on with
+    a search that paused; return True when finished (the root's score in `info[RESULT]`), False
+    when paused at `info[PAUSE]` nodes (it resumes at `info[DEPTH]`)."""
+    cells = np.int64(geometry[CELLS])
+    stride, bottom, board = geometry[STRIDE], geometry[BOTTOM_ROW], geometry[BOARD]
+    slots = geometry[SLOTS]
+    width = geometry.shape[0] - COLUMNS
+    generation = info[GENERATION]
+    nodes, pause = info[NODES], info[PAUSE]
+    ply = info[DEPTH]
+    step = ENTER if frames[ply, NEXT] < 0 else NEXT_MOVE
+    result = 0
+    while True:
+        if step == ENTER:  # the Python kernel's body down to its loop over moves
+            if nodes >= pause:
+                info[NODES], info[DEPTH] = nodes, ply
+                return False
+            nodes += 1
+            step = RETURN
+            position, mask = boards[ply, POSITION], boards[ply, MASK]
+            moves = frames[ply, MOVES]
+            alpha, beta = frames[ply, ALPHA], frames[ply, BETA]
+            possible = (mask + bottom) & board
+            threats = winning(position ^ mask, mask, stride, board)
+            forced = possible & threats
+            if forced:
+                if forced & (forced - _ONE):  # two threats to stop at once
+                    result = -((cells - moves) // 2)
+                    continue
+                possible = forced
+            safe = possible & ~(threats >> _ONE)  # never play right under a threat
+            if not safe:
+                result = -((cells - moves) // 2)
+                continue
+            if moves >= cells - 2:  # nobody can win any more
+                result = 0
+                continue
+            lower = -((cells - 2 - moves) // 2)
+            upper = (cells - 1 - moves) // 2
+            key = position + mask
+            slot = key % slots
+            entry = data[slot]
+            if np.int64(entry >> np.uint32(12)) == generation and keys[slot] == key:
+                lower = max(lower, np.int64((entry >> np.uint32(6)) & np.uint32(63)) - 32)
+                upper = min(upper, np.int64(entry & np.uint32(63)) - 32)
+                known_lower, known_upper = lower, upper
+            else:
+                known_lower, known_upper = -32, 31
+            if alpha < lower:
+                alpha = lower
+                if alpha >= beta:
+                    result = alpha
+                    continue
+            if beta > upper:
+                beta = upper
+                if alpha >= beta:
+                    result = beta
+                    continue
+            count = 0  # threat ordering: more threats first, ties in centre-first order
+            for rank in range(width):
+                move = safe & geometry[COLUMNS + rank]
+                if move:
+                    code = popcount(winning(position | move, mask, stride, board)) << 4
+                    code |= 15 - rank
+                    at = count  # insertion, the largest code first
+                    while at > 0 and order[ply, at - 1] < code:
+                        order[ply, at] = order[ply, at - 1]
+                        at -= 1
+                    order[ply, at] = code
+                    count += 1
+            boards[ply, KEY] = key
+            frames[ply, ALPHA], frames[ply, BETA] = alpha, beta
+            frames[ply, SLOT] = np.int64(slot)
+            frames[ply, KNOWN_LOWER], frames[ply, KNOWN_UPPER] = known_lower, known_upper
+            frames[ply, COUNT], frames[ply, NEXT] = count, 0
+            step = NEXT_MOVE
+        elif step == NEXT_MOVE:
+            following = frames[ply, NEXT]
+            if following < frames[ply, COUNT]:
+                column = geometry[COLUMNS + 15 - (order[ply, following] & 15)]
+                position, mask = boards[ply, POSITION], boards[ply, MASK]
+                child = ply + 1
+                boards[child, POSITION] = position ^ mask
+                boards[child, MASK] = mask | ((mask + bottom) & column)
+                frames[child, MOVES] = frames[ply, MOVES] + 1
+                frames[child, ALPHA] = -frames[ply, BETA]
+                frames[child, BETA] = -frames[ply, ALPHA]
+                frames[child, NEXT] = -1
+                ply = child
+                step = ENTER
+            else:  # every move failed low: the score is at most alpha
+                result = frames[ply, ALPHA]
+                store(keys, data, frames[ply, SLOT], boards[ply, KEY], generation,
+                      frames[ply, KNOWN_LOWER], result)  # fmt: skip
+                step = RETURN
+        else:  # RETURN: `result` is the score of the node at `ply`
+            if ply == 0:
+                info[NODES], info[RESULT], info[DEPTH] = nodes, result, 0
+                frames[0, NEXT] = -1
+                return True
+            ply -= 1
+            score = -result
+            if score >= frames[ply, BETA]:  # a cut: the score is at least this
+                store(keys, data, frames[ply, SLOT], boards[ply, KEY], generation,
+                      score, frames[ply, KNOWN_UPPER])  # fmt: skip
+                result = score
+            else:
+                if score > frames[ply, ALPHA]:
+                    frames[ply, ALPHA] = score
+                frames[ply, NEXT] += 1
+                step = NEXT_MOVE
+
+
+PAUSE_EVERY = 1 << 20
+"""Nodes between two hands back to Python (a few tenths of a second)."""
+
+
+def make_compiled_kernel(game: Any, table: Any, counter: list[int]) -> Any:
+    """`zerosum.solve.connect4.make_kernel`'s negamax compiled, over `table` (an `ArrayTable`):
+    the same signature, the same nodes counted in `counter[0]`, the same stop past `counter[1]`
+    (`stopped()` raised), handing back to Python every `PAUSE_EVERY` nodes."""
+    from zerosum.solve.connect4 import Stopped
+
+    geometry = geometry_of(game.height, game.cells, game.bottom_row, game.board,
+                           [game.column_mask[c] for c in game.order], table.slots)  # fmt: skip
+    rows = game.cells + 2
+    info = np.zeros(INFO, np.int64)
+    frames = np.zeros((rows, FRAME), np.int64)
+    boards = np.zeros((rows, 3), np.uint64)
+    order = np.zeros((rows, game.width), np.int64)
+
+    def negamax(position: int, mask: int, moves: int, alpha: int, beta: int) -> int:
+        boards[0, POSITION], boards[0, MASK] = position, mask
+        frames[0, MOVES], frames[0, ALPHA], frames[0, BETA] = moves, alpha, beta
+        frames[0, NEXT] = -1
+        info[NODES], info[DEPTH], info[GENERATION] = counter[0], 0, table.generation
+        while True:
+            info[PAUSE] = min(counter[0] + PAUSE_EVERY, counter[1] + 1)
+            done = run(info, frames, boards, order, table.keys, table.data, geometry)
+            counter[0] = int(info[NODES])
+            if done:
+                return int(info[RESULT])
+            if counter[0] > counter[1]:
+                raise Stopped
+
+    return negamax
