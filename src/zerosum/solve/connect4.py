@@ -304,6 +304,23 @@ class ConnectFourSolver:
                 return column
         raise AssertionError("no move reaches the position's score")  # pragma: no cover
 
+    def move_scores(self, state: State, *, weak: bool = False) -> dict[int, int]:
+        """For every legal column of `state`, centre first, the exact score (its sign with
+        `weak`) that playing it secures for the player to move; ValueError if the game is over.
+        The children share the table, so each is cheaper than alone."""
+        self._check(state)
+        game, cells, moves = self.game, self.game.cells, state[2]
+        scores = {}
+        for column in game.legal_moves(state):
+            child = game.result(state, column)
+            if child[3]:  # a win with this very stone
+                scores[column] = 1 if weak else (cells + 1 - moves) // 2
+            elif game.is_terminal(child):  # the last cell: a draw
+                scores[column] = 0
+            else:
+                scores[column] = -self.score(child, weak)
+        return scores
+
     def principal_variation(self, state: State, score: int, weak: bool = False) -> list[int]:
         """The columns of a line of best play from `state`, whose score is `score`, to the end."""
         game = self.game
