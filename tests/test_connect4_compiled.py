@@ -1,0 +1,134 @@
+"""The compiled Connect Four solver against the Python kernel it mirrors: the same scores and the
+same node counts (the same table entries, the same order of moves), on samples of every
+published set and on random positions of several board sizes."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracles import oracle_lines
+
+from zerosum.games.connect4 import ConnectFour
+from zerosum.limits import Limit
+from zerosum.solve import compiled_connect4
+from zerosum.solve.connect4 import ArrayTable, BoundTable, ConnectFourSolver
+
+GAME = ConnectFour()
+SLOTS = 200_003
+"""Both kernels' tables get as many slots, so that they keep the same entries."""
+
+SAMPLES = {"Test_L3_R1": 40, "Test_L2_R1": 30, "Test_L1_R1": 20, "Test_L2_R2": 6,
+           "Test_L1_R2": 6}  # fmt: skip
+
+
+def twins(game: ConnectFour = GAME, slots: int = SLOTS) -> tuple[ConnectFourSolver, ...]:
+    return tuple(ConnectFourSolver(game, impl=impl, slots=slots) for impl in ("python", "compiled"))
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_the_two_kernels_give_the_published_score_in_the_same_nodes(name):
+    python, compiled = twins()
+    for moves, expected in oracle_lines(name, SAMPLES[name]):
+        state = GAME.parse_state(moves)
+        python.reset()
+        compiled.reset()
+        ours, theirs = compiled.solve(state), python.solve(state)
+        assert (ours.score, ours.nodes) == (theirs.score, theirs.nodes) == (expected, ours.nodes)
+
+
+def test_the_compiled_kernel_gives_the_hardest_sampled_set_its_published_scores():
+    solver = ConnectFourSolver(GAME, 16)
+    for moves, expected in oracle_lines("Test_L1_R3", 6):
+        solver.reset()
+        assert solver.solve(GAME.parse_state(moves)).score == expected
+
+
+def random_position(game: ConnectFour, choices: list[int]):
+    state = game.initial_state()
+    for choice in choices:
+        if game.is_terminal(state):
+            break
+        legal = game.legal_moves(state)
+        child = game.result(state, legal[choice % len(legal)])
+        if game.is_terminal(child):
+            break
+        state = child
+    return state
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.sampled_from([(7, 6), (5, 4), (6, 5), (4, 4), (8, 7)]),
+    st.lists(st.integers(0, 7), min_size=6, max_size=30),
+    st.booleans(),
+)
+def test_the_two_kernels_agree_on_random_positions_of_every_size(size, choices, weak):
+    game = ConnectFour(*size)
+    state = random_position(game, choices)
+    if game.cells - state[2] > 26:  # the Python kernel would take minutes
+        return
+    python, compiled = twins(game, 5_003)
+    ours = compiled.solve(state, weak=weak, best_move=True)
+    theirs = python.solve(state, weak=weak, best_move=True)
+    assert (ours.score, ours.best_move, ours.nodes) == (
+        theirs.score,
+        theirs.best_move,
+        theirs.nodes,
+    )
+
+
+def test_a_search_paused_every_few_nodes_ends_as_one_that_never_paused(monkeypatch):
+    moves, expected = oracle_lines("Test_L1_R1", 1)[0]
+    state = GAME.parse_state(moves)
+    whole = ConnectFourSolver(GAME, slots=SLOTS).solve(state)
+    monkeypatch.setattr(compiled_connect4, "PAUSE_EVERY", 7)
+    paused = ConnectFourSolver(GAME, slots=SLOTS).solve(state)
+    assert (paused.score, paused.nodes) == (whole.score, whole.nodes) == (expected, whole.nodes)
+
+
+def test_both_kernels_stop_at_the_same_node_limit():
+    moves, _ = oracle_lines("Test_L2_R2", 1)[0]
+    state = GAME.parse_state(moves)
+    limit = Limit("the nodes of a test solve", 300, "a test")
+    counts = []
+    for solver in twins():
+        with pytest.raises(ValueError, match="the nodes of a test solve"):
+            solver.solve(state, limit=limit)
+        counts.append(solver.counter[0])
+    assert counts == [301, 301]
+
+
+def test_a_new_generation_is_an_empty_table():
+    moves, _ = oracle_lines("Test_L1_R1", 1)[0]
+    state = GAME.parse_state(moves)
+    fresh = ConnectFourSolver(GAME, slots=SLOTS).solve(state).nodes
+    solver = ConnectFourSolver(GAME, slots=SLOTS)
+    solver.solve(state)
+    assert solver.solve(state).nodes < fresh  # the table remembers
+    solver.reset()
+    assert solver.solve(state).nodes == fresh  # a new generation forgets all of it
+
+
+def test_the_generation_counter_wraps_by_wiping_the_table():
+    table = ArrayTable(slots=11)
+    table.data[:] = 5
+    table.generation = (1 << 14) - 1
+    table.clear()
+    assert (table.generation, int(table.data.max())) == (1, 0)
+
+
+def test_tables_are_sized_in_buckets_of_two_prime_slots():
+    assert ArrayTable(slots=100).slots == BoundTable(slots=100).slots == 2 * 53
+    assert ArrayTable(1).slots == 2 * 43_691  # 1 MB of 12-byte entries, rounded up to a prime
+    with pytest.raises(ValueError, match="holds no entry"):
+        ArrayTable(0.00001)
+
+
+def test_a_board_too_large_for_64_bits_is_solved_by_the_python_kernel():
+    game = ConnectFour(9, 7)  # 9 columns of 8 bits
+    assert ConnectFourSolver(game, 1).impl == "python"
+    with pytest.raises(ValueError, match="does not fit in 64 bits"):
+        ConnectFourSolver(game, 1, impl="compiled")
+    with pytest.raises(ValueError, match="impl must be compiled or python"):
+        ConnectFourSolver(GAME, 1, impl="fast")
