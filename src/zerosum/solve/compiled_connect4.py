@@ -9,10 +9,10 @@ stopped. Between its calls the caller checks the clock, Ctrl-C and the node limi
 progress.
 
 The table is two preallocated arrays, `keys` (uint64) and `data` (uint32: the generation that
-wrote the entry, the lower and the upper bound, `generation << 12 | (lower + 32) << 6 |
-(upper + 32)`); an entry of an older generation counts as empty, so clearing the table is one
-increment. With as many slots as the Python table, the two keep the same entries and search the
-same nodes.
+wrote the entry, the stones of its position, the lower and the upper bound, `generation << 18 |
+stones << 12 | (lower + 32) << 6 | (upper + 32)`), two slots a bucket; an entry of an older
+generation counts as empty, so clearing the table is one increment. With as many slots as the
+Python table, the two keep the same entries and search the same nodes.
 """
 
 from __future__ import annotations
@@ -29,14 +29,14 @@ NODES, PAUSE, GENERATION, DEPTH, RESULT = range(5)
 INFO = 5
 
 # The columns of `frames` (int64), one row a ply.
-MOVES, ALPHA, BETA, SLOT, KNOWN_LOWER, KNOWN_UPPER, COUNT, NEXT = range(8)
+MOVES, ALPHA, BETA, BUCKET, KNOWN_LOWER, KNOWN_UPPER, COUNT, NEXT = range(8)
 FRAME = 8
 
 # The columns of `boards` (uint64): the stones of the player to move, every stone, the key.
 POSITION, MASK, KEY = range(3)
 
 # The layout of `geometry` (uint64): the board's constants, then its columns' masks, centre first.
-HEIGHT, CELLS, STRIDE, BOTTOM_ROW, BOARD, SLOTS, COLUMNS = range(7)
+HEIGHT, CELLS, STRIDE, BOTTOM_ROW, BOARD, BUCKETS, MIRRORED_BELOW, CUTOFF_ABOVE, COLUMNS = range(9)
 
 BOUND_OFFSET = 32
 """Bounds are stored plus this (scores lie within -32..31)."""
@@ -45,9 +45,10 @@ _ONE, _TWO, _THREE = np.uint64(1), np.uint64(2), np.uint64(3)
 
 
 def geometry_of(height: int, cells: int, bottom_row: int, board: int, columns: list[int],
-                slots: int) -> np.ndarray:  # fmt: skip
+                buckets: int, mirrored_below: int, cutoff_above: int) -> np.ndarray:  # fmt: skip
     """The constants `run` reads, in `geometry`'s layout."""
-    return np.array([height, cells, height + 1, bottom_row, board, slots, *columns], np.uint64)
+    return np.array([height, cells, height + 1, bottom_row, board, buckets, mirrored_below,
+                     cutoff_above, *columns], np.uint64)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -66,12 +67,35 @@ ENTER, NEXT_MOVE, RETURN = range(3)
 """What `run` does next: look at a new node, play a node's next move, hand a score up."""
 
 
-@njit(cache=True)
-def store(keys, data, slot, key, generation, lower, upper):
-    """Remember `lower <= score <= upper` for `key` in its slot, replacing what it held."""
+@njit(cache=True, inline="always")
+def mirror(key, width, stride):
+    """The key of the position's mirror image (the Python kernel's `mirror`)."""
+    column_bits = (_ONE << stride) - _ONE
+    image = np.uint64(0)
+    for column in range(width):
+        image |= ((key >> (np.uint64(column) * stride)) & column_bits) << (
+            np.uint64(width - 1 - column) * stride
+        )
+    return image
+
+
+@njit(cache=True, inline="always")
+def store(keys, data, bucket, key, generation, moves, lower, upper):
+    """Remember `lower <= score <= upper` for `key`, whose position has `moves` stones, in its
+    bucket (the Python kernel's `store`)."""
+    first = data[bucket]
+    if (
+        np.int64(first >> np.uint32(18)) != generation
+        or keys[bucket] == key
+        or np.int64((first >> np.uint32(12)) & np.uint32(63)) >= moves
+    ):
+        slot = bucket
+    else:
+        slot = bucket + 1
     keys[slot] = key
     data[slot] = (
-        np.uint32(generation) << np.uint32(12)
+        np.uint32(generation) << np.uint32(18)
+        | np.uint32(moves) << np.uint32(12)
         | np.uint32(lower + BOUND_OFFSET) << np.uint32(6)
         | np.uint32(upper + BOUND_OFFSET)
     )
@@ -84,7 +108,9 @@ def run(info, frames, boards, order, keys, data, geometry):
     when paused at `info[PAUSE]` nodes (it resumes at `info[DEPTH]`)."""
     cells = np.int64(geometry[CELLS])
     stride, bottom, board = geometry[STRIDE], geometry[BOTTOM_ROW], geometry[BOARD]
-    slots = geometry[SLOTS]
+    buckets = geometry[BUCKETS]
+    mirrored_below = np.int64(geometry[MIRRORED_BELOW])
+    transposition_cutoff_above = np.int64(geometry[CUTOFF_ABOVE])
     width = geometry.shape[0] - COLUMNS
     generation = info[GENERATION]
     nodes, pause = info[NODES], info[PAUSE]
@@ -119,9 +145,15 @@ def run(info, frames, boards, order, keys, data, geometry):
             lower = -((cells - 2 - moves) // 2)
             upper = (cells - 1 - moves) // 2
             key = position + mask
-            slot = key % slots
+            if moves < mirrored_below:  # a position and its mirror image share their entries
+                key = min(key, mirror(key, width, stride))
+            bucket = np.int64(key % buckets) << 1
+            slot = bucket
             entry = data[slot]
-            if np.int64(entry >> np.uint32(12)) == generation and keys[slot] == key:
+            if np.int64(entry >> np.uint32(18)) != generation or keys[slot] != key:
+                slot = bucket + 1
+                entry = data[slot]
+            if np.int64(entry >> np.uint32(18)) == generation and keys[slot] == key:
                 lower = max(lower, np.int64((entry >> np.uint32(6)) & np.uint32(63)) - 32)
                 upper = min(upper, np.int64(entry & np.uint32(63)) - 32)
                 known_lower, known_upper = lower, upper
@@ -137,11 +169,40 @@ def run(info, frames, boards, order, keys, data, geometry):
                 if alpha >= beta:
                     result = beta
                     continue
+            if cells - moves > transposition_cutoff_above:  # a child's bound may cut at once
+                cut = False
+                opponent = position ^ mask
+                for rank in range(width):
+                    move = safe & geometry[COLUMNS + rank]
+                    if move:
+                        child_key = opponent + (mask | move)
+                        if moves + 1 < mirrored_below:
+                            child_key = min(child_key, mirror(child_key, width, stride))
+                        child_bucket = np.int64(child_key % buckets) << 1
+                        for child_slot in (child_bucket, child_bucket + 1):
+                            child_entry = data[child_slot]
+                            if (
+                                np.int64(child_entry >> np.uint32(18)) == generation
+                                and keys[child_slot] == child_key
+                            ):
+                                child_upper = np.int64(child_entry & np.uint32(63)) - 32
+                                if -child_upper >= beta:
+                                    result = -child_upper
+                                    cut = True
+                                break
+                    if cut:
+                        break
+                if cut:
+                    continue
             count = 0  # threat ordering: more threats first, ties in centre-first order
+            own = winning(position, mask, stride, board)  # threats before moving
             for rank in range(width):
                 move = safe & geometry[COLUMNS + rank]
                 if move:
-                    code = popcount(winning(position | move, mask, stride, board)) << 4
+                    threats = popcount(winning(position | move, mask, stride, board))
+                    if own & (move << _ONE):  # right under its own threat: one less
+                        threats -= 1
+                    code = (threats + 1) << 4
                     code |= 15 - rank
                     at = count  # insertion, the largest code first
                     while at > 0 and order[ply, at - 1] < code:
@@ -151,7 +212,7 @@ def run(info, frames, boards, order, keys, data, geometry):
                     count += 1
             boards[ply, KEY] = key
             frames[ply, ALPHA], frames[ply, BETA] = alpha, beta
-            frames[ply, SLOT] = np.int64(slot)
+            frames[ply, BUCKET] = bucket
             frames[ply, KNOWN_LOWER], frames[ply, KNOWN_UPPER] = known_lower, known_upper
             frames[ply, COUNT], frames[ply, NEXT] = count, 0
             step = NEXT_MOVE
@@ -171,8 +232,8 @@ def run(info, frames, boards, order, keys, data, geometry):
                 step = ENTER
             else:  # every move failed low: the score is at most alpha
                 result = frames[ply, ALPHA]
-                store(keys, data, frames[ply, SLOT], boards[ply, KEY], generation,
-                      frames[ply, KNOWN_LOWER], result)  # fmt: skip
+                store(keys, data, frames[ply, BUCKET], boards[ply, KEY], generation,
+                      frames[ply, MOVES], frames[ply, KNOWN_LOWER], result)  # fmt: skip
                 step = RETURN
         else:  # RETURN: `result` is the score of the node at `ply`
             if ply == 0:
@@ -182,8 +243,8 @@ def run(info, frames, boards, order, keys, data, geometry):
             ply -= 1
             score = -result
             if score >= frames[ply, BETA]:  # a cut: the score is at least this
-                store(keys, data, frames[ply, SLOT], boards[ply, KEY], generation,
-                      score, frames[ply, KNOWN_UPPER])  # fmt: skip
+                store(keys, data, frames[ply, BUCKET], boards[ply, KEY], generation,
+                      frames[ply, MOVES], score, frames[ply, KNOWN_UPPER])  # fmt: skip
                 result = score
             else:
                 if score > frames[ply, ALPHA]:
@@ -200,10 +261,12 @@ def make_compiled_kernel(game: Any, table: Any, counter: list[int]) -> Any:
     """`zerosum.solve.connect4.make_kernel`'s negamax compiled, over `table` (an `ArrayTable`):
     the same signature, the same nodes counted in `counter[0]`, the same stop past `counter[1]`
     (`stopped()` raised), handing back to Python every `PAUSE_EVERY` nodes."""
-    from zerosum.solve.connect4 import Stopped
+
+    from zerosum.solve.connect4 import CUTOFF_ABOVE, MIRRORED_BELOW, Stopped
 
     geometry = geometry_of(game.height, game.cells, game.bottom_row, game.board,
-                           [game.column_mask[c] for c in game.order], table.slots)  # fmt: skip
+                           [game.column_mask[c] for c in game.order], table.buckets,
+                           MIRRORED_BELOW, CUTOFF_ABOVE)  # fmt: skip
     rows = game.cells + 2
     info = np.zeros(INFO, np.int64)
     frames = np.zeros((rows, FRAME), np.int64)

@@ -62,15 +62,19 @@ class Solution:
 class BoundTable:
     """Lower and upper bounds on scores by position key, in a fixed number of slots.
 
-    A key goes to slot `key % slots` (a prime number of them); a new entry always replaces the
-    slot's old one (the most recent result is the most likely to be needed again). An entry
-    packs the key and both bounds in one integer:
-    `key << 12 | (lower + 32) << 6 | (upper + 32)`. The compiled kernel keeps the same entries
-    in arrays (`zerosum.solve.compiled_connect4`).
+    The slots go in pairs, a bucket: a key goes to bucket `key % buckets` (a prime number of
+    them), and may sit in either slot. A new entry goes to the first slot when that is empty,
+    holds the same key, or a position with as many stones or more (a smaller search, cheaper
+    to do again); otherwise to the second, replacing what it held. So the costliest results
+    stay, and the most recent ones too. An entry packs the key, the stones of its position
+    and both bounds in one integer: `key << 18 | stones << 12 | (lower + 32) << 6 |
+    (upper + 32)`. The compiled kernel keeps the same entries in arrays (`ArrayTable`).
     """
 
     def __init__(self, megabytes: float = DEFAULT_MEGABYTES, slots: int | None = None) -> None:
-        self.slots = slots or next_prime(slots_for(megabytes) * ENTRY_BYTES // SOLVER_ENTRY_BYTES)
+        slots = slots or slots_for(megabytes) * ENTRY_BYTES // SOLVER_ENTRY_BYTES
+        self.buckets = buckets_for(slots)
+        self.slots = 2 * self.buckets
         self.entries: dict[int, int] = {}
 
     def clear(self) -> None:
@@ -79,24 +83,24 @@ class BoundTable:
 
 class ArrayTable:
     """The compiled kernel's table: the `BoundTable`'s slots in two preallocated arrays, the
-    key and a word `generation << 12 | (lower + 32) << 6 | (upper + 32)`; clearing it starts a
-    new generation (entries of older ones count as empty)."""
+    key and a word `generation << 18 | stones << 12 | (lower + 32) << 6 | (upper + 32)`;
+    clearing it starts a new generation (entries of older ones count as empty)."""
 
     def __init__(self, megabytes: float = DEFAULT_MEGABYTES, slots: int | None = None) -> None:
         if slots is None:
-            most = int(megabytes * 2**20) // ARRAY_ENTRY_BYTES
-            if most < 1:
-                raise ValueError(f"a table of {megabytes} MB holds no entry")
-            slots = next_prime(most)
-        self.slots = slots
+            slots = int(megabytes * 2**20) // ARRAY_ENTRY_BYTES
+            if slots < 2:
+                raise ValueError(f"a table of {megabytes:g} MB holds no entry")
+        self.buckets = buckets_for(slots)
+        self.slots = 2 * self.buckets
         # filled now, so that the first search does not pay the system for each page it touches
-        self.keys = np.full(slots, 0, np.uint64)
-        self.data = np.full(slots, 0, np.uint32)  # generation 0: empty
+        self.keys = np.full(self.slots, 0, np.uint64)
+        self.data = np.full(self.slots, 0, np.uint32)  # generation 0: empty
         self.generation = 1
 
     def clear(self) -> None:
         self.generation += 1
-        if self.generation >= 1 << 20:  # the word keeps 20 bits of it: wipe, start again
+        if self.generation >= 1 << 14:  # the word keeps 14 bits of it: wipe, start again
             self.data[:] = 0
             self.generation = 1
 
@@ -105,12 +109,30 @@ ARRAY_ENTRY_BYTES = 12
 """A compiled table entry: an 8-byte key and a 4-byte word."""
 
 
+def buckets_for(slots: int) -> int:
+    """The number of buckets (a prime) of a table of about `slots` slots, two a bucket."""
+    return next_prime(max(1, slots // 2))
+
+
 NODES = Limit(
     "the nodes of a Connect Four solve",
     50_000_000,
     "the solver searches about 200,000 nodes a second here: four minutes; the empty 7x6 board"
     " and the hardest openings need far more",
 )
+
+
+NEAR_ZERO_PROBES = 2
+"""`score`'s first null-window tests: at 0, then at 1 or -1 (most scores are near 0)."""
+
+MIRRORED_BELOW = 0
+"""Positions of fewer stones than this share their table entries with their mirror image."""
+
+
+CUTOFF_ABOVE = 9
+"""Nodes with more empty cells than this look their children up in the table before searching
+any: a child already known to lose by enough for the opponent cuts the node at once (the
+enhanced transposition cutoff of chess programs)."""
 
 
 class Stopped(Exception):
@@ -124,9 +146,26 @@ def make_kernel(game: ConnectFour, table: BoundTable, counter: list[int]) -> Ker
     stride = height + 1
     bottom, board = game.bottom_row, game.board
     columns = [game.column_mask[c] for c in game.order]
-    entries, slots = table.entries, table.slots
+    entries, buckets = table.entries, table.buckets
     get = entries.get
     up, left, down = stride, height, stride + 1  # shifts: horizontal and the two diagonals
+    width, column_bits = game.width, (1 << stride) - 1
+    mirrored_below, cutoff_above = MIRRORED_BELOW, CUTOFF_ABOVE
+
+    def mirror(key: int) -> int:
+        """The key of the position's mirror image (columns right to left)."""
+        image = 0
+        for column in range(width):
+            image |= (key >> column * stride & column_bits) << (width - 1 - column) * stride
+        return image
+
+    def store(bucket: int, entry: int) -> None:
+        """Keep `entry` in `bucket` (see `BoundTable`)."""
+        first = get(bucket)
+        if first is None or first >> 18 == entry >> 18 or (first >> 12) & 63 >= (entry >> 12) & 63:
+            entries[bucket] = entry
+        else:
+            entries[bucket + 1] = entry
 
     def winning(stones: int, mask: int) -> int:
         """Empty cells where one more of `stones` completes four in a row."""
@@ -157,9 +196,13 @@ def make_kernel(game: ConnectFour, table: BoundTable, counter: list[int]) -> Ker
         lower = -((cells - 2 - moves) // 2)
         upper = (cells - 1 - moves) // 2
         key = position + mask
-        slot = key % slots
-        entry = get(slot)
-        if entry is not None and entry >> 12 == key:
+        if moves < mirrored_below:  # a position and its mirror image share their entries
+            key = min(key, mirror(key))
+        bucket = key % buckets << 1
+        entry = get(bucket)
+        if entry is None or entry >> 18 != key:
+            entry = get(bucket + 1)
+        if entry is not None and entry >> 18 == key:
             lower = max(lower, ((entry >> 6) & 63) - 32)
             upper = min(upper, (entry & 63) - 32)
             known_lower, known_upper = lower, upper
@@ -173,22 +216,39 @@ def make_kernel(game: ConnectFour, table: BoundTable, counter: list[int]) -> Ker
             beta = upper
             if alpha >= beta:
                 return beta
+        opponent = position ^ mask
+        if cells - moves > cutoff_above:  # a child's bound may cut at once
+            for column in columns:
+                move = safe & column
+                if move:
+                    child = opponent + (mask | move)
+                    if moves + 1 < mirrored_below:
+                        child = min(child, mirror(child))
+                    slot = child % buckets << 1
+                    entry = get(slot)
+                    if entry is None or entry >> 18 != child:
+                        entry = get(slot + 1)
+                    if entry is not None and entry >> 18 == child and 32 - (entry & 63) >= beta:
+                        return 32 - (entry & 63)  # the child's upper bound, negated
+        own = winning(position, mask)  # threats before moving
         ranked = []
         for rank, column in enumerate(columns):
             move = safe & column
             if move:
-                ranked.append(winning(position | move, mask).bit_count() << 4 | 15 - rank)
+                threats = winning(position | move, mask).bit_count()
+                if own & move << 1:  # right under its own threat: one less
+                    threats -= 1
+                ranked.append((threats + 1) << 4 | 15 - rank)
         ranked.sort(reverse=True)
-        opponent = position ^ mask
         for code in ranked:
             move = safe & columns[15 - (code & 15)]
             score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha)
             if score >= beta:
-                entries[slot] = key << 12 | (score + 32) << 6 | (known_upper + 32)
+                store(bucket, key << 18 | moves << 12 | (score + 32) << 6 | (known_upper + 32))
                 return score
             if score > alpha:
                 alpha = score
-        entries[slot] = key << 12 | (known_lower + 32) << 6 | (alpha + 32)
+        store(bucket, key << 18 | moves << 12 | (known_lower + 32) << 6 | (alpha + 32))
         return alpha
 
     return negamax
@@ -269,12 +329,18 @@ class ConnectFourSolver:
         if self._winning_moves(state):
             return 1 if weak else (cells + 1 - moves) // 2
         low, high = (-1, 1) if weak else (-((cells - moves) // 2), (cells + 1 - moves) // 2)
-        while low < high:  # null-window tests, halving the interval (near 0 first)
-            probe = low + (high - low) // 2
-            if probe <= 0 and int(low / 2) < probe:
-                probe = int(low / 2)
-            elif probe >= 0 and high // 2 > probe:
-                probe = high // 2
+        probes = 0
+        while low < high:  # null-window tests
+            if probes < NEAR_ZERO_PROBES:  # 0 first, then a step at a time from it
+                probe = 0 if probes == 0 else low if low > 0 else high - 1
+                probe = min(max(probe, low), high - 1)
+            else:  # then halving the interval, leaning towards 0
+                probe = low + (high - low) // 2
+                if probe <= 0 and int(low / 2) < probe:
+                    probe = int(low / 2)
+                elif probe >= 0 and high // 2 > probe:
+                    probe = high // 2
+            probes += 1
             result = self.negamax(position, mask, moves, probe, probe + 1)
             if result <= probe:
                 high = result
