@@ -330,6 +330,8 @@ def read_positions(path: str) -> list[tuple[str, int | None]]:
 def run_file(args: argparse.Namespace) -> int:
     if args.position_words or args.position_option is not None:
         raise ValueError("give either a position or --file, not both")
+    if args.all_moves:
+        raise ValueError("--all-moves is for one position, not a --file of them")
     first = game_setup(args)
     require(first.game, StateText, "--file (positions as text)")
     lines = read_positions(args.file)
@@ -339,8 +341,6 @@ def run_file(args: argparse.Namespace) -> int:
             setups.append(registry.unfinished(_at(first, text)))
         except ValueError as error:
             raise ValueError(f"{args.file}: position {number_}: {error}") from None
-    if args.all_moves:
-        raise ValueError("--all-moves is for one position, not a --file of them")
     solver = first.entry.own_solver(first.game, args.table_mb)
     rows = []
     with progress("positions", total=len(setups), what=f"solving {args.file}") as bar:
