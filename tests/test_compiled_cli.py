@@ -71,7 +71,7 @@ def test_play_takes_the_engine_to_use(cli):
     code, out, _ = cli("play", "connect4", "--depth", "2", "--engine", "python", answers=["4", "q"])
     assert code == 0 and "The program (O) plays" in out
     code, _, err = cli("play", "nim", "3", "5", "--engine", "compiled", answers=[])
-    assert code == 2 and "--engine chooses the engine or MCTS, not the perfect player" in err
+    assert code == 2 and "--engine chooses the engine or MCTS, not the solver player" in err
 
 
 @pytest.mark.parametrize(

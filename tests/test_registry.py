@@ -27,7 +27,7 @@ def test_the_built_in_games_are_listed_once_with_what_they_offer(capsys):
         "tablebase" not in rows["chess"]["offers"] and "endgame tables" in rows["chess"]["offers"]
     )
     assert {name: rows[name]["player"] for name in ("tictactoe", "connect4", "backgammon")} == {
-        "tictactoe": "perfect",
+        "tictactoe": "solver",
         "connect4": "engine:time=2",
         "backgammon": "expectiminimax:depth=1",
     }

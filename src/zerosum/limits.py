@@ -14,6 +14,8 @@ numbers too long to print (`shown`) and for counts (`counted`).
 
 from __future__ import annotations
 
+import math
+import os
 from dataclasses import dataclass
 
 NO_LIMIT = "--no-limit"
@@ -82,3 +84,24 @@ def counted(count: int, one: str, many: str = "") -> str:
     """A count with its noun, singular for one: `1 win`, `0 wins`, `18,297 nodes`, `1 loss`
     (`many` defaults to `one` + "s")."""
     return f"{count:,} {one if count == 1 else many or one + 's'}"
+
+
+def physical_megabytes() -> float:
+    """The machine's physical memory in megabytes (infinite where the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
+    except (AttributeError, ValueError, OSError):  # no sysconf, or no such name here
+        return math.inf
+
+
+def check_megabytes(megabytes: float, what: str) -> None:
+    """ValueError unless `megabytes`, the size of a table named `what` (`--table-mb`), is a
+    positive number no larger than the machine's physical memory (a table that large would only
+    swap, or fail to be allocated)."""
+    most = physical_megabytes()
+    if not (math.isfinite(megabytes) and 0 < megabytes <= most):
+        memory = f"{most:,.0f} MB" if math.isfinite(most) else "unknown"
+        raise ValueError(
+            f"{what} must be a positive number of megabytes, at most this machine's memory"
+            f" ({memory}), got {megabytes:g}"
+        )

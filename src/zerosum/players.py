@@ -14,6 +14,7 @@ import math
 import random
 import re
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -25,6 +26,7 @@ from zerosum.registry import GameEntry, entry_of
 from zerosum.search.engine import Engine
 from zerosum.search.exact import alphabeta
 from zerosum.search.expectiminimax import expectiminimax
+from zerosum.solve.answer import ExactSolver
 
 DEPTH = Limit(
     "a search depth",
@@ -118,13 +120,19 @@ class PlayerSpec:
 @dataclass(frozen=True)
 class Seat:
     """What a player is built with beyond its spec: the game's entry, a seed for its random
-    choices, how to ask a human (`ask(game, state) -> move or None`), and the tables a
-    searching player scores positions from."""
+    choices, how to ask a human (`ask(game, state) -> move or None`), the tables a searching
+    player scores positions from, and for the `solver` player: the megabytes of its solver's
+    table (`table_mb`, None for the solver's default), whether it may pass the solver's stated
+    limits (`no_limit`), and how to show it thinking (`thinking(solver, state)`, a context
+    around each of its searches: the command line draws a bar on a terminal)."""
 
     entry: GameEntry
     seed: int = 0
     ask: Callable[[Game, Any], Any] | None = None
     tablebase: Any = None
+    table_mb: float | None = None
+    no_limit: bool = False
+    thinking: Callable[[ExactSolver, Any], AbstractContextManager[None]] | None = None
 
 
 @dataclass(frozen=True)
@@ -151,7 +159,7 @@ def _mcts_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
 def _no_dice(game: Game, kind: str) -> None:
     if has_chance(game):
         raise ValueError(
-            f"{kind} cannot play a game with dice: use expectiminimax:depth=N, mcts or perfect"
+            f"{kind} cannot play a game with dice: use expectiminimax:depth=N, mcts or solver"
         )
 
 
@@ -192,12 +200,28 @@ def _engine_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
     return lambda state: engine.search(state, **options).best_move
 
 
-def _perfect_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
-    if seat.entry.perfect is not None:
-        return seat.entry.perfect(game)
-    if seat.entry.solver is not None:
-        solver = seat.entry.solver(game)
-        return lambda state: solver.answer(state).best_move
+def _solver_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    """Perfect play: the game's own perfect player, else its exact solver (one for the whole
+    game, so that what it learns on one move serves the next), else a search to the end."""
+    entry = seat.entry
+    if seat.table_mb is not None or entry.perfect is None:
+        solver = entry.own_solver(game, seat.table_mb)
+        if solver is not None:
+            solver.no_limit = seat.no_limit
+            thinking = seat.thinking or (lambda solver, state: nullcontext())
+
+            def choose(state: Any) -> Any:
+                with thinking(solver, state):
+                    return solver.best_move(state)
+
+            return choose
+    if entry.perfect is not None:
+        return entry.perfect(game)
+    if not entry.solvable:
+        raise ValueError(
+            f"{entry.name} has no exact solver and too many positions to search to the end:"
+            " play it with the engine (engine:time=SECONDS)"
+        )
     if has_chance(game):
         return lambda state: expectiminimax(game, state).best_move
     if isinstance(game, Evaluating):  # the engine would stop at its evaluation's horizon
@@ -238,14 +262,18 @@ PLAYERS: dict[str, PlayerKind] = {
         _expectiminimax_player,
         "expectiminimax with Star2 pruning for dice games, to depth=N with the evaluation",
     ),
-    "perfect": PlayerKind(
+    "solver": PlayerKind(
         {},
-        _perfect_player,
-        "perfect play: the game's own (Bouton's move for Nim, Pig solved exactly, the"
-        " Connect Four solver) or a search to the end",
+        _solver_player,
+        "perfect play by the game's exact solver (Bouton's move for Nim, Pig solved exactly,"
+        " the Connect Four solver) or a search to the end; perfect is the same player",
     ),
     "human": PlayerKind({}, _human_player, "you, typing moves at the terminal"),
 }
+
+
+ALIASES = {"perfect": "solver"}
+"""Other names of a kind of player: `perfect`, the name `solver` had first."""
 
 
 def parse_player(text: str) -> PlayerSpec:
@@ -254,6 +282,7 @@ def parse_player(text: str) -> PlayerSpec:
     ValueError naming the problem: an unknown kind, an unknown option, a malformed value.
     """
     name, _, rest = text.strip().partition(":")
+    name = ALIASES.get(name, name)
     if name not in PLAYERS:
         raise ValueError(
             f"unknown player {clipped(name)}: choose one of {', '.join(sorted(PLAYERS))}"
@@ -306,8 +335,8 @@ def default_player(entry: GameEntry, game: Game) -> str:
     if entry.player:
         return entry.player
     if has_chance(game):
-        return "expectiminimax:depth=2" if isinstance(game, Evaluating) else "perfect"
-    return "engine:time=2" if isinstance(game, Evaluating) else "perfect"
+        return "expectiminimax:depth=2" if isinstance(game, Evaluating) else "solver"
+    return "engine:time=2" if isinstance(game, Evaluating) else "solver"
 
 
 def searching_player(game: Game, time: float | None, depth: int | None) -> str:

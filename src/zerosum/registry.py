@@ -55,7 +55,7 @@ from zerosum.games.othello import Othello
 from zerosum.games.pig import Pig
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import Tree
-from zerosum.limits import clipped
+from zerosum.limits import check_megabytes, clipped
 from zerosum.match import Chooser
 from zerosum.search.exact import alphabeta
 from zerosum.search.ordering import Order, by_priority
@@ -102,7 +102,7 @@ class GameEntry:
     options: tuple[GameOption, ...] = ()
     player: str = ""
     perfect: Callable[[Game], Chooser] | None = None
-    solver: Callable[[Any], ExactSolver] | None = None
+    solver: Callable[..., ExactSolver] | None = None
     tables: Callable[[str], Any] | None = None
     from_position: Callable[[str], tuple[Game, Any]] | None = None
     solvable: bool = True
@@ -110,6 +110,21 @@ class GameEntry:
 
     def option(self, name: str) -> GameOption | None:
         return next((option for option in self.options if option.name == name), None)
+
+    def own_solver(self, game: Game, table_mb: float | None = None) -> ExactSolver | None:
+        """The game's own exact solver for `game` (None when it has none), its table of
+        `table_mb` megabytes when given; ValueError when that size is not one the machine can
+        give, or the game has no solver keeping a table (`--table-mb`)."""
+        if table_mb is None:
+            return None if self.solver is None else self.solver(game)
+        if self.solver is None or not getattr(self.solver, "has_table", False):
+            kind = "its own solver" if self.solver is not None else "an exact search"
+            raise ValueError(
+                f"--table-mb sizes the table of an exact solver that keeps one (connect4's):"
+                f" {self.name} is solved by {kind}, which keeps none"
+            )
+        check_megabytes(table_mb, "--table-mb")
+        return self.solver(game, table_mb=table_mb)
 
 
 INTEGER_DIGITS = 100
@@ -193,7 +208,7 @@ BUILT_IN: tuple[GameEntry, ...] = (
         "tictactoe",
         TicTacToe,
         "tic-tac-toe: squares 0-8 row by row, positions like XOX.O....",
-        player="perfect",
+        player="solver",
         perfect=ordered_perfect([4, 0, 2, 6, 8, 1, 3, 5, 7]),
     ),
     GameEntry(
@@ -216,7 +231,7 @@ BUILT_IN: tuple[GameEntry, ...] = (
             GameOption("heaps", _heaps, "the heap sizes, e.g. 3,5,8 (the start)"),
             GameOption("misere", _switch, "whoever takes the last object loses", switch=True),
         ),
-        player="perfect",
+        player="solver",
         perfect=_nim_perfect,
     ),
     GameEntry(
@@ -224,7 +239,7 @@ BUILT_IN: tuple[GameEntry, ...] = (
         Pig,
         "Pig: roll or hold one die, a 1 loses the turn total, first to the target wins",
         options=(GameOption("target", _integer_of("target"), "the score that wins (100)"),),
-        player="perfect",
+        player="solver",
         perfect=_pig_perfect,
         solver=PigExact,
     ),
@@ -247,7 +262,7 @@ BUILT_IN: tuple[GameEntry, ...] = (
         "tree",
         Tree,
         'a game tree as nested lists, e.g. "[[3,12,8],[2,4,6],[14,5,2]]"',
-        player="perfect",
+        player="solver",
         from_position=_tree_setup,
     ),
     GameEntry(

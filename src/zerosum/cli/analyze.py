@@ -13,8 +13,16 @@ from dataclasses import replace
 from typing import Any
 
 from zerosum import registry
-from zerosum.cli.common import add_game_argument, game_setup, number, plies, print_json
+from zerosum.cli.common import (
+    add_game_argument,
+    add_no_limit,
+    game_setup,
+    number,
+    plies,
+    print_json,
+)
 from zerosum.cli.play import endgame_tables, waits_for_dice
+from zerosum.cli.solve import all_moves, all_moves_report, move_lines
 from zerosum.compiled import choice
 from zerosum.compiled.choice import IMPLEMENTATIONS
 from zerosum.game import Chance, Evaluating, Game, has_chance
@@ -77,11 +85,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         choices=IMPLEMENTATIONS,
         help="the compiled engine (the default for a game with compiled rules) or the Python one",
     )
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="instead, every legal move's exact value for the player to move, best first, by"
+        " the game's solver (connect4: each column's score; --table-mb sizes its table) or a"
+        " search of each move to the end",
+    )
+    add_no_limit(parser, "with --exact: the nodes of a Connect Four solve or an exact search")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.exact:
+        return run_exact(args)
     for name in ("time", "depth", "nodes"):
         if getattr(args, name) is not None:
             check_budget(name, getattr(args, name), f"--{name}")
@@ -128,6 +146,40 @@ def run(args: argparse.Namespace) -> int:
             last = result.iterations[-1] if result.iterations else None
             when = "during" if last is not None and not last.complete else "after"
             print(f"stopped by {result.stopped} {when} depth {result.depth}")
+    return 0
+
+
+def run_exact(args: argparse.Namespace) -> int:
+    """`analyze --exact`: every move's exact value, best first (`zerosum.cli.solve.all_moves`)."""
+    for option in ("time", "depth", "nodes", "syzygy", "dice", "top", "engine"):
+        if getattr(args, option) is not None:
+            raise ValueError(f"--exact searches to the end: it takes no --{option}")
+    setup = registry.unfinished(game_setup(args))
+    solver = setup.entry.own_solver(setup.game, args.table_mb)
+    values = all_moves(setup, solver, no_limit=args.no_limit)
+    best, value = values.best_first()[0]
+    report: dict[str, Any] = {
+        "game": setup.name,
+        "position": setup.position,
+        "to_move": setup.game.to_move(setup.state),
+        "algorithm": values.algorithm,
+        "exact": True,
+        "best_move": format_move(setup.game, setup.state, best),
+        "value": number((value > 0) - (value < 0) if values.scale == "score" else value),
+    }
+    if values.scale == "score":
+        report["score"] = number(value)
+    report |= {
+        "all_moves": all_moves_report(setup, values),
+        "nodes": values.nodes,
+        "seconds": round(values.seconds, 6),
+    }
+    if args.json:
+        print_json(report)
+        return 0
+    print(registry.render(setup.game, setup.state))
+    print("\n".join(move_lines(setup, values)))
+    print(f"best move: {report['best_move']}  {values.scale}: {number(value)}")
     return 0
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from zerosum import players, registry
 from zerosum.cli.common import add_game_argument, game_setup, number, print_json
-from zerosum.cli.play import ask_move
+from zerosum.cli.play import add_solver_options, ask_move, solver_seat
 from zerosum.cli.progress import progress
 from zerosum.game import Game, StateText, require
 from zerosum.limits import clipped, counted
@@ -47,6 +47,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for dice and random choices")
+    add_solver_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -67,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     openings = _read_openings(game, args.openings) if args.openings is not None else None
     if setup.position:
         openings = [registry.unfinished(setup).state]
-    seat = Seat(setup.entry, ask=_ask)
+    solver_spec = a if a.kind == "solver" else b
+    seat = Seat(setup.entry, ask=_ask, **solver_seat(args, solver_spec))
     player_a, player_b = players.player_maker(a, game, seat), players.player_maker(b, game, seat)
     with progress("games", total=args.games, what="match") as bar:
         shown = bar if not human else None

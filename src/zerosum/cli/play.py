@@ -13,15 +13,19 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import random
+from contextlib import AbstractContextManager
 from typing import Any
 
 from zerosum import players, registry
-from zerosum.cli.common import add_game_argument, game_setup
+from zerosum.cli.common import add_game_argument, add_no_limit, game_setup
+from zerosum.cli.solve import watched
 from zerosum.compiled.choice import IMPLEMENTATIONS
 from zerosum.game import Chance, Game, Player
 from zerosum.match import Chooser, play_game
 from zerosum.players import Seat
 from zerosum.solve import Table
+from zerosum.solve.answer import ExactSolver
+from zerosum.solve.connect4 import DEFAULT_TABLE_MB
 
 QUIT_WORDS = {"q", "quit", "exit"}
 
@@ -48,6 +52,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help=f"the program's seconds per move (at most {players.MOST_SECONDS:,g})",
     )
     parser.add_argument("--depth", type=int, help=f"the program's search depth ({players.DEPTH})")
+    parser.add_argument(
+        "--perfect",
+        action="store_true",
+        help="the program plays perfectly, by the game's exact solver (the solver player)",
+    )
+    add_solver_options(parser)
     parser.add_argument("--table", help="a table file the program plays from")
     parser.add_argument(
         "--syzygy", metavar="PATH", help="endgame tables the program scores positions from"
@@ -77,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
         spec = dataclasses.replace(spec, options={**spec.options, "impl": args.engine})
     table = Table.load(args.table, game) if args.table else None
     tablebase = endgame_tables(setup, args.syzygy) if args.syzygy else table
-    program = players.make_player(spec, game, Seat(entry, tablebase=tablebase))
+    seat = Seat(entry, tablebase=tablebase, **solver_seat(args, spec), thinking=thinking)
+    program = players.make_player(spec, game, seat)
     if table is not None:
         program = table_player(table, program)
     print(f"You are {names[human]}, the program is {names[1 - human]}. Type q to leave.")
@@ -89,6 +100,11 @@ def run(args: argparse.Namespace) -> int:
 def program_spec(args: argparse.Namespace, setup: registry.Setup) -> str:
     """The spec of the program's player: `--ai`, a search of `--time` or `--depth`, or the
     game's default player."""
+    if args.perfect:
+        given = [option for option in ("ai", "time", "depth") if getattr(args, option) is not None]
+        if given:
+            raise ValueError(f"--perfect is the program's player: give it or --{given[0]}")
+        return "solver"
     if args.ai is not None:
         if args.time is not None or args.depth is not None:
             raise ValueError("give the program's budget in --ai, or --time/--depth, not both")
@@ -100,6 +116,31 @@ def program_spec(args: argparse.Namespace, setup: registry.Setup) -> str:
     if args.time is not None or args.depth is not None:
         return players.searching_player(setup.game, args.time, args.depth)
     return players.default_player(setup.entry, setup.game)
+
+
+def add_solver_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a command whose players may include the `solver` player: its table's size
+    and the lifting of its stated limits."""
+    parser.add_argument(
+        "--table-mb",
+        type=float,
+        metavar="MB",
+        help=f"the solver player's table (connect4's; default {DEFAULT_TABLE_MB:g} MB)",
+    )
+    add_no_limit(parser, "the nodes of the solver player's Connect Four solves")
+
+
+def solver_seat(args: argparse.Namespace, spec: players.PlayerSpec) -> dict[str, Any]:
+    """What `--table-mb` and `--no-limit` give the `solver` player's seat; ValueError for a
+    `--table-mb` no solver player reads."""
+    if args.table_mb is not None and spec.kind != "solver":
+        raise ValueError(f"--table-mb sizes the solver player's table, not the {spec.kind}'s")
+    return {"table_mb": args.table_mb, "no_limit": args.no_limit}
+
+
+def thinking(solver: ExactSolver, state: Any) -> AbstractContextManager[None]:
+    """While the program's solver searches, a bar on a terminal: the nodes it has searched."""
+    return watched(solver, state, "thinking")
 
 
 def endgame_tables(setup: registry.Setup, path: str) -> Any:

@@ -31,7 +31,15 @@ from zerosum.cli.progress import Bar, progress
 from zerosum.game import StateText, has_chance, require
 from zerosum.limits import counted
 from zerosum.registry import Setup
-from zerosum.solve.answer import SEARCHES, ExactAnswer, ExactSolver, exact_search
+from zerosum.solve.answer import (
+    SEARCHES,
+    ExactAnswer,
+    ExactSolver,
+    MoveValues,
+    exact_move_values,
+    exact_search,
+)
+from zerosum.solve.connect4 import DEFAULT_TABLE_MB
 from zerosum.solve.pig import TARGET
 
 
@@ -70,6 +78,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="solve every line of FILE: a position of one word, then the expected score if"
         " known (the Connect Four test sets: MOVES SCORE)",
     )
+    parser.add_argument(
+        "--all-moves",
+        action="store_true",
+        help="also the exact value every legal move secures for the player to move, best first"
+        " (connect4: its score)",
+    )
+    parser.add_argument(
+        "--table-mb",
+        type=float,
+        metavar="MB",
+        help=f"the solver's table (connect4's; default {DEFAULT_TABLE_MB:g} MB, at most the"
+        " machine's memory)",
+    )
     add_no_limit(parser, "the target of an exact Pig solve, the nodes of an exact search")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
@@ -79,14 +100,97 @@ def run(args: argparse.Namespace) -> int:
     if args.file:
         return run_file(args)
     setup = game_setup(args)
-    answer = solve(setup, args)
+    solver = setup.entry.own_solver(setup.game, args.table_mb)
+    values = None
+    if args.all_moves:  # first: the position's own solve then finds the children in the table
+        values = all_moves(
+            setup, solver if not exact_search_options(args) else None, weak=args.weak,
+            algorithm=args.algorithm, order=args.order, no_limit=args.no_limit,
+        )  # fmt: skip
+    answer = solve(setup, args, solver)
     report = solve_report(setup, answer)
+    if values is not None:
+        report["all_moves"] = all_moves_report(setup, values)
     if args.json:
         print_json(report)
         return 0
     print(registry.render(setup.game, setup.state))
     print(describe(report, registry.player_names(setup.game), answer.note))
+    if values is not None:
+        print("\n".join(move_lines(setup, values)))
     return 0
+
+
+def exact_search_options(args: argparse.Namespace) -> list[str]:
+    """The options given that ask for an exact search instead of the game's solver."""
+    return [
+        option
+        for option, given in (
+            ("--algorithm", args.algorithm is not None),
+            ("--order", args.order is not None),
+            ("--distance", args.distance),
+        )
+        if given
+    ]
+
+
+def all_moves(
+    setup: Setup,
+    solver: ExactSolver | None,
+    *,
+    weak: bool = False,
+    algorithm: str | None = None,
+    order: str | None = None,
+    no_limit: bool = False,
+) -> MoveValues:
+    """The exact value of every legal move of `setup`'s position for its player to move: by
+    `solver` (the game's own, when it scores moves), else by an exact search of each child
+    (`algorithm`, `order`); progress on a terminal. ValueError when the game is over, or has
+    dice, or the solver scores no moves one by one."""
+    registry.unfinished(setup)
+    name = setup.entry.name
+    if solver is not None:
+        if not solver.scores_moves:
+            raise ValueError(f"{name}'s solver does not score every move (--all-moves, --exact)")
+        solver.no_limit = no_limit
+        with watched(solver, setup.state, f"scoring every move of {name}"):
+            return solver.move_values(setup.state, weak=weak)
+    if weak:
+        raise ValueError("--weak is for games whose solver has a weak mode (connect4)")
+    if not setup.entry.solvable:
+        raise ValueError(
+            f"{name} has too many positions to value its moves by searching to the end:"
+            f" analyse it with the engine (zerosum analyze {name})"
+        )
+    if setup.entry.solver is not None and has_chance(setup.game):
+        raise ValueError(f"{name}'s solver does not score every move (--all-moves, --exact)")
+    moves = None if order is None else registry.move_order(setup.game, setup.state, order)
+    with progress("nodes", what=f"searching every move of {name} to the end") as bar:
+        return exact_move_values(
+            setup.game, setup.state, algorithm=algorithm, order=moves, no_limit=no_limit,
+            progress=bar.to,
+        )  # fmt: skip
+
+
+def all_moves_report(setup: Setup, values: MoveValues) -> dict[str, int | float]:
+    """The `all_moves` field of the JSON (docs/json.md): each move's text to its value, the
+    best first."""
+    return {
+        registry.format_move(setup.game, setup.state, move): number(value)
+        for move, value in values.best_first()
+    }
+
+
+def move_lines(setup: Setup, values: MoveValues) -> list[str]:
+    """The text of every move's value: a heading, then one line a move, the best first."""
+    to_move = registry.player_names(setup.game)[setup.game.to_move(setup.state)]
+    texts = all_moves_report(setup, values)
+    width = max(len(text) for text in texts)
+    lines = [f"every move, best first ({values.scale} for {to_move}):"]
+    for (move, _), (text, value) in zip(values.best_first(), texts.items(), strict=True):
+        note = values.notes.get(move)
+        lines.append(f"  {text:<{width}}  {value:>3}" + (f"  {note}" if note else ""))
+    return lines
 
 
 def solve(
@@ -101,15 +205,7 @@ def solve(
             f" analyse it with the engine (zerosum analyze {setup.entry.name})"
         )
     generic_order = args.order is not None
-    asked = [
-        option
-        for option, given in (
-            ("--algorithm", args.algorithm is not None),
-            ("--order", generic_order),
-            ("--distance", args.distance),
-        )
-        if given
-    ]
+    asked = exact_search_options(args)
     over = setup.game.is_terminal(setup.state)
     options = f"{' and '.join(asked)} {'asks' if len(asked) == 1 else 'ask'}"
     if asked and has_chance(setup.game) and setup.entry.solver is not None:
@@ -118,7 +214,8 @@ def solve(
             f" {setup.entry.name}'s own solver takes none of them"
         )
     if setup.entry.solver is not None and not asked and not over:
-        solver = solver or setup.entry.solver(setup.game)
+        solver = solver or setup.entry.own_solver(setup.game)
+        assert solver is not None
         if args.weak and not solver.weak:
             raise ValueError(f"{setup.entry.name}'s solver has no weak mode (--weak)")
         solver.no_limit = args.no_limit
@@ -233,6 +330,8 @@ def read_positions(path: str) -> list[tuple[str, int | None]]:
 def run_file(args: argparse.Namespace) -> int:
     if args.position_words or args.position_option is not None:
         raise ValueError("give either a position or --file, not both")
+    if args.all_moves:
+        raise ValueError("--all-moves is for one position, not a --file of them")
     first = game_setup(args)
     require(first.game, StateText, "--file (positions as text)")
     lines = read_positions(args.file)
@@ -242,7 +341,7 @@ def run_file(args: argparse.Namespace) -> int:
             setups.append(registry.unfinished(_at(first, text)))
         except ValueError as error:
             raise ValueError(f"{args.file}: position {number_}: {error}") from None
-    solver = first.entry.solver(first.game) if first.entry.solver is not None else None
+    solver = first.entry.own_solver(first.game, args.table_mb)
     rows = []
     with progress("positions", total=len(setups), what=f"solving {args.file}") as bar:
         for (text, expected), setup in zip(lines, setups, strict=True):

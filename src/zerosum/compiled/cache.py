@@ -39,7 +39,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GAME", "END", "build", "directory", "placeholder", "uncompiled"]
+__all__ = ["GAME", "END", "build", "directory", "placeholder", "told", "uncompiled"]
 
 GAME = "# -- the game: bound per game by zerosum.compiled.cache --"
 END = "# -- end of the game --"
@@ -87,7 +87,7 @@ def build(
         name = f"zerosum_{template.__name__.rsplit('.', 1)[-1]}_{key[:20]}"
         text = _with_game(source, [*imports, "compiled = functools.partial(njit, cache=True)"])
         text = text.replace(GAME, f"{GAME}\nimport functools\n\nfrom numba import njit\n", 1)
-        with _told(f"{what} (once; later runs read the cache)"):
+        with told(f"{what} (once; later runs read the cache)"):
             module = _load(name, text)  # a search with signatures compiles as it is imported
             if module is not None:
                 compile_now(module)
@@ -99,7 +99,7 @@ def build(
     module = types.ModuleType(f"zerosum_{template.__name__.rsplit('.', 1)[-1]}_{next(_MEMORY)}")
     module.__dict__.update(bindings)
     sys.modules[module.__name__] = module  # numba finds an object mode block's globals there
-    with _told(f"{what} (once a process)"):
+    with told(f"{what} (once a process)"):
         exec(compile(text, inspect.getfile(template), "exec"), module.__dict__)
         compile_now(module)
     return module
@@ -205,7 +205,7 @@ def _write_atomically(path: Path, text: str) -> None:
 
 
 @contextmanager
-def _told(what: str) -> Iterator[None]:
+def told(what: str) -> Iterator[None]:
     """Tell the listeners of `zerosum.compiled.choice` about `what` when numba starts
     compiling within the block (once), not when it loads from its cache."""
     from numba.core import event

@@ -41,6 +41,26 @@ class ExactAnswer:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class MoveValues:
+    """For every legal move of a position, in the game's order, the exact value playing it
+    secures for the player to move (`values`): on the game's utility scale (`scale` "value"), or
+    on a solver's own (`scale` "score": Connect Four's test-set scores); the `algorithm` that
+    found them, the `nodes` it searched and the `seconds` it took."""
+
+    algorithm: str
+    values: dict[Any, float]
+    scale: str
+    nodes: int
+    seconds: float
+    notes: dict[Any, str] = field(default_factory=dict)
+    """A value in words, by move, where the solver says more than the number."""
+
+    def best_first(self) -> list[tuple[Any, float]]:
+        """The moves and their values, the best first (ties in the game's order)."""
+        return sorted(self.values.items(), key=lambda item: -item[1])
+
+
 class ExactSolver:
     """A game's own exact solver. `answer(state, weak=...)` solves a position (`weak`: only win,
     draw or loss); `reset()` forgets what earlier positions taught it. While `answer` runs,
@@ -64,8 +84,24 @@ class ExactSolver:
         """The work `answer(state)` will do in all, when known in advance."""
         return None
 
+    scores_moves = False
+    """Whether `move_values` scores every move of a position."""
+
+    has_table = False
+    """Whether it keeps a table whose size its constructor's `table_mb` sets (megabytes)."""
+
     def answer(self, state: Any, *, weak: bool = False) -> ExactAnswer:
         raise NotImplementedError
+
+    def best_move(self, state: Any) -> Any:
+        """A move of best play in `state` (what a perfect player plays): `answer`'s, unless the
+        solver finds it more cheaply."""
+        return self.answer(state).best_move
+
+    def move_values(self, state: Any, *, weak: bool = False) -> MoveValues:
+        """The exact value every legal move of `state` secures for the player to move, on the
+        solver's own scale; ValueError when the solver does not score moves one by one."""
+        raise ValueError(f"{type(self).__name__} does not score the moves one by one")
 
     def reset(self) -> None:
         """Forget what earlier positions taught (each position then costs what it costs alone)."""
@@ -140,3 +176,50 @@ def _expected(
         "expectiminimax", result.value, result.best_move, result.pv, None, stats.nodes,
         time.perf_counter() - start, details,
     )  # fmt: skip
+
+
+def exact_move_values(
+    game: Game,
+    state: Any,
+    *,
+    algorithm: str | None = None,
+    order: Order | None = None,
+    no_limit: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> MoveValues:
+    """The exact value of every legal move of `state` for its player to move: each child
+    searched to the end by `exact_search` (its value turned to the mover's side), or its
+    utility when the move ends the game. ValueError when the game is over, or has dice (the
+    value of a move is then an expectation over rolls no search here lists), or a child's
+    search passes `EXACT_NODES` (unless `no_limit`); `progress` gets the nodes searched so far."""
+    if has_chance(game):
+        raise ValueError(
+            "a game with dice has no exact value per move here: the roll decides what a move is"
+            " worth (zerosum analyze ranks them by expectiminimax)"
+        )
+    if game.is_terminal(state):
+        raise ValueError("the game is already over: there are no moves to score")
+    start = time.perf_counter()
+    mover = game.to_move(state)
+    values: dict[Any, float] = {}
+    searched = [0]  # the nodes of the children searched so far
+    report = progress
+
+    def child_progress(count: int) -> None:
+        if report is not None:
+            report(searched[0] + count)
+
+    for move in game.legal_moves(state):
+        child = game.result(state, move)
+        if game.is_terminal(child):
+            values[move] = game.utility(child, mover)
+            continue
+        answer = exact_search(
+            game, child, algorithm=algorithm, order=order, no_limit=no_limit,
+            progress=child_progress,
+        )  # fmt: skip
+        searched[0] += answer.nodes
+        same_side = game.to_move(child) == mover  # a move after which the mover moves again
+        values[move] = answer.value if same_side else -answer.value
+    seconds = time.perf_counter() - start
+    return MoveValues(algorithm or "alphabeta", values, "value", searched[0], seconds)

@@ -30,10 +30,11 @@ from typing import Any
 
 import numpy as np
 
+from zerosum.compiled.cache import told
 from zerosum.games.connect4 import ConnectFour, State
-from zerosum.limits import Limit
+from zerosum.limits import Limit, check_megabytes
 from zerosum.search.table import DEFAULT_MEGABYTES, ENTRY_BYTES, next_prime, slots_for
-from zerosum.solve.answer import ExactAnswer, ExactSolver
+from zerosum.solve.answer import ExactAnswer, ExactSolver, MoveValues
 
 Kernel = Callable[[int, int, int, int, int], int]
 """`negamax(position, mask, moves, alpha, beta) -> score` for a position whose player to move
@@ -416,14 +417,28 @@ class ConnectFourSolver:
             raise ValueError("the game is already over")
 
 
+DEFAULT_TABLE_MB = 64.0
+"""The megabytes of the solver's table when none are asked for (`ConnectFourSolver`'s)."""
+
+
 class ConnectFourExact(ExactSolver):
     """The Connect Four solver: scores in the published test sets' convention."""
 
     weak = True
+    has_table = True
+    scores_moves = True
 
-    def __init__(self, game: ConnectFour) -> None:
+    def __init__(self, game: ConnectFour, table_mb: float = DEFAULT_TABLE_MB) -> None:
+        """The solver of `game`'s board with a table of `table_mb` megabytes; ValueError when
+        that is not a positive number within the machine's memory. Compiled, it is compiled
+        (or read from numba's cache) now, and the listeners of `zerosum.compiled.choice` are
+        told when it really compiles: the seconds it takes are not a search's."""
+        check_megabytes(table_mb, "table_mb")
         self.game = game
-        self.solver = ConnectFourSolver(game)
+        self.solver = ConnectFourSolver(game, table_mb)
+        if self.solver.impl == "compiled":
+            with told("compiling the Connect Four solver (once; later runs read the cache)"):
+                warm_up(self.solver)
 
     def work(self) -> int:
         return self.solver.counter[0]  # the kernel's node count, read between its steps
@@ -450,6 +465,31 @@ class ConnectFourExact(ExactSolver):
             f"score {score}: {note}",
         )
 
+    def best_move(self, state: Any) -> int:
+        """The solver's best move: the first column, in the solver's order, that keeps the
+        position's score (a win at once first)."""
+        limit = None if self.no_limit else NODES
+        move = self.solver.solve(state, best_move=True, limit=limit).best_move
+        assert move is not None
+        return move
+
+    def move_values(self, state: Any, *, weak: bool = False) -> MoveValues:
+        """Every legal column's exact score for the player to move (`ConnectFourSolver.
+        move_scores`), within `NODES` unless `no_limit`; ValueError when the game is over."""
+        start = time.perf_counter()
+        counter = self.solver.counter
+        counter[:] = [0, sys.maxsize if self.no_limit else NODES.most]
+        try:
+            scores = self.solver.move_scores(state, weak=weak)
+        except Stopped:
+            NODES.check(counter[0])
+            raise  # unreachable: past its most, the limit refuses
+        values: dict[Any, float] = dict(scores)
+        cells = self.game.cells
+        notes = {move: describe_connect4(score, weak, cells) for move, score in scores.items()}
+        seconds = time.perf_counter() - start
+        return MoveValues("connect4 solver", values, "score", counter[0], seconds, notes)
+
     def reset(self) -> None:
         self.solver.reset()
 
@@ -462,3 +502,12 @@ def describe_connect4(score: int, weak: bool, cells: int) -> str:
     if weak:
         return who
     return f"{who} with their stone number {cells // 2 + 1 - abs(score)}"
+
+
+def warm_up(solver: ConnectFourSolver) -> None:
+    """Call `solver`'s kernel once on the empty board, with a window above any score it can
+    have, so that it returns at its first node: compiled, the kernel is then compiled (or read
+    from numba's cache) before a search, whose progress then counts only searching."""
+    cells = solver.game.cells
+    solver.negamax(0, 0, 0, cells, cells + 1)
+    solver.counter[0] = 0
