@@ -127,7 +127,7 @@ NODES = Limit(
 NEAR_ZERO_PROBES = 2
 """`score`'s first null-window tests: at 0, then at 1 or -1 (most scores are near 0)."""
 
-MIRRORED_BELOW = 0
+MIRRORED_BELOW = 22
 """Positions of fewer stones than this share their table entries with their mirror image."""
 
 
