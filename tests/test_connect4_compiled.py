@@ -132,3 +132,42 @@ def test_a_board_too_large_for_64_bits_is_solved_by_the_python_kernel():
         ConnectFourSolver(game, 1, impl="compiled")
     with pytest.raises(ValueError, match="impl must be compiled or python"):
         ConnectFourSolver(GAME, 1, impl="fast")
+
+
+@pytest.fixture(scope="module")
+def five_by_four_table():
+    from zerosum.solve.retrograde import solve
+
+    game = ConnectFour(5, 4)
+    return game, solve(game)  # every position of the board, by retrograde analysis (3 s)
+
+
+def test_the_whole_of_a_small_board_is_solved_as_its_retrograde_table_says(five_by_four_table):
+    game, table = five_by_four_table
+    solver = ConnectFourSolver(game, 8)
+    solver.reset()
+    root = game.initial_state()
+    scores = solver.move_scores(root)
+    assert solver.solve(root).score == max(scores.values())
+    for column, score in scores.items():  # each first move, from an empty table
+        value, distance = table.lookup(game.result(root, column))
+        assert score == -table_score(game, 1, value, distance)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=16))
+def test_random_positions_of_a_small_board_score_as_their_table_says(five_by_four_table, choices):
+    game, table = five_by_four_table
+    state = random_position(game, choices)
+    value, distance = table.lookup(state)
+    solver = ConnectFourSolver(game, 1)
+    assert solver.solve(state).score == table_score(game, state[2], value, distance)
+
+
+def table_score(game: ConnectFour, moves: int, value: int, distance: int) -> int:
+    """The test sets' score of a position of `moves` stones whose table entry is `value` for the
+    player to move and `distance` plies to the end of best play."""
+    if value == 0:
+        return 0
+    stones = (moves + distance + 1) // 2  # the winner's stones when the line is made
+    return value * (game.cells // 2 + 1 - stones)
