@@ -41,14 +41,19 @@ HEIGHT, CELLS, STRIDE, BOTTOM_ROW, BOARD, BUCKETS, MIRRORED_BELOW, CUTOFF_ABOVE,
 BOUND_OFFSET = 32
 """Bounds are stored plus this (scores lie within -32..31)."""
 
-_ONE, _TWO, _THREE = np.uint64(1), np.uint64(2), np.uint64(3)
+_ONE, _TWO, _THREE, _SIXTY_FOUR = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(64)
 
 
-def geometry_of(height: int, cells: int, bottom_row: int, board: int, columns: list[int],
-                buckets: int, mirrored_below: int, cutoff_above: int) -> np.ndarray:  # fmt: skip
-    """The constants `run` reads, in `geometry`'s layout."""
-    return np.array([height, cells, height + 1, bottom_row, board, buckets, mirrored_below,
-                     cutoff_above, *columns], np.uint64)  # fmt: skip
+def geometry_of(height: int, order: list[int], bottom_row: int, board: int, buckets: int,
+                mirrored_below: int, cutoff_above: int) -> np.ndarray:  # fmt: skip
+    """The constants `run` reads, in `geometry`'s layout: after the board's, the mask of each
+    column in `order`, then how far its mirror image lies (64 + n: n bits right; n: n left)."""
+    width, stride = len(order), height + 1
+    masks = [((1 << height) - 1) << column * stride for column in order]
+    shifts = [(width - 1 - 2 * column) * stride for column in order]
+    shifts = [shift if shift >= 0 else 64 - shift for shift in shifts]
+    return np.array([height, width * height, stride, bottom_row, board, buckets, mirrored_below,
+                     cutoff_above, *masks, *shifts], np.uint64)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -111,7 +116,7 @@ def run(info, frames, boards, order, keys, data, geometry):
     buckets = geometry[BUCKETS]
     mirrored_below = np.int64(geometry[MIRRORED_BELOW])
     transposition_cutoff_above = np.int64(geometry[CUTOFF_ABOVE])
-    width = geometry.shape[0] - COLUMNS
+    width = (geometry.shape[0] - COLUMNS) // 2
     generation = info[GENERATION]
     nodes, pause = info[NODES], info[PAUSE]
     ply = info[DEPTH]
@@ -171,13 +176,17 @@ def run(info, frames, boards, order, keys, data, geometry):
                     continue
             if cells - moves > transposition_cutoff_above:  # a child's bound may cut at once
                 cut = False
-                opponent = position ^ mask
+                base = (position ^ mask) + mask  # a child's key is this plus its move
+                if moves + 1 < mirrored_below:
+                    base_image = mirror(base, width, stride)
                 for rank in range(width):
                     move = safe & geometry[COLUMNS + rank]
                     if move:
-                        child_key = opponent + (mask | move)
-                        if moves + 1 < mirrored_below:
-                            child_key = min(child_key, mirror(child_key, width, stride))
+                        child_key = base + move
+                        if moves + 1 < mirrored_below:  # the mirror of a sum of columns
+                            shift = geometry[COLUMNS + width + rank]
+                            image = move << shift if shift < 64 else move >> (shift - _SIXTY_FOUR)
+                            child_key = min(child_key, base_image + image)
                         child_bucket = np.int64(child_key % buckets) << 1
                         for child_slot in (child_bucket, child_bucket + 1):
                             child_entry = data[child_slot]
@@ -264,9 +273,8 @@ def make_compiled_kernel(game: Any, table: Any, counter: list[int]) -> Any:
 
     from zerosum.solve.connect4 import CUTOFF_ABOVE, MIRRORED_BELOW, Stopped
 
-    geometry = geometry_of(game.height, game.cells, game.bottom_row, game.board,
-                           [game.column_mask[c] for c in game.order], table.buckets,
-                           MIRRORED_BELOW, CUTOFF_ABOVE)  # fmt: skip
+    geometry = geometry_of(game.height, list(game.order), game.bottom_row, game.board,
+                           table.buckets, MIRRORED_BELOW, CUTOFF_ABOVE)  # fmt: skip
     rows = game.cells + 2
     info = np.zeros(INFO, np.int64)
     frames = np.zeros((rows, FRAME), np.int64)
