@@ -196,7 +196,7 @@ def run(info, frames, boards, order, keys, data, geometry):
                             ):
                                 child_upper = np.int64(child_entry & np.uint32(63)) - 32
                                 if -child_upper >= beta:
-                                    result = -child_upper
+                                    result = int(-child_upper)
                                     cut = True
                                 break
                     if cut:
