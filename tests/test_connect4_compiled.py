@@ -18,7 +18,7 @@ GAME = ConnectFour()
 SLOTS = 200_003
 """Both kernels' tables get as many slots, so that they keep the same entries."""
 
-SAMPLES = {"Test_L3_R1": 40, "Test_L2_R1": 30, "Test_L1_R1": 20, "Test_L2_R2": 6,
+SAMPLES = {"Test_L3_R1": 40, "Test_L2_R1": 30, "Test_L1_R1": 8, "Test_L2_R2": 6,
            "Test_L1_R2": 6}  # fmt: skip
 
 
