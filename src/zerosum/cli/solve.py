@@ -109,7 +109,9 @@ def run(args: argparse.Namespace) -> int:
         )  # fmt: skip
     answer = solve(setup, args, solver)
     report = solve_report(setup, answer)
-    if values is not None:
+    if values is not None:  # the counts are of the whole job: the position found its children's
+        report["nodes"] += values.nodes  # results in the table, and cost little after them
+        report["seconds"] = round(report["seconds"] + values.seconds, 6)
         report["all_moves"] = all_moves_report(setup, values)
     if args.json:
         print_json(report)
