@@ -85,6 +85,16 @@ def mirror(key, width, stride):
 
 
 @njit(cache=True, inline="always")
+def find(keys, data, bucket, key, generation):
+    """The slot of `bucket` holding `key` in this generation, -1 if neither does (the Python
+    kernel's `find`)."""
+    for slot in (bucket, bucket + 1):
+        if np.int64(data[slot] >> np.uint32(18)) == generation and keys[slot] == key:
+            return slot
+    return -1
+
+
+@njit(cache=True, inline="always")
 def store(keys, data, bucket, key, generation, moves, lower, upper):
     """Remember `lower <= score <= upper` for `key`, whose position has `moves` stones, in its
     bucket (the Python kernel's `store`)."""
@@ -153,12 +163,9 @@ def run(info, frames, boards, order, keys, data, geometry):
             if moves < mirrored_below:  # a position and its mirror image share their entries
                 key = min(key, mirror(key, width, stride))
             bucket = np.int64(key % buckets) << 1
-            slot = bucket
-            entry = data[slot]
-            if np.int64(entry >> np.uint32(18)) != generation or keys[slot] != key:
-                slot = bucket + 1
+            slot = find(keys, data, bucket, key, generation)
+            if slot >= 0:
                 entry = data[slot]
-            if np.int64(entry >> np.uint32(18)) == generation and keys[slot] == key:
                 lower = max(lower, np.int64((entry >> np.uint32(6)) & np.uint32(63)) - 32)
                 upper = min(upper, np.int64(entry & np.uint32(63)) - 32)
                 known_lower, known_upper = lower, upper
@@ -188,19 +195,13 @@ def run(info, frames, boards, order, keys, data, geometry):
                             image = move << shift if shift < 64 else move >> (shift - _SIXTY_FOUR)
                             child_key = min(child_key, base_image + image)
                         child_bucket = np.int64(child_key % buckets) << 1
-                        for child_slot in (child_bucket, child_bucket + 1):
-                            child_entry = data[child_slot]
-                            if (
-                                np.int64(child_entry >> np.uint32(18)) == generation
-                                and keys[child_slot] == child_key
-                            ):
-                                child_upper = np.int64(child_entry & np.uint32(63)) - 32
-                                if -child_upper >= beta:
-                                    result = int(-child_upper)
-                                    cut = True
+                        child_slot = find(keys, data, child_bucket, child_key, generation)
+                        if child_slot >= 0:
+                            child_upper = np.int64(data[child_slot] & np.uint32(63)) - 32
+                            if -child_upper >= beta:
+                                result = int(-child_upper)
+                                cut = True
                                 break
-                    if cut:
-                        break
                 if cut:
                     continue
             count = 0  # threat ordering: more threats first, ties in centre-first order

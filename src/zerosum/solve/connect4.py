@@ -161,6 +161,14 @@ def make_kernel(game: ConnectFour, table: BoundTable, counter: list[int]) -> Ker
             image |= (key >> column * stride & column_bits) << (width - 1 - column) * stride
         return image
 
+    def find(key: int) -> int | None:
+        """The entry of `key` in its bucket, None if neither slot holds it."""
+        bucket = key % buckets << 1
+        entry = get(bucket)
+        if entry is None or entry >> 18 != key:
+            entry = get(bucket + 1)
+        return entry if entry is not None and entry >> 18 == key else None
+
     def store(bucket: int, entry: int) -> None:
         """Keep `entry` in `bucket` (see `BoundTable`)."""
         first = get(bucket)
@@ -201,10 +209,8 @@ def make_kernel(game: ConnectFour, table: BoundTable, counter: list[int]) -> Ker
         if moves < mirrored_below:  # a position and its mirror image share their entries
             key = min(key, mirror(key))
         bucket = key % buckets << 1
-        entry = get(bucket)
-        if entry is None or entry >> 18 != key:
-            entry = get(bucket + 1)
-        if entry is not None and entry >> 18 == key:
+        entry = find(key)
+        if entry is not None:
             lower = max(lower, ((entry >> 6) & 63) - 32)
             upper = min(upper, (entry & 63) - 32)
             known_lower, known_upper = lower, upper
@@ -226,11 +232,8 @@ def make_kernel(game: ConnectFour, table: BoundTable, counter: list[int]) -> Ker
                     child = opponent + (mask | move)
                     if moves + 1 < mirrored_below:
                         child = min(child, mirror(child))
-                    slot = child % buckets << 1
-                    entry = get(slot)
-                    if entry is None or entry >> 18 != child:
-                        entry = get(slot + 1)
-                    if entry is not None and entry >> 18 == child and 32 - (entry & 63) >= beta:
+                    entry = find(child)
+                    if entry is not None and 32 - (entry & 63) >= beta:
                         return 32 - (entry & 63)  # the child's upper bound, negated
         own = winning(position, mask)  # threats before moving
         ranked = []
