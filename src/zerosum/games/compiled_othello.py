@@ -46,25 +46,32 @@ PLIES_MAX = 121
 """At most 60 discs are put down, and at most one pass before each (two passes end it)."""
 
 
-@njit(cache=True)
-def _fill(mine, flank, shift):
-    """The squares just past a run of `flank` discs that starts next to one of `mine`, in the
-    direction of a left shift by `shift` (towards higher squares) and of a right one.
+@njit(cache=True, inline="always")
+def _runs(start, flank, shift):
+    """The runs of `flank` discs that start next to one of `start`, in the direction of a left
+    shift by `shift` (towards higher squares) and of a right one, as a pair.
 
     Runs grow one disc, then two at a time over pairs of `flank`: four steps, not six."""
     double = shift + shift
     pairs = flank & (flank << shift)
-    run = flank & (mine << shift)
-    run |= flank & (run << shift)
-    run |= pairs & (run << double)
-    run |= pairs & (run << double)
-    squares = run << shift
+    up = flank & (start << shift)
+    up |= flank & (up << shift)
+    up |= pairs & (up << double)
+    up |= pairs & (up << double)
     pairs = pairs >> shift
-    run = flank & (mine >> shift)
-    run |= flank & (run >> shift)
-    run |= pairs & (run >> double)
-    run |= pairs & (run >> double)
-    return squares | (run >> shift)
+    down = flank & (start >> shift)
+    down |= flank & (down >> shift)
+    down |= pairs & (down >> double)
+    down |= pairs & (down >> double)
+    return up, down
+
+
+@njit(cache=True)
+def _fill(mine, flank, shift):
+    """The squares just past a run of `flank` discs that starts next to one of `mine`, in both
+    directions of `shift` (`_runs`)."""
+    up, down = _runs(mine, flank, shift)
+    return (up << shift) | (down >> shift)
 
 
 @njit(cache=True)
@@ -80,21 +87,11 @@ def legal_squares(mine, theirs):
 @njit(cache=True)
 def _flanked(disc, mine, flank, shift):
     """The discs of `flank` a disc on `disc` flips in the two directions of `shift` (the runs
-    of `_fill` from one disc, kept where one of `mine` ends them)."""
-    double = shift + shift
-    pairs = flank & (flank << shift)
-    run = flank & (disc << shift)
-    run |= flank & (run << shift)
-    run |= pairs & (run << double)
-    run |= pairs & (run << double)
-    flips = run if (run << shift) & mine else ZERO
-    pairs = pairs >> shift
-    run = flank & (disc >> shift)
-    run |= flank & (run >> shift)
-    run |= pairs & (run >> double)
-    run |= pairs & (run >> double)
-    if (run >> shift) & mine:
-        flips |= run
+    of `_runs` from one disc, kept where one of `mine` ends them)."""
+    up, down = _runs(disc, flank, shift)
+    flips = up if (up << shift) & mine else ZERO
+    if (down >> shift) & mine:
+        flips |= down
     return flips
 
 
