@@ -119,10 +119,14 @@ NODES = Limit(
     "the nodes of a Connect Four solve",
     5_000_000_000,
     "the compiled solver searches 4 to 6 million nodes a second here: a quarter of an hour (the"
-    " empty 7x6 board takes 1.3 billion), and the Python kernel of boards wider than 64 bits"
-    " thirty times as long",
+    " empty 7x6 board took 521 million with a 256 MB table), and the Python kernel of boards"
+    " wider than 64 bits thirty times as long",
 )
 
+
+DEFAULT_TABLE_MB = 64.0
+"""The megabytes of the solver's table when none are asked for: a larger one saves few nodes
+and costs a cache miss at each probe (benchmarks/LOG.md)."""
 
 NEAR_ZERO_PROBES = 2
 """`score`'s first null-window tests: at 0, then at 1 or -1 (most scores are near 0)."""
@@ -161,9 +165,8 @@ def make_kernel(game: ConnectFour, table: BoundTable, counter: list[int]) -> Ker
             image |= (key >> column * stride & column_bits) << (width - 1 - column) * stride
         return image
 
-    def find(key: int) -> int | None:
-        """The entry of `key` in its bucket, None if neither slot holds it."""
-        bucket = key % buckets << 1
+    def find(bucket: int, key: int) -> int | None:
+        """The entry of `key` in `bucket`, its own, None if neither slot holds it."""
         entry = get(bucket)
         if entry is None or entry >> 18 != key:
             entry = get(bucket + 1)
@@ -209,7 +212,7 @@ def make_kernel(game: ConnectFour, table: BoundTable, counter: list[int]) -> Ker
         if moves < mirrored_below:  # a position and its mirror image share their entries
             key = min(key, mirror(key))
         bucket = key % buckets << 1
-        entry = find(key)
+        entry = find(bucket, key)
         if entry is not None:
             lower = max(lower, ((entry >> 6) & 63) - 32)
             upper = min(upper, (entry & 63) - 32)
@@ -232,7 +235,7 @@ def make_kernel(game: ConnectFour, table: BoundTable, counter: list[int]) -> Ker
                     child = opponent + (mask | move)
                     if moves + 1 < mirrored_below:
                         child = min(child, mirror(child))
-                    entry = find(child)
+                    entry = find(child % buckets << 1, child)
                     if entry is not None and 32 - (entry & 63) >= beta:
                         return 32 - (entry & 63)  # the child's upper bound, negated
         own = winning(position, mask)  # threats before moving
@@ -265,7 +268,7 @@ class ConnectFourSolver:
     def __init__(
         self,
         game: ConnectFour | None = None,
-        table_mb: float = 64,
+        table_mb: float = DEFAULT_TABLE_MB,
         *,
         impl: str | None = None,
         slots: int | None = None,
@@ -419,10 +422,6 @@ class ConnectFourSolver:
     def _check(self, state: State) -> None:
         if self.game.is_terminal(state):
             raise ValueError("the game is already over")
-
-
-DEFAULT_TABLE_MB = 64.0
-"""The megabytes of the solver's table when none are asked for (`ConnectFourSolver`'s)."""
 
 
 class ConnectFourExact(ExactSolver):
