@@ -11,8 +11,10 @@ is zero-sum, `utility(state, 0) == -utility(state, 1)`.
 Everything else is optional and discovered at run time with `isinstance` against the small
 protocols below (`Keyed`, `Restorable`, `Vectorized`, `Layered`, `Evaluating`, `Bounded`,
 `Noisy`, `Capturing`, `Checking`, `Passing`, `HistoryDependent`, `PathKeyed`, `Chance`,
-`MoveText`, `StateText`, `Rendering`), so that a game of ten lines works with every algorithm
-that needs no more than it gives, and a search that needs more says so with a `ValueError`.
+`InformationSets`, `MoveText`, `StateText`, `Rendering`), so that a game of ten lines works
+with every algorithm that needs no more than it gives, and a search that needs more says so
+with a `ValueError`. A game with `InformationSets` hides part of its state from the players:
+tree search does not apply to it, the algorithms of `zerosum.imperfect` do.
 
 `Tablebase` is not a game's capability but what a solved table offers a search: the value of
 the positions it holds.
@@ -233,6 +235,23 @@ def has_chance(game: object) -> bool:
     """True for a game with chance nodes: it offers `Chance` and, if it says whether it has any
     (a tree's `has_chance`), has some."""
     return isinstance(game, Chance) and bool(getattr(game, "has_chance", True))
+
+
+@runtime_checkable
+class InformationSets(Protocol):
+    """A game of imperfect information: the player to move does not see the whole state (the
+    cards in the other hand, the other player's dice).
+
+    `information_set(state)` is what the player to move knows in `state`, as text: two states
+    with the same text are the same situation to that player, and offer the same legal moves.
+    The game has perfect recall: what a player knew and did earlier is part of what they know
+    (the algorithms check it). Moves are text (`"bet"`, `"3-5"`), so that a strategy can be
+    written down by information set and move. Chance (a deal, a roll) is the `Chance`
+    capability, with exact probabilities (fractions) when an exact solution is wanted.
+    `utility(state, player)` is the payoff for `player` at the end, as in every game.
+    """
+
+    def information_set(self, state: Any) -> str: ...
 
 
 @runtime_checkable
