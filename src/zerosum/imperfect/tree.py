@@ -1,0 +1,215 @@
+"""A game of imperfect information unrolled once into arrays: the tree every solver walks.
+
+`unroll(game)` visits every history of a game with `InformationSets` breadth first, so that a
+node's parent comes before it and its children sit side by side (`first_child[n]`,
+`child_count[n]`). A pass from the first node to the last goes down the tree (reach
+probabilities), a pass from the last to the first comes up (values), with no recursion and no
+call to the game: this is what makes the solvers fast, and lets compiled code walk the same
+arrays.
+
+Information sets are numbered in the order they are met. Information set `i` belongs to
+`owner[i]`, has the moves `moves[i]` and owns the slots `action_start[i] : action_start[i+1]`
+of every per-move array (a strategy, regrets): slot `action_start[i] + k` is the `k`-th move
+of `i`, and the `k`-th child of each of its nodes. A slot is also a *sequence* of its owner
+(Koller, Megiddo and von Stengel): the owner's moves that lead to it, ending with that one.
+`parent_sequence[i]` is the slot of the owner's last move before `i` (-1: none), and
+`sequence[p, n]` the slot of player `p`'s last move on the way to node `n`.
+
+Utilities are the first player's, as floats for the iterative solvers and as fractions
+(`exact_utility`, with `exact_chance`) for the exact ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from zerosum.game import Chance, Game, InformationSets, require
+from zerosum.limits import Limit, clipped
+
+#: The kinds of node: the player to move (0 or 1), chance, the end of the game.
+CHANCE, TERMINAL = 2, 3
+
+#: The most histories `unroll` walks: Leduc poker has 9,457, Liar's Dice with one die each
+#: 294,883; every history costs a call to the game and about 100 bytes of arrays.
+HISTORIES = Limit(
+    "histories of the game",
+    20_000_000,
+    "each is a state built in Python and kept in arrays (minutes, gigabytes)",
+)
+
+
+@dataclass(frozen=True, eq=False)
+class GameTree:
+    """Every history of a game of imperfect information, breadth first (see the module).
+
+    Per node: `kind` (0 or 1 to move, CHANCE, TERMINAL), `first_child`, `child_count`,
+    `infoset` (-1 where no player moves), `chance` (the probability of the chance move that
+    led here, 1 after a player's move), `utility` (the first player's payoff at the end, 0
+    elsewhere), `sequence` (shape 2 x nodes). Per information set: `keys`, `owner`, `moves`,
+    `action_start` (one entry more than the sets), `parent_sequence`. `depth`: the most moves
+    (chance's included) from the start to an end.
+    """
+
+    kind: np.ndarray
+    first_child: np.ndarray
+    child_count: np.ndarray
+    infoset: np.ndarray
+    chance: np.ndarray
+    utility: np.ndarray
+    sequence: np.ndarray
+    keys: tuple[str, ...]
+    owner: np.ndarray
+    moves: tuple[tuple[str, ...], ...]
+    action_start: np.ndarray
+    parent_sequence: np.ndarray
+    exact_chance: tuple[Fraction, ...]
+    exact_utility: tuple[Fraction, ...]
+    depth: int
+
+    @property
+    def nodes(self) -> int:
+        return len(self.kind)
+
+    @property
+    def actions(self) -> int:
+        """The number of slots: (information set, move) pairs, and sequences."""
+        return int(self.action_start[-1])
+
+    def index(self) -> dict[str, int]:
+        """Each information set's number, by key."""
+        return {key: i for i, key in enumerate(self.keys)}
+
+    def infosets_of(self, player: int) -> np.ndarray:
+        """The numbers of `player`'s information sets."""
+        return np.flatnonzero(self.owner == player)
+
+    def uniform(self) -> np.ndarray:
+        """The strategy profile that plays every legal move alike, one probability a slot."""
+        counts = np.diff(self.action_start)
+        return np.repeat(1.0 / counts, counts)
+
+
+def unroll(game: Any, *, lifted: bool = False) -> GameTree:
+    """Every history of `game` (a `Game` with `InformationSets`, and `Chance` if it deals or
+    rolls), in arrays. ValueError when the game is not one of imperfect information, breaks
+    the rules of one (an information set whose states offer different moves or belong to
+    different players, a player who forgets: imperfect recall; chance probabilities that do
+    not sum to 1; utilities that do not sum to 0), or has more than `HISTORIES` histories
+    (unless `lifted`)."""
+    require(game, Game, "a game of imperfect information")
+    require(game, InformationSets, "a game of imperfect information")
+    chance_game = isinstance(game, Chance)
+    states = [game.initial_state()]
+    kind: list[int] = []
+    first_child: list[int] = []
+    child_count: list[int] = []
+    infoset: list[int] = []
+    exact_chance: list[Fraction] = [Fraction(1)]
+    exact_utility: list[Fraction] = []
+    sequence: list[tuple[int, int]] = [(-1, -1)]
+    depth = [0]
+    keys: list[str] = []
+    index: dict[str, int] = {}
+    owner: list[int] = []
+    moves: list[tuple[str, ...]] = []
+    action_start = [0]
+    parent_sequence: list[int] = []
+    n = 0
+    while n < len(states):
+        state = states[n]
+        states[n] = None  # the arrays keep what is needed: let the states go
+        first_child.append(len(states))
+        if game.is_terminal(state):
+            kind.append(TERMINAL)
+            infoset.append(-1)
+            exact_utility.append(_utility(game, state))
+            child_count.append(0)
+        elif chance_game and game.is_chance(state):
+            kind.append(CHANCE)
+            infoset.append(-1)
+            exact_utility.append(Fraction(0))
+            outcomes = list(game.chance_outcomes(state))
+            total = sum(Fraction(p) for _, p in outcomes)
+            # Exactly 1 for fractions; floats (1/6 six times) only come close.
+            if abs(total - 1) > 1e-9 or any(Fraction(p) <= 0 for _, p in outcomes):
+                raise ValueError(
+                    "chance's probabilities must be positive and sum to 1, got"
+                    f" {clipped(float(total))} at {clipped(state)}"
+                )
+            for outcome, probability in outcomes:
+                states.append(game.result(state, outcome))
+                exact_chance.append(Fraction(probability))
+                sequence.append(sequence[n])
+                depth.append(depth[n] + 1)
+            child_count.append(len(outcomes))
+        else:
+            player = game.to_move(state)
+            key = game.information_set(state)
+            legal = tuple(game.legal_moves(state))
+            if not isinstance(key, str):
+                raise ValueError(f"an information set must be text, got {clipped(key)}")
+            if not legal:
+                raise ValueError(f"no legal move in a state that is not over: {clipped(state)}")
+            own = sequence[n][player]
+            i = index.get(key)
+            if i is None:
+                i = index[key] = len(keys)
+                keys.append(key)
+                owner.append(player)
+                moves.append(tuple(str(move) for move in legal))
+                action_start.append(action_start[-1] + len(legal))
+                parent_sequence.append(own)
+            elif owner[i] != player or moves[i] != tuple(str(move) for move in legal):
+                raise ValueError(
+                    f"information set {clipped(key)} holds states with different players or"
+                    " different legal moves: the key must say all the player to move knows"
+                )
+            elif parent_sequence[i] != own:
+                raise ValueError(
+                    f"information set {clipped(key)} is reached after different moves of its"
+                    " own player: the game forgets what a player did (imperfect recall)"
+                )
+            kind.append(player)
+            infoset.append(i)
+            exact_utility.append(Fraction(0))
+            for k, move in enumerate(legal):
+                states.append(game.result(state, move))
+                exact_chance.append(Fraction(1))
+                slot = action_start[i] + k
+                sequence.append((slot, sequence[n][1]) if player == 0 else (sequence[n][0], slot))
+                depth.append(depth[n] + 1)
+            child_count.append(len(legal))
+        HISTORIES.check(len(states), lifted=lifted)
+        n += 1
+    return GameTree(
+        kind=np.array(kind, dtype=np.int8),
+        first_child=np.array(first_child, dtype=np.int64),
+        child_count=np.array(child_count, dtype=np.int64),
+        infoset=np.array(infoset, dtype=np.int64),
+        chance=np.array([float(p) for p in exact_chance]),
+        utility=np.array([float(u) for u in exact_utility]),
+        sequence=np.array(sequence, dtype=np.int64).T.copy(),
+        keys=tuple(keys),
+        owner=np.array(owner, dtype=np.int8),
+        moves=tuple(moves),
+        action_start=np.array(action_start, dtype=np.int64),
+        parent_sequence=np.array(parent_sequence, dtype=np.int64),
+        exact_chance=tuple(exact_chance),
+        exact_utility=tuple(exact_utility),
+        depth=depth[-1],
+    )
+
+
+def _utility(game: Any, state: Any) -> Fraction:
+    """The first player's payoff at the end, exactly; ValueError unless the game is zero-sum."""
+    first, second = game.utility(state, 0), game.utility(state, 1)
+    if Fraction(first) != -Fraction(second):
+        raise ValueError(
+            f"the payoffs {clipped(first)} and {clipped(second)} do not sum to 0 at"
+            f" {clipped(state)}: the game is not zero-sum"
+        )
+    return Fraction(first)
