@@ -133,7 +133,7 @@ def unroll(game: Any, *, lifted: bool = False) -> GameTree:
             infoset.append(-1)
             exact_utility.append(Fraction(0))
             outcomes = list(game.chance_outcomes(state))
-            total = sum(Fraction(p) for _, p in outcomes)
+            total = sum((Fraction(p) for _, p in outcomes), Fraction(0))
             # Exactly 1 for fractions; floats (1/6 six times) only come close.
             if abs(total - 1) > 1e-9 or any(Fraction(p) <= 0 for _, p in outcomes):
                 raise ValueError(
