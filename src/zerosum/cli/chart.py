@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from zerosum.cli.common import print_json
-from zerosum.cli.output import write_atomically
 from zerosum.cli.progress import progress
 from zerosum.experiments.ablation import POSITIONS, STEPS, ablation_experiment
 from zerosum.experiments.growth import growth_experiment, minimal_tree_leaves
 from zerosum.experiments.ordering import ordering_experiment
+from zerosum.files import write_atomically
 from zerosum.limits import Limit, clipped, shown
 
 DEFAULT_DEPTH = {"growth": 8, "ablation": 6}
