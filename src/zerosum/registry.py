@@ -39,6 +39,7 @@ from typing import Any
 from zerosum.game import (
     Evaluating,
     Game,
+    InformationSets,
     Keyed,
     MoveText,
     Rendering,
@@ -50,6 +51,7 @@ from zerosum.games.backgammon import Backgammon
 from zerosum.games.chess import Chess
 from zerosum.games.chess.syzygy import Syzygy
 from zerosum.games.connect4 import ConnectFour
+from zerosum.games.kuhn import KuhnPoker
 from zerosum.games.nim import Nim, playable_heaps
 from zerosum.games.othello import Othello
 from zerosum.games.pig import Pig
@@ -197,6 +199,11 @@ def _nim_perfect(game: Game) -> Chooser:
     return choose
 
 
+IMPERFECT_PLAYER = "cfr+ (1,000 iterations)"
+"""What `play` sets against a human in a game of imperfect information: the average strategy
+of 1,000 iterations of CFR+, unless a strategy file is given."""
+
+
 def _pig_perfect(game: Game) -> Chooser:
     assert isinstance(game, Pig)
     check_pig_target(game.target, liftable=False)  # a player has no --no-limit
@@ -266,6 +273,12 @@ BUILT_IN: tuple[GameEntry, ...] = (
         from_position=_tree_setup,
     ),
     GameEntry(
+        "kuhn",
+        KuhnPoker,
+        "Kuhn poker: three cards, one each, one bet (check, bet, fold, call); hidden cards",
+        player=IMPERFECT_PLAYER,
+    ),
+    GameEntry(
         "othello",
         Othello,
         "Othello: squares a1-h8 from the top left (d3) or pass, positions as the moves (d3c5)",
@@ -327,11 +340,19 @@ class Setup:
     position: str = ""
 
 
-def setup(name: str, position: str = "", flags: Mapping[str, Any] | None = None) -> Setup:
+def setup(
+    name: str,
+    position: str = "",
+    flags: Mapping[str, Any] | None = None,
+    *,
+    hidden: bool = False,
+) -> Setup:
     """The game `name` names (see the module), made with the options in `name` and `flags` (a
     built-in game's options from the command line), and the position `position` describes in
     it (the start when empty). ValueError saying what is wrong: an unknown name, a file or
-    class not found, an option the game does not take, a bad value, a malformed position."""
+    class not found, an option the game does not take, a bad value, a malformed position, or
+    a game of imperfect information (`InformationSets`) where the caller does not take one
+    (`hidden` false: tree search would see the hidden cards)."""
     match = GAME_SPEC.fullmatch(name)
     if not name.strip() or match is None:
         raise ValueError(f"bad game {clipped(name)}: expected NAME, FILE.py:CLASS or MODULE:CLASS")
@@ -358,6 +379,16 @@ def setup(name: str, position: str = "", flags: Mapping[str, Any] | None = None)
         game, state = entry.from_position(position)
         return Setup(entry, game, state, name, position)
     game = make_game(entry, options)
+    if isinstance(game, InformationSets):
+        if not hidden:
+            raise ValueError(
+                f"{entry.name} is a game of imperfect information (each player sees only part"
+                f" of it), where tree search does not apply: 'zerosum cfr {name}' computes its"
+                f" equilibrium, 'zerosum solve {name}' solves it exactly, 'zerosum play {name}'"
+                " plays it"
+            )
+        if position:
+            raise ValueError(f"{entry.name} starts from the deal: it takes no position")
     return Setup(entry, game, state_of(game, position), name, position)
 
 
@@ -516,7 +547,11 @@ def unfinished(setup: Setup) -> Setup:
 def capabilities(entry: GameEntry, game: Game) -> tuple[str, ...]:
     """What `game` offers the commands, in words: `engine` (searched by the engine), `dice`
     (chance, searched by expectiminimax), `evaluation`, `solver` (its own exact solver),
-    `tablebase` (keyed: a table can be built), `text` (moves and positions as text)."""
+    `tablebase` (keyed: a table can be built), `text` (moves and positions as text); for a
+    game of imperfect information, `hidden information`, `cfr` and `sequence form` (solved by
+    `zerosum cfr` and `zerosum solve`)."""
+    if isinstance(game, InformationSets):
+        return ("hidden information", "cfr", "sequence form")
     offers = []
     offers.append("dice" if has_chance(game) else "engine")
     if isinstance(game, Evaluating):

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from zerosum.cli import (
     analyze,
+    cfr,
     chart,
     explain,
     games,
@@ -35,7 +36,7 @@ from zerosum.cli.common import Parser, one_line
 from zerosum.cli.progress import announce_compiling
 
 COMMANDS = (play, solve, analyze, explain, match, tablebase, games, tree, chart, nim, grundy, pn,
-            matrix, perft, uci)  # fmt: skip
+            matrix, cfr, perft, uci)  # fmt: skip
 
 
 def build_parser() -> Parser:

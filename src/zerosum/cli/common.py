@@ -96,10 +96,11 @@ def position_text(args: argparse.Namespace) -> str:
     return option if option is not None else words
 
 
-def game_setup(args: argparse.Namespace) -> Setup:
-    """The game the arguments name, made with their options, and the position they give."""
+def game_setup(args: argparse.Namespace, *, hidden: bool = False) -> Setup:
+    """The game the arguments name, made with their options, and the position they give; a
+    game of imperfect information only for a command that takes one (`hidden`)."""
     flags = {option.name: getattr(args, option.name) for option in registry.GAME_OPTIONS}
-    return registry.setup(args.game, position_text(args), flags)
+    return registry.setup(args.game, position_text(args), flags, hidden=hidden)
 
 
 def plies(count: int) -> str:
