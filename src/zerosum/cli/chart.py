@@ -1,4 +1,6 @@
-"""`zerosum chart ordering|growth|ablation -o FILE.png`: the textbook's experiments as charts."""
+"""`zerosum chart ordering|growth|ablation -o FILE.png`: the textbook's experiments as charts;
+`zerosum chart cfr GAME -o FILE.png`: the CFR family's convergence on a game of imperfect
+information."""
 
 from __future__ import annotations
 
@@ -10,9 +12,11 @@ from typing import Any
 from zerosum.cli.common import print_json
 from zerosum.cli.progress import progress
 from zerosum.experiments.ablation import POSITIONS, STEPS, ablation_experiment
+from zerosum.experiments.convergence import convergence_experiment, stops
 from zerosum.experiments.growth import growth_experiment, minimal_tree_leaves
 from zerosum.experiments.ordering import ordering_experiment
 from zerosum.files import write_atomically
+from zerosum.imperfect.cfr import ALGORITHMS, check_algorithm
 from zerosum.limits import Limit, clipped, shown
 
 DEFAULT_DEPTH = {"growth": 8, "ablation": 6}
@@ -60,10 +64,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             " file's suffix (.png, .svg, .pdf) sets its format. Limits: growth's deepest tree has"
             f" at most {MAX_LEAVES.most:,} leaves and all its trees together"
             f" {MAX_WORK.most:,} (minutes of work); ablation searches to depth"
-            f" {ABLATION_DEPTH.most} at most. A bar on the terminal shows the work done."
+            f" {ABLATION_DEPTH.most} at most. cfr GAME: the exploitability of each CFR"
+            " variant's average strategy against iterations and against time, on a game of"
+            " imperfect information (kuhn, leduc, liars-dice). A bar on the terminal shows the"
+            " work done."
         ),
     )
-    parser.add_argument("chart", choices=("ordering", "growth", "ablation"))
+    parser.add_argument("chart", choices=("ordering", "growth", "ablation", "cfr"))
+    parser.add_argument("game", nargs="?", metavar="GAME", help="cfr: the game (e.g. kuhn)")
     parser.add_argument("-o", "--output", metavar="FILE", required=True, help="the chart's file")
     parser.add_argument(
         "--branching",
@@ -81,7 +89,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--samples", type=int, help=f"growth: trees per depth, at least 1 ({GROWTH['samples']})"
     )
     parser.add_argument(
-        "--seed", type=int, help=f"growth: random seed, any integer ({GROWTH['seed']})"
+        "--seed",
+        type=int,
+        help=f"growth: random seed, any integer ({GROWTH['seed']}); cfr: Monte Carlo CFR's",
+    )
+    parser.add_argument(
+        "--iterations", type=int, help=f"cfr: iterations of each algorithm ({CFR_ITERATIONS:,})"
+    )
+    parser.add_argument(
+        "--algorithms",
+        help=f"cfr: the algorithms, comma-separated (default {','.join(ALGORITHMS)})",
     )
     parser.add_argument("--json", action="store_true", help="print the numbers as one JSON object")
     parser.set_defaults(run=run)
@@ -109,11 +126,16 @@ def run(args: argparse.Namespace) -> int:
 
 _OPTIONS = {"ordering": (), "growth": ("branching", "max_depth", "samples", "seed")}
 _OPTIONS["ablation"] = ("max_depth",)
+_OPTIONS["cfr"] = ("game", "iterations", "algorithms", "seed")
 
 
 def _refuse_others(args: argparse.Namespace) -> None:
     """ValueError for an option given to a chart that does not take it (it would be ignored)."""
-    for name in ("branching", "max_depth", "samples", "seed"):
+    if args.chart == "cfr" and args.game is None:
+        raise ValueError("the cfr chart needs a game: zerosum chart cfr kuhn -o FILE.png")
+    if args.game is not None and args.chart != "cfr":
+        raise ValueError(f"the {args.chart} chart takes no game (the cfr chart does)")
+    for name in ("branching", "max_depth", "samples", "seed", "iterations", "algorithms"):
         if getattr(args, name) is not None and name not in _OPTIONS[args.chart]:
             option = "--" + name.replace("_", "-")
             takes = [c for c, names in _OPTIONS.items() if name in names]
@@ -170,7 +192,37 @@ def _growth(charts: Any, args: argparse.Namespace) -> tuple[Any, dict]:
     return charts.growth_figure(points, branching), report
 
 
-CHARTS = {"ordering": _ordering, "growth": _growth, "ablation": _ablation}
+CFR_ITERATIONS = 1000
+"""The iterations of each algorithm on the cfr chart when not given."""
+
+
+def _cfr(charts: Any, args: argparse.Namespace) -> tuple[Any, dict]:
+    from zerosum.cli.cfr import ITERATIONS
+    from zerosum.registry import setup
+
+    iterations = CFR_ITERATIONS if args.iterations is None else args.iterations
+    if iterations < 1:
+        raise ValueError(f"--iterations must be at least 1, got {shown(iterations)}")
+    ITERATIONS.check(iterations)
+    algorithms = ALGORITHMS if args.algorithms is None else args.algorithms.split(",")
+    algorithms = [check_algorithm(name.strip()) for name in algorithms]
+    game = setup(args.game, hidden=True).game
+    from zerosum.cli.cfr import unrolled
+
+    tree = unrolled(game, game.initial_state(), no_limit=False)
+    total = iterations * len(algorithms)
+    with progress("iterations", total=total, what=f"CFR on {args.game}") as bar:
+        points = convergence_experiment(tree, algorithms, iterations, args.seed, bar.advance)
+    report = {
+        "chart": "cfr",
+        "game": args.game,
+        "stops": stops(iterations),
+        "points": [asdict(point) for point in points],
+    }
+    return charts.convergence_figure(points, args.game), report
+
+
+CHARTS = {"ordering": _ordering, "growth": _growth, "ablation": _ablation, "cfr": _cfr}
 """Each chart's numbers and figure, from the parsed options."""
 
 

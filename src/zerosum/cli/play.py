@@ -18,9 +18,10 @@ from typing import Any
 
 from zerosum import players, registry
 from zerosum.cli.common import add_game_argument, add_no_limit, game_setup
+from zerosum.cli.play_hidden import run_hidden
 from zerosum.cli.solve import watched
 from zerosum.compiled.choice import IMPLEMENTATIONS
-from zerosum.game import Chance, Game, Player
+from zerosum.game import Chance, Game, InformationSets, Player
 from zerosum.match import Chooser, play_game
 from zerosum.players import Seat
 from zerosum.solve import Table
@@ -62,7 +63,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--syzygy", metavar="PATH", help="endgame tables the program scores positions from"
     )
-    parser.add_argument("--seed", type=int, help="seed for the dice of games with chance")
+    parser.add_argument(
+        "--strategy",
+        metavar="FILE",
+        help="a game of imperfect information: the program plays this strategy (zerosum cfr"
+        " --save), not CFR+'s computed on the spot",
+    )
+    parser.add_argument(
+        "--seed", type=int, help="seed for the dice and the cards of games with chance"
+    )
     parser.add_argument(
         "--engine",
         choices=IMPLEMENTATIONS,
@@ -73,11 +82,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    setup = game_setup(args)
+    setup = game_setup(args, hidden=True)
     game, entry = setup.game, setup.entry
     registry.unfinished(setup)
     names = registry.player_names(game)
     human = human_side(args.first, args.mark, names)
+    if isinstance(game, InformationSets):
+        return run_hidden(args, setup, human)
+    if args.strategy is not None:
+        raise ValueError(f"--strategy is for games of imperfect information, not {entry.name}")
     spec = players.parse_player(program_spec(args, setup))
     if args.engine is not None:
         if spec.kind not in ("engine", "mcts"):

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from zerosum.experiments.ablation import AblationPoint
+from zerosum.experiments.convergence import ConvergencePoint
 from zerosum.experiments.growth import GrowthPoint, minimal_tree_leaves
 from zerosum.experiments.ordering import OrderingRun
 
@@ -107,6 +108,27 @@ def growth_figure(points: Sequence[GrowthPoint], branching: int) -> Figure:
     axes.set_title(f"Uniform trees with b = {b} moves per node")
     axes.legend(fontsize=8)
     axes.grid(True, which="major", alpha=0.3)
+    return figure
+
+
+def convergence_figure(points: Sequence[ConvergencePoint], game: str) -> Figure:
+    """Exploitability against iterations and against seconds, a line per algorithm, log-log."""
+    figure = _new_figure(12, 5)
+    by_iterations, by_time = figure.subplots(1, 2)
+    for algorithm in dict.fromkeys(point.algorithm for point in points):
+        line = [point for point in points if point.algorithm == algorithm]
+        exploitability = [max(point.exploitability, 1e-17) for point in line]  # 0 off the log
+        by_iterations.plot([p.iterations for p in line], exploitability, ".-", label=algorithm)
+        by_time.plot([p.seconds for p in line], exploitability, ".-", label=algorithm)
+    for axes, unit in ((by_iterations, "iterations"), (by_time, "seconds")):
+        axes.set_xscale("log")
+        axes.set_yscale("log")
+        axes.set_xlabel(unit)
+        axes.set_ylabel("exploitability (mean gain of the two best responses)")
+        axes.grid(True, which="major", alpha=0.3)
+    by_iterations.set_title(f"{game}: the average strategy's exploitability")
+    by_time.set_title("The same against time (the measures not counted)")
+    by_time.legend(fontsize=8)
     return figure
 
 
