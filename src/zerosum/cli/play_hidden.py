@@ -43,7 +43,8 @@ def run_hidden(args: argparse.Namespace, setup: registry.Setup, human: Player) -
     strategy = program_strategy(args.strategy, tree, setup.name)
     rng = random.Random(args.seed)
     names = registry.player_names(game)
-    total, hands = 0, 0
+    total: float = 0
+    hands = 0
     print("You play hands against the program, changing seats each hand. Type q to leave.")
     while True:
         print(f"\nHand {hands + 1}: you are the {names[human]}.")
