@@ -164,7 +164,7 @@ def check(name: str, os_game: Any, game: Any, move_of: Mapping) -> dict[str, Any
     )
     return {
         "openspiel": os_game.get_type().short_name,
-        "parameters": {k: v for k, v in os_game.get_parameters().items()},
+        "parameters": dict(os_game.get_parameters()),
         "histories": seen.histories,
         "terminal_histories": seen.terminals,
         "information_sets": sets,
@@ -184,8 +184,11 @@ def main() -> None:
         os_game = pyspiel.load_game("liars_dice", {"numdice": dice, "dice_sides": faces})
         name = f"Liar's Dice, {dice} {'dice' if dice > 1 else 'die'} of {faces} faces"
         fact = check(name, os_game, LiarsDice(dice, faces), liars_dice_move)
-        if (dice, faces) == (1, 6):
-            facts["liars_dice"] = fact
+        default = (dice, faces) == (1, 6)
+        facts["liars_dice" if default else f"liars_dice_{dice}x{faces}"] = {
+            "options": {"dice": dice, "faces": faces},
+            **fact,
+        }
     if args.facts:
         with open(args.facts, "w") as out:
             json.dump(facts, out, indent=2)
