@@ -13,7 +13,7 @@ import pyspiel
 from open_spiel.python.algorithms import discounted_cfr, exploitability
 
 GAMES = {"kuhn": "kuhn_poker", "leduc": "leduc_poker"}
-RUNS = {"kuhn": (1, 10, 100, 1000), "leduc": (1, 10, 50)}
+RUNS = {"kuhn": (1, 10, 100, 1000), "leduc": (1, 10, 50, 1000)}
 
 
 def reference() -> dict:

@@ -186,7 +186,7 @@ def main() -> None:
         fact = check(name, os_game, LiarsDice(dice, faces), liars_dice_move)
         default = (dice, faces) == (1, 6)
         facts["liars_dice" if default else f"liars_dice_{dice}x{faces}"] = {
-            "options": {"dice": dice, "faces": faces},
+            "options": {"numdice": dice, "faces": faces},
             **fact,
         }
     if args.facts:

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zerosum.games.kuhn import KuhnPoker
-from zerosum.imperfect.best_response import best_response, exploitability, measure
+from zerosum.games.leduc import LeducPoker
+from zerosum.imperfect.best_response import best_response, exploitability, measure, profile_value
 from zerosum.imperfect.cfr import ALGORITHMS, SCHEMES, Solver
 from zerosum.imperfect.tree import unroll
 
@@ -59,8 +60,9 @@ def test_python_recursion_and_compiled_kernel_agree_on_kuhn(algorithm):
     python, compiled = Solver(KUHN, algorithm, impl="python"), Solver(KUHN, algorithm)
     python.run(50)
     compiled.run(50)
-    assert np.allclose(python.average(), compiled.average(), rtol=0, atol=1e-12)
-    assert np.allclose(python.regret, compiled.regret, rtol=0, atol=1e-9)
+    # The same sums in the same order: equal to the last bit.
+    assert np.array_equal(python.average(), compiled.average())
+    assert np.array_equal(python.regret, compiled.regret)
 
 
 @settings(max_examples=30, deadline=None)
@@ -70,8 +72,8 @@ def test_python_and_compiled_agree_on_random_games(game, algorithm, runs):
     python, compiled = Solver(tree, algorithm, impl="python"), Solver(tree, algorithm)
     python.run(runs)
     compiled.run(runs)
-    assert np.allclose(python.average(), compiled.average(), rtol=0, atol=1e-9)
-    assert np.allclose(python.current(), compiled.current(), rtol=0, atol=1e-9)
+    assert np.array_equal(python.average(), compiled.average())
+    assert np.array_equal(python.regret, compiled.regret)
 
 
 @settings(max_examples=40, deadline=None)
@@ -136,3 +138,18 @@ def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="at least 1"):
         Solver(KUHN, "cfr").run(0)
     assert set(ALGORITHMS) == {"cfr", "cfr+", "dcfr", "mccfr-es", "mccfr-os"}
+
+
+@pytest.mark.parametrize("algorithm", sorted(SCHEMES))
+def test_leduc_exploitability_equals_openspiels(algorithm):
+    """Leduc poker too, 1,000 iterations of CFR and CFR+ included: CFR+'s path is chaotic (a
+    last-bit difference after 100 iterations shows in the fifth digit at 1,000), so this holds
+    only because every sum is taken in OpenSpiel's order."""
+    tree = unroll(LeducPoker())
+    solver = Solver(tree, algorithm)
+    for count, expected in OPENSPIEL["leduc"][algorithm].items():
+        solver.run(int(count) - solver.iterations)
+        assert exploitability(tree, solver.average()) == pytest.approx(expected, abs=1e-9)
+    if algorithm == "cfr+":
+        assert 0 < exploitability(tree, solver.average()) < 1e-3
+        assert profile_value(tree, solver.average()) == pytest.approx(-0.0856, abs=0.002)

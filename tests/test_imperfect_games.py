@@ -95,8 +95,8 @@ def check_tree(game: Any, facts: dict[str, Any]) -> None:
 GAMES = {
     "kuhn": KuhnPoker(),
     "leduc": LeducPoker(),
-    "liars_dice_1x3": LiarsDice(dice=1, faces=3),
-    "liars_dice_2x2": LiarsDice(dice=2, faces=2),
+    "liars_dice_1x3": LiarsDice(numdice=1, faces=3),
+    "liars_dice_2x2": LiarsDice(numdice=2, faces=2),
 }
 
 
@@ -108,7 +108,7 @@ def test_whole_tree_matches_openspiel_counts(name: str) -> None:
 def test_liars_dice_at_openspiels_size() -> None:
     """The default game (one six-sided die each) in full: about 300,000 histories."""
     game = LiarsDice()
-    assert (game.dice, game.faces) == (FACTS["liars_dice"]["options"]["dice"], 6)
+    assert (game.dice, game.faces) == (FACTS["liars_dice"]["options"]["numdice"], 6)
     check_tree(game, FACTS["liars_dice"])
 
 
@@ -205,13 +205,13 @@ class TestLiarsDice:
             game.result(state, "2-6")
 
     def test_several_dice(self) -> None:
-        game = LiarsDice(dice=2, faces=4)
+        game = LiarsDice(numdice=2, faces=4)
         state = play(game, 3, 1, 4, 3, "3-3")
         assert game.information_set(state) == "3 4 | 3-3"  # the second player's, in order
         assert game.utility(game.result(state, "liar"), 0) == 1  # two 3s and a wild 4
         assert game.utility(play(game, 3, 1, 4, 3, "4-3", "liar"), 0) == -1
         with pytest.raises(ValueError):
-            LiarsDice(dice=0)
+            LiarsDice(numdice=0)
 
 
 @pytest.mark.parametrize("game", [KuhnPoker(), LeducPoker(), LiarsDice()])

@@ -52,6 +52,8 @@ from zerosum.games.chess import Chess
 from zerosum.games.chess.syzygy import Syzygy
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.kuhn import KuhnPoker
+from zerosum.games.leduc import LeducPoker
+from zerosum.games.liars_dice import LiarsDice
 from zerosum.games.nim import Nim, playable_heaps
 from zerosum.games.othello import Othello
 from zerosum.games.pig import Pig
@@ -276,6 +278,22 @@ BUILT_IN: tuple[GameEntry, ...] = (
         "kuhn",
         KuhnPoker,
         "Kuhn poker: three cards, one each, one bet (check, bet, fold, call); hidden cards",
+        player=IMPERFECT_PLAYER,
+    ),
+    GameEntry(
+        "leduc",
+        LeducPoker,
+        "Leduc hold'em: six cards, a private card and a public one, two betting rounds",
+        player=IMPERFECT_PLAYER,
+    ),
+    GameEntry(
+        "liars-dice",
+        LiarsDice,
+        "Liar's Dice: hidden dice, bids like 2-5 (two fives or more; sixes are wild), liar",
+        options=(
+            GameOption("numdice", _integer_of("numdice"), "dice per player (1)"),
+            GameOption("faces", _integer_of("faces"), "faces of a die (6)"),
+        ),
         player=IMPERFECT_PLAYER,
     ),
     GameEntry(

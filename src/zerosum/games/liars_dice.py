@@ -1,6 +1,6 @@
 """Liar's Dice for two players: each rolls their dice in secret, then they bid on all the dice.
 
-Each player rolls `dice` dice of `faces` faces (one six-sided die each by default), seen only by
+Each player rolls `numdice` dice of `faces` faces (one six-sided die each by default), seen only by
 their owner: the first player's dice are rolled first, then the second's. The players then bid
 in turn, the first player first. A bid `"Q-F"` claims that at least `Q` of all the dice on the
 table show the face `F`; the highest face is wild and counts as every face (with six faces, a 6
@@ -32,18 +32,18 @@ LIAR = "liar"
 
 
 class LiarsDice:
-    """Liar's Dice: two players, `dice` dice each of `faces` faces, the highest face wild."""
+    """Liar's Dice: two players, `numdice` dice each of `faces` faces, the highest face wild."""
 
     player_names = ("first player", "second player")
 
-    def __init__(self, dice: int = 1, faces: int = 6) -> None:
-        if dice < 1:
-            raise ValueError(f"each player needs at least one die, got {dice}")
+    def __init__(self, numdice: int = 1, faces: int = 6) -> None:
+        if numdice < 1:
+            raise ValueError(f"each player needs at least one die, got {numdice}")
         if faces < 2:
             raise ValueError(f"a die needs at least two faces, got {faces}")
-        self.dice = dice
+        self.dice = numdice
         self.faces = faces
-        quantities, sides = range(1, 2 * dice + 1), range(1, faces + 1)
+        quantities, sides = range(1, 2 * numdice + 1), range(1, faces + 1)
         self.bids = tuple(f"{quantity}-{face}" for quantity in quantities for face in sides)
         """Every bid, lowest first."""
         self._rank = {bid: index for index, bid in enumerate(self.bids)}

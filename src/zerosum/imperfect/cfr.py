@@ -86,6 +86,12 @@ class Solver:
         self.total = np.zeros(tree.actions)
         self.policy = tree.uniform()
         self.random = np.random.default_rng(seed)
+        if impl == "compiled" and algorithm in SCHEMES:
+            from zerosum.compiled.cache import told
+
+            # Compiled (or read from numba's cache) now, not in the first iterations' time.
+            with told("compiling the CFR kernel (once; later runs read the cache)"):
+                self._compiled(SCHEMES[algorithm], 0)
 
     def run(self, iterations: int) -> None:
         """`iterations` more iterations (at least 1)."""
@@ -121,9 +127,9 @@ class Solver:
 
         tree = self.tree
         iterate(tree.kind, tree.first_child, tree.child_count, tree.infoset, tree.chance,
-                tree.utility, tree.owner, tree.action_start, self.regret, self.total, self.policy,
-                scheme.plus, scheme.alpha, scheme.beta, scheme.gamma, self.iterations + 1,
-                iterations)  # fmt: skip
+                tree.chance_reach, tree.utility, tree.levels, tree.owner, tree.action_start,
+                self.regret, self.total, self.policy, scheme.plus, scheme.alpha, scheme.beta,
+                scheme.gamma, self.iterations + 1, iterations)  # fmt: skip
         self.iterations += iterations
 
     def _iteration(self, scheme: Scheme, t: int) -> None:
@@ -145,7 +151,9 @@ class Solver:
     def _walk(self, n: int, player: int, own: float, other: float, weight: float) -> float:
         """The value of node `n` for `player` under the current strategy; on the way up, the
         regrets and average weights of `player`'s sets. `own`: the probability of `player`'s
-        moves to `n`; `other`: the other player's and chance's (the counterfactual weight)."""
+        moves to `n`; `other`: the other player's. A regret is weighed by the counterfactual
+        weight, `other` times chance's reach, multiplied last (as OpenSpiel does: the same
+        rounding)."""
         tree = self.tree
         kind = tree.kind[n]
         if kind == TERMINAL:
@@ -154,7 +162,7 @@ class Solver:
         value = 0.0
         if kind == CHANCE:
             for c in range(first, first + count):
-                value += tree.chance[c] * self._walk(c, player, own, other * tree.chance[c], weight)
+                value += tree.chance[c] * self._walk(c, player, own, other, weight)
             return value
         slot = int(tree.action_start[tree.infoset[n]])
         probability = self.policy[slot : slot + count]
@@ -167,8 +175,9 @@ class Solver:
         for p, v in zip(probability, values, strict=True):
             value += p * v
         if kind == player:
+            counterfactual = other * tree.chance_reach[n]
             for j, p in enumerate(probability):
-                self.regret[slot + j] += other * (values[j] - value)
+                self.regret[slot + j] += counterfactual * (values[j] - value)
                 self.total[slot + j] += weight * own * p
         return value
 

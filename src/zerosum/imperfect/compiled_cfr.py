@@ -3,9 +3,12 @@ arrays (the Python version there is the reference; read the idea there).
 
 Where the Python version recurses, this one makes two passes over the breadth-first nodes per
 player: down the tree for the reach probabilities (`own`: the updated player's moves; `other`:
-the other player's and chance's), then up for the values, adding each node's regrets and
-average-strategy weight as it comes. The sums are taken in the same order as the recursion's,
-so both give the same numbers.
+the other player's), then up for the values, adding each node's regrets and
+average-strategy weight as it comes: the deepest level first, each level from left to right,
+so that an information set's nodes add up in the recursion's order. Every sum is taken in the
+same order as the recursion's,
+so both give the same numbers (and OpenSpiel's: a node's counterfactual weight is the other
+player's reach times chance's, multiplied last, as it multiplies them).
 """
 
 from __future__ import annotations
@@ -17,13 +20,15 @@ CHANCE, TERMINAL = 2, 3  # as zerosum.imperfect.tree's
 
 
 @njit(cache=True)
-def iterate(kind, first_child, child_count, infoset, chance, utility, owner, action_start,
-            regret, total, policy, plus, alpha, beta, gamma, start, count):  # fmt: skip
+def iterate(kind, first_child, child_count, infoset, chance, chance_reach, utility, levels,
+            owner, action_start, regret, total, policy, plus, alpha, beta, gamma, start,
+            count):  # fmt: skip
     """Iterations `start` to `start + count - 1` (numbered from 1), alternating: player 0's
     regrets and average, then player 1's against player 0's new strategy. `plus`: regret
     matching+ (regrets floored at 0); `alpha` >= 0: discounted CFR's discounts (positive
     regrets times t^alpha / (t^alpha + 1), negative times t^beta / (t^beta + 1)); the
-    average weighs iteration t by t^gamma."""
+    average weighs iteration t by t^gamma. `chance_reach`: the probability of chance's moves
+    to each node, by which a node's regrets are weighed with the other player's reach."""
     nodes = kind.shape[0]
     own = np.empty(nodes)
     other = np.empty(nodes)
@@ -41,7 +46,7 @@ def iterate(kind, first_child, child_count, infoset, chance, utility, owner, act
                 if k == CHANCE:
                     for c in range(first, first + child_count[n]):
                         own[c] = own[n]
-                        other[c] = other[n] * chance[c]
+                        other[c] = other[n]
                 else:
                     slot = action_start[infoset[n]]
                     for j in range(child_count[n]):
@@ -51,25 +56,27 @@ def iterate(kind, first_child, child_count, infoset, chance, utility, owner, act
                         else:
                             own[first + j] = own[n]
                             other[first + j] = other[n] * policy[slot + j]
-            for n in range(nodes - 1, -1, -1):
-                k = kind[n]
-                if k == TERMINAL:
-                    value[n] = utility[n] if player == 0 else -utility[n]
-                    continue
-                first = first_child[n]
-                v = 0.0
-                if k == CHANCE:
-                    for c in range(first, first + child_count[n]):
-                        v += chance[c] * value[c]
-                else:
-                    slot = action_start[infoset[n]]
-                    for j in range(child_count[n]):
-                        v += policy[slot + j] * value[first + j]
-                    if k == player:
+            for level in range(levels.shape[0] - 2, -1, -1):
+                for n in range(levels[level], levels[level + 1]):
+                    k = kind[n]
+                    if k == TERMINAL:
+                        value[n] = utility[n] if player == 0 else -utility[n]
+                        continue
+                    first = first_child[n]
+                    v = 0.0
+                    if k == CHANCE:
+                        for c in range(first, first + child_count[n]):
+                            v += chance[c] * value[c]
+                    else:
+                        slot = action_start[infoset[n]]
                         for j in range(child_count[n]):
-                            regret[slot + j] += other[n] * (value[first + j] - v)
-                            total[slot + j] += weight * own[n] * policy[slot + j]
-                value[n] = v
+                            v += policy[slot + j] * value[first + j]
+                        if k == player:
+                            weight_of_node = other[n] * chance_reach[n]
+                            for j in range(child_count[n]):
+                                regret[slot + j] += weight_of_node * (value[first + j] - v)
+                                total[slot + j] += weight * own[n] * policy[slot + j]
+                    value[n] = v
             for i in range(owner.shape[0]):
                 if owner[i] != player:
                     continue

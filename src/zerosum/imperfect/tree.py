@@ -23,12 +23,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from zerosum.game import Chance, Game, InformationSets, require
 from zerosum.limits import Limit, clipped
+
+ZERO, ONE = Fraction(0), Fraction(1)
+SMALL = {value: Fraction(value) for value in range(-100, 101)}
+"""Fractions of the small integers, made once: most payoffs are among them."""
 
 #: The kinds of node: the player to move (0 or 1), chance, the end of the game.
 CHANCE, TERMINAL = 2, 3
@@ -51,7 +56,9 @@ class GameTree:
     led here, 1 after a player's move), `utility` (the first player's payoff at the end, 0
     elsewhere), `sequence` (shape 2 x nodes). Per information set: `keys`, `owner`, `moves`,
     `action_start` (one entry more than the sets), `parent_sequence`. `depth`: the most moves
-    (chance's included) from the start to an end.
+    (chance's included) from the start to an end. `levels`: where each depth's nodes start
+    (breadth-first order keeps them together), and the end: nodes `levels[d] : levels[d + 1]`
+    are `d` moves deep.
     """
 
     kind: np.ndarray
@@ -69,6 +76,7 @@ class GameTree:
     exact_chance: tuple[Fraction, ...]
     exact_utility: tuple[Fraction, ...]
     depth: int
+    levels: np.ndarray
 
     @property
     def nodes(self) -> int:
@@ -78,6 +86,31 @@ class GameTree:
     def actions(self) -> int:
         """The number of slots: (information set, move) pairs, and sequences."""
         return int(self.action_start[-1])
+
+    @cached_property
+    def parents(self) -> np.ndarray:
+        """Each node's parent (-1 for the first): children sit side by side in their parents'
+        order, so the parents are the nodes repeated by their numbers of children."""
+        return np.concatenate(([-1], np.repeat(np.arange(self.nodes), self.child_count)))
+
+    @cached_property
+    def chance_reach(self) -> np.ndarray:
+        """The probability that chance's moves lead to each node (the players' count 1),
+        multiplied down the path from the first node."""
+        reach = np.ones(self.nodes)
+        parent, chance = self.parents, self.chance
+        for n in range(1, self.nodes):
+            reach[n] = reach[parent[n]] * chance[n]
+        return reach
+
+    @cached_property
+    def exact_chance_reach(self) -> list[Fraction]:
+        """`chance_reach` in fractions (from `exact_chance`)."""
+        parent = self.parents.tolist()
+        reach = [Fraction(1)] * self.nodes
+        for n in range(1, self.nodes):
+            reach[n] = reach[parent[n]] * self.exact_chance[n]
+        return reach
 
     def index(self) -> dict[str, int]:
         """Each information set's number, by key."""
@@ -108,7 +141,8 @@ def unroll(game: Any, *, lifted: bool = False) -> GameTree:
     first_child: list[int] = []
     child_count: list[int] = []
     infoset: list[int] = []
-    exact_chance: list[Fraction] = [Fraction(1)]
+    exact_chance: list[Fraction] = [ONE]
+    chance: list[float] = [1.0]
     exact_utility: list[Fraction] = []
     sequence: list[tuple[int, int]] = [(-1, -1)]
     depth = [0]
@@ -131,18 +165,20 @@ def unroll(game: Any, *, lifted: bool = False) -> GameTree:
         elif chance_game and game.is_chance(state):
             kind.append(CHANCE)
             infoset.append(-1)
-            exact_utility.append(Fraction(0))
+            exact_utility.append(ZERO)
             outcomes = list(game.chance_outcomes(state))
-            total = sum((Fraction(p) for _, p in outcomes), Fraction(0))
+            exact = [Fraction(p) for _, p in outcomes]
+            total = sum(exact, ZERO)
             # Exactly 1 for fractions; floats (1/6 six times) only come close.
-            if abs(total - 1) > 1e-9 or any(Fraction(p) <= 0 for _, p in outcomes):
+            if abs(total - 1) > 1e-9 or any(p <= 0 for p in exact):
                 raise ValueError(
                     "chance's probabilities must be positive and sum to 1, got"
                     f" {clipped(float(total))} at {clipped(state)}"
                 )
-            for outcome, probability in outcomes:
+            for (outcome, _), probability in zip(outcomes, exact, strict=True):
                 states.append(game.result(state, outcome))
-                exact_chance.append(Fraction(probability))
+                exact_chance.append(probability)
+                chance.append(float(probability))
                 sequence.append(sequence[n])
                 depth.append(depth[n] + 1)
             child_count.append(len(outcomes))
@@ -175,10 +211,11 @@ def unroll(game: Any, *, lifted: bool = False) -> GameTree:
                 )
             kind.append(player)
             infoset.append(i)
-            exact_utility.append(Fraction(0))
+            exact_utility.append(ZERO)
             for k, move in enumerate(legal):
                 states.append(game.result(state, move))
-                exact_chance.append(Fraction(1))
+                exact_chance.append(ONE)
+                chance.append(1.0)
                 slot = action_start[i] + k
                 sequence.append((slot, sequence[n][1]) if player == 0 else (sequence[n][0], slot))
                 depth.append(depth[n] + 1)
@@ -190,8 +227,8 @@ def unroll(game: Any, *, lifted: bool = False) -> GameTree:
         first_child=np.array(first_child, dtype=np.int64),
         child_count=np.array(child_count, dtype=np.int64),
         infoset=np.array(infoset, dtype=np.int64),
-        chance=np.array([float(p) for p in exact_chance]),
-        utility=np.array([float(u) for u in exact_utility]),
+        chance=np.array(chance),
+        utility=_floats(exact_utility),
         sequence=np.array(sequence, dtype=np.int64).T.copy(),
         keys=tuple(keys),
         owner=np.array(owner, dtype=np.int8),
@@ -201,12 +238,26 @@ def unroll(game: Any, *, lifted: bool = False) -> GameTree:
         exact_chance=tuple(exact_chance),
         exact_utility=tuple(exact_utility),
         depth=depth[-1],
+        levels=np.searchsorted(depth, np.arange(depth[-1] + 2)),
     )
+
+
+def _floats(numbers: list[Fraction]) -> np.ndarray:
+    """The fractions as floats, each distinct one converted once."""
+    converted = {number: float(number) for number in set(numbers)}
+    return np.array([converted[number] for number in numbers])
 
 
 def _utility(game: Any, state: Any) -> Fraction:
     """The first player's payoff at the end, exactly; ValueError unless the game is zero-sum."""
     first, second = game.utility(state, 0), game.utility(state, 1)
+    if type(first) is int and type(second) is int:  # the usual case, checked fast
+        if first != -second:
+            raise ValueError(
+                f"the payoffs {first} and {second} do not sum to 0 at {clipped(state)}:"
+                " the game is not zero-sum"
+            )
+        return SMALL[first] if first in SMALL else Fraction(first)
     if Fraction(first) != -Fraction(second):
         raise ValueError(
             f"the payoffs {clipped(first)} and {clipped(second)} do not sum to 0 at"
