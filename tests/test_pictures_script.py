@@ -21,6 +21,7 @@ PICTURES = {
     "animation.png",
     "move-order.png",
     "growth.png",
+    "cfr-leduc.png",
     "connect4-analysis.svg",
 }
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -51,7 +52,7 @@ def png_header(path: Path) -> tuple[int, int, int]:
     return width, height, data[25]
 
 
-def test_the_script_writes_the_five_pictures_and_says_where(pictures):
+def test_the_script_writes_the_six_pictures_and_says_where(pictures):
     folder, printed = pictures
     assert {path.name for path in folder.iterdir()} == PICTURES
     for name in PICTURES:
@@ -64,7 +65,7 @@ def test_every_picture_is_under_100_kb(pictures):
     assert max(sizes.values()) < 100_000, sizes
 
 
-@pytest.mark.parametrize("name", ["animation.png", "move-order.png", "growth.png"])
+@pytest.mark.parametrize("name", ["animation.png", "move-order.png", "growth.png", "cfr-leduc.png"])
 def test_png_pictures_are_paletted_and_fit_a_page(pictures, name):
     folder, _ = pictures
     width, height, colour_type = png_header(folder / name)

@@ -7,6 +7,7 @@ alpha-beta.svg         zerosum tree "[[3,12,8],[2,4,6],[14,5,2]]" --show svg: th
 animation.png          the same tree with --show html, stepped in chromium to its cut-off
 move-order.png         zerosum chart ordering: tic-tac-toe's cost under each move order
 growth.png             zerosum chart growth: leaves against depth, minimax and alpha-beta
+cfr-leduc.png          zerosum chart cfr leduc: the CFR family's exploitability on Leduc poker
 connect4-analysis.svg  zerosum analyze connect4 4453 --depth 8, drawn as a terminal under
                        the position it analyses
 
@@ -70,11 +71,21 @@ def alpha_beta_tree(folder: Path) -> Path:
     return path
 
 
+CHARTS = {
+    "move-order.png": ["ordering"],
+    "growth.png": ["growth"],
+    "cfr-leduc.png": ["cfr", "leduc"],
+}
+"""Each chart's file and the `zerosum chart` arguments that draw it."""
+
+
 def charts(folder: Path) -> list[Path]:
-    paths = [folder / "move-order.png", folder / "growth.png"]
-    for name, path in zip(("ordering", "growth"), paths, strict=True):
-        zerosum("chart", name, "-o", str(path))
+    paths = []
+    for name, arguments in CHARTS.items():
+        path = folder / name
+        zerosum("chart", *arguments, "-o", str(path))
         fewer_colours(path)
+        paths.append(path)
     return paths
 
 
