@@ -1,5 +1,5 @@
 """The sequence form (Koller, Megiddo and von Stengel 1996): a game of imperfect information as
-one linear program, solved by HiGHS in floats or by an exact simplex method in fractions.
+one linear program, solved by HiGHS in floats or exactly in fractions.
 
 A player's *realization plan* gives each of their sequences (the empty one, then one per slot
 of `GameTree`) the probability that their own moves follow it when the others' moves allow:
@@ -19,14 +19,16 @@ sequences, not strategies: Kuhn poker's has 13 + 13 sequences, where its pure st
 A plan becomes a behaviour strategy slot by slot: x[slot] / x[parent sequence], and the legal
 moves alike where the player's own earlier moves never lead (x[parent] = 0).
 
-The exact answer is never returned on trust: its profile, in fractions, must leave both best
-responses (`zerosum.imperfect.best_response`) exactly the program's value, exploitability 0.
+The exact plans come from the floating-point answer's supports, as for matrix games, or from
+an exact simplex method when the floats mislead (`solve_exact`), and are never returned on
+trust: their profile, in fractions, must leave both best responses
+(`zerosum.imperfect.best_response`) exactly the program's value, exploitability 0.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -38,15 +40,27 @@ from scipy.optimize import linprog
 from zerosum.imperfect.best_response import measure
 from zerosum.imperfect.tree import TERMINAL, GameTree, unroll
 from zerosum.limits import Limit
+from zerosum.theory.rational import _solve_linear_system
 
-#: The most sequences (both players', the empty ones included) that `solve` answers exactly:
-#: the exact simplex method's tableau has a row and about three columns per sequence, and its
-#: pivots grow with them (see `EXACT_SEQUENCES`'s measurements in the tests' module).
+#: The most sequences (both players', the empty ones included) that `solve` answers exactly.
+#: The exact plans usually come from the floating-point answer's supports, by elimination in
+#: integers: Kuhn poker's 26 sequences take 20 ms, Kuhn poker with 30 cards (242 sequences)
+#: 0.6 s, with 100 cards (802) 12 s, a 150 x 150 matrix game of one-digit entries (302) 2 s.
 EXACT_SEQUENCES = Limit(
     "sequences of the two players for an exact solution",
-    400,
-    "the exact simplex method's time grows with the cube of the sequences and more (Kuhn"
-    " poker's 26 take milliseconds)",
+    1_000,
+    "exact elimination takes time growing with the cube of the sequences (802 take 12 s)",
+)
+
+#: The most sequences for the exact simplex method, which answers only when the floating-point
+#: supports mislead (none of hundreds of random matrix games and trees needed it): Kuhn poker
+#: takes 13 ms, with 20 cards (162 sequences) 3 s, with 30 (242) 15 s, a 50 x 50 matrix game
+#: of one-digit entries (102) 2 s but a 100 x 100 one (202) five minutes: its numbers grow.
+EXACT_SIMPLEX = Limit(
+    "sequences of the two players for the exact simplex method",
+    150,
+    "its pivots grow with the sequences and its numbers with the payoffs (202 sequences of a"
+    " matrix game took five minutes)",
 )
 
 #: What HiGHS is asked for: its tightest tolerances, as for the matrix games.
@@ -184,8 +198,7 @@ def sequence_form(tree: GameTree) -> SequenceForm:
 
 def _plan_index(position: np.ndarray, slots: Any) -> np.ndarray:
     """The plan indices of sequences given as slots (-1: the empty sequence, index 0)."""
-    slots = np.asarray(slots)
-    return np.where(slots < 0, 0, position[np.maximum(slots, 0)])
+    return np.append(position, 0)[slots]  # -1, the empty sequence, takes the 0 put last
 
 
 def _terminal_sequences(tree: GameTree, position: np.ndarray) -> tuple[list[int], list[int]]:
@@ -246,14 +259,16 @@ class Solution:
     probability per slot of `tree` (a numpy array of floats, or a tuple of fractions when
     `exact`), ready for `zerosum.imperfect.best_response`. `plans`: the two realization plans
     (`SequenceForm.sequences` gives their order). An exact solution has been checked: the
-    best responses to its profile gain nothing, exactly.
+    best responses to its profile gain nothing, exactly. `method`: "highs" (floats),
+    "supports" (exact, from the floats' supports) or "simplex" (exact, `exact_simplex`).
     """
 
     value: Any
     profile: Any
     plans: tuple[tuple[Any, ...], tuple[Any, ...]]
     exact: bool
-    tree: GameTree
+    tree: GameTree = field(repr=False)
+    method: str
 
     def strategy(self, key: str) -> dict[str, Any]:
         """The probability of each move at the information set named `key`."""
@@ -263,20 +278,42 @@ class Solution:
 
 
 def solve(game: Any, *, exact: bool = False, lifted: bool = False) -> Solution:
-    """An equilibrium of `game` (a `GameTree`, or a game `unroll` takes) from its sequence form:
-    by HiGHS in floats, or with `exact` by the exact simplex method in fractions, checked.
+    """An equilibrium of `game` (a `GameTree`, or a game `unroll` takes) from its sequence form,
+    by HiGHS in floats, or with `exact` in fractions, checked (`solve_exact`).
+
     ValueError when an exact solution is asked of more than `EXACT_SEQUENCES` sequences
-    (unless `lifted`, which lifts the tree's own limit too); ArithmeticError when HiGHS fails,
-    which only numerical trouble can cause."""
+    (unless `lifted`, which lifts the tree's own limit and `EXACT_SIMPLEX` too);
+    ArithmeticError when HiGHS fails, which only numerical trouble can cause.
+    """
     tree = game if isinstance(game, GameTree) else unroll(game, lifted=lifted)
     form = sequence_form(tree)
     if exact:
         EXACT_SEQUENCES.check(sum(form.sizes), lifted=lifted)
-        return _solve_exact(form)
-    return _solve_floats(form)
+    guess = _float_program(form)
+    if exact:
+        return solve_exact(form, guess, lifted=lifted)
+    profile = form.behaviour((guess.x, guess.y))
+    x_plan, y_plan = form.plans(profile)
+    # The value as the pair's payoff: closer to the true value than HiGHS's objective.
+    value = float(np.asarray(x_plan) @ (form.payoffs @ np.asarray(y_plan)))
+    return Solution(value, profile, (tuple(x_plan), tuple(y_plan)), False, tree, "highs")
 
 
-def _solve_floats(form: SequenceForm) -> Solution:
+@dataclass(frozen=True)
+class FloatOptimum:
+    """HiGHS's answer to the program of the module, on A divided by `scale` (its largest entry
+    in size): the plans x and y, and how far each constraint x >= 0 (`x_slack`, the reduced
+    costs) and F^T q <= A^T x (`y_slack`, one per sequence of the second player) is from
+    tight."""
+
+    x: np.ndarray
+    y: np.ndarray
+    x_slack: np.ndarray
+    y_slack: np.ndarray
+    scale: float
+
+
+def _float_program(form: SequenceForm) -> FloatOptimum:
     """The program of the module by HiGHS, on A scaled to entries of at most 1 in size."""
     first, second = form.sizes
     e, f = form.constraints
@@ -303,71 +340,164 @@ def _solve_floats(form: SequenceForm) -> Solution:
     )
     if result.status != 0 or result.x is None:
         raise ArithmeticError(f"HiGHS failed on the sequence form: {result.message}")
-    x = np.clip(result.x[:first], 0.0, None)
-    y = np.clip(-result.ineqlin.marginals, 0.0, None)  # minimising: multipliers <= 0
-    profile = form.behaviour((x, y))
-    x_plan, y_plan = form.plans(profile)
-    # The value as the pair's payoff: closer to the true value than HiGHS's objective.
-    value = float(np.asarray(x_plan) @ (form.payoffs @ np.asarray(y_plan)))
-    return Solution(value, profile, (tuple(x_plan), tuple(y_plan)), False, form.tree)
+    return FloatOptimum(
+        x=np.clip(result.x[:first], 0.0, None),
+        y=np.clip(-result.ineqlin.marginals, 0.0, None),  # minimising: multipliers <= 0
+        x_slack=np.abs(result.lower.marginals[:first]),
+        y_slack=np.abs(result.ineqlin.residual),
+        scale=scale,
+    )
 
 
-def _solve_exact(form: SequenceForm) -> Solution:
-    """The program of the module in fractions by `exact_simplex`, checked (see the module).
+def solve_exact(
+    form: SequenceForm, guess: FloatOptimum | None = None, *, lifted: bool = False
+) -> Solution:
+    """An equilibrium in fractions, checked: from the floating-point answer `guess` when it
+    leads to one, else by `exact_simplex`.
 
-    Standard form, all integers: A times the common denominator L of its entries, q split into
-    q+ - q-, a slack per row of F^T q <= A^T x. Variables [x | q+ | q- | slack]; rows E x = e,
-    then -L A^T x + F^T q+ - F^T q- + slack = 0; minimise -(q+[empty] - q-[empty]).
+    As for matrix games (`zerosum.theory.rational`), the floats tell which sequences are
+    played and which constraints are tight; the exact plans are then the solution of those
+    equations, x with the multipliers q of F^T q <= A^T x and y with the multipliers p of
+    E x = e (first the constraints of the sequences the other player plays, by complementary
+    slackness, then every constraint the floats find tight, for games with many equilibria).
+    Whatever gave them, plans are returned only when `_certified`; the simplex method's must
+    be, or ArithmeticError. ValueError when the simplex method is needed for more than
+    `EXACT_SIMPLEX` sequences, unless `lifted`.
     """
-    tree = form.tree
-    first, second = form.sizes
-    e, f = (matrix.toarray().astype(np.int64).tolist() for matrix in form.constraints)
-    free = len(f)
-    entries = form.exact_payoffs
-    scale = math.lcm(*(entry.denominator for entry in entries.values()))
-    columns = first + 2 * free + second
-    rows: list[list[int]] = [row + [0] * (columns - first) for row in e]
-    for j in range(second):
-        row = [0] * columns
-        for k in range(free):
-            row[first + k] = f[k][j]
-            row[first + free + k] = -f[k][j]
-        row[first + 2 * free + j] = 1
-        rows.append(row)
-    for (s0, s1), entry in entries.items():
-        rows[len(e) + s1][s0] = -int(entry * scale)
-    right = [1] + [0] * (len(rows) - 1)
-    cost = [0] * columns
-    cost[first], cost[first + free] = -1, 1
-    optimum = exact_simplex(rows, right, cost)
-    x = tuple(optimum.values[:first])
-    y = tuple(optimum.reduced_costs[first + 2 * free :])
-    value = (optimum.values[first] - optimum.values[first + free]) / scale
-    profile = form.behaviour((x, y))
-    _certify(form, x, y, profile, value)
-    return Solution(value, profile, (x, y), True, tree)
+    integers = _Integers(form)
+    if guess is not None:
+        played = (np.flatnonzero(guess.x > _TOLERANCE), np.flatnonzero(guess.y > _TOLERANCE))
+        tight = (
+            np.flatnonzero(guess.x_slack <= _TOLERANCE),
+            np.flatnonzero(guess.y_slack <= _TOLERANCE),
+        )
+        for x_facing, y_facing in ((played[1], played[0]), (tight[1], tight[0])):
+            x, q = integers.plan(0, played[0].tolist(), x_facing.tolist())
+            y, p = integers.plan(1, played[1].tolist(), y_facing.tolist())
+            if x is None or y is None or q is None or p is None or q[0] != p[0]:
+                continue
+            solution = _certified(form, x, y, q[0] / integers.scale, "supports")
+            if solution is not None:
+                return solution
+    EXACT_SIMPLEX.check(sum(form.sizes), lifted=lifted)
+    x, y, value = integers.simplex()
+    solution = _certified(form, x, y, value, "simplex")
+    if solution is None:  # cannot happen for a correct simplex: refuse rather than answer unproved
+        raise ArithmeticError("the exact simplex method returned strategies that are not optimal")
+    return solution
 
 
-def _certify(
+#: Probabilities and slacks below this count as 0 when reading HiGHS's answer (on A scaled to
+#: at most 1 in size); any mistake is caught by the exact check.
+_TOLERANCE = 1e-9
+
+
+class _Integers:
+    """The program of the module in integers: A times the common denominator `scale` of its
+    entries, by row (`by_row[s0]`: s1 -> entry) and by column, and E and F by column."""
+
+    def __init__(self, form: SequenceForm) -> None:
+        self.form = form
+        entries = form.exact_payoffs
+        self.scale = math.lcm(*(entry.denominator for entry in entries.values()))
+        first, second = form.sizes
+        self.by_row: list[dict[int, int]] = [{} for _ in range(first)]
+        self.by_column: list[dict[int, int]] = [{} for _ in range(second)]
+        for (s0, s1), entry in entries.items():
+            self.by_row[s0][s1] = self.by_column[s1][s0] = int(entry * self.scale)
+        self.rows: list[list[dict[int, int]]] = []  # per player: the constraints' rows
+        self.columns: list[list[dict[int, int]]] = []  # per player: the constraints' columns
+        for p in (0, 1):
+            matrix = form.constraints[p].tocoo()
+            rows: list[dict[int, int]] = [{} for _ in range(matrix.shape[0])]
+            columns: list[dict[int, int]] = [{} for _ in range(matrix.shape[1])]
+            for k, s, a in zip(
+                matrix.row.tolist(), matrix.col.tolist(), matrix.data.tolist(), strict=True
+            ):
+                rows[k][s] = columns[s][k] = int(a)
+            self.rows.append(rows)
+            self.columns.append(columns)
+
+    def plan(
+        self, player: int, support: list[int], facing: list[int]
+    ) -> tuple[tuple[Fraction, ...] | None, list[Fraction] | None]:
+        """The plan of `player` played on `support` that meets its own constraints and makes
+        the other player's sequences `facing` tight, with the multipliers of those (None, None
+        when the equations have no solution). For the first player: E x = e and
+        (L A^T x - F^T q)[j] = 0 for j in `facing`; for the second, F y = f and
+        (L A y - E^T p)[i] = 0."""
+        payoffs = self.by_column if player == 0 else self.by_row
+        other = self.columns[1 - player]
+        duals = len(self.rows[1 - player])
+        equations = [
+            [row.get(s, 0) for s in support] + [0] * duals + [int(k == 0)]
+            for k, row in enumerate(self.rows[player])
+        ]
+        for j in facing:
+            equations.append(
+                [payoffs[j].get(s, 0) for s in support]
+                + [-other[j].get(k, 0) for k in range(duals)]
+                + [0]
+            )
+        solution = _solve_linear_system(equations)
+        if solution is None:
+            return None, None
+        plan = [Fraction(0)] * self.form.sizes[player]
+        for s, value in zip(support, solution, strict=False):
+            plan[s] = value
+        return tuple(plan), solution[len(support) :]
+
+    def simplex(self) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...], Fraction]:
+        """Both plans and the value by `exact_simplex`. Standard form: q split into q+ - q-, a
+        slack per row of F^T q <= L A^T x. Variables [x | q+ | q- | slack]; rows E x = e, then
+        -L A^T x + F^T q+ - F^T q- + slack = 0; minimise -(q+[empty] - q-[empty]). The
+        multipliers of the second block, y, are the slacks' reduced costs."""
+        first, second = self.form.sizes
+        free = len(self.rows[1])
+        rows: list[Row] = [dict(row) for row in self.rows[0]]
+        for s1 in range(second):
+            row = {first + k: a for k, a in self.columns[1][s1].items()}
+            row.update({first + free + k: -a for k, a in self.columns[1][s1].items()})
+            row.update({s0: -a for s0, a in self.by_column[s1].items()})
+            row[first + 2 * free + s1] = 1
+            rows.append(row)
+        right = [1] + [0] * (len(rows) - 1)
+        optimum = exact_simplex(
+            rows, right, {first: -1, first + free: 1}, first + 2 * free + second
+        )
+        x = optimum.values[:first]
+        y = optimum.reduced_costs[first + 2 * free :]
+        return x, y, (optimum.values[first] - optimum.values[first + free]) / self.scale
+
+
+def _certified(
     form: SequenceForm,
     x: tuple[Fraction, ...],
     y: tuple[Fraction, ...],
-    profile: tuple[Fraction, ...],
     value: Fraction,
-) -> None:
-    """ArithmeticError unless x and y are realization plans and the profile is an equilibrium
-    worth `value`: each best response gains exactly `value` for its player (exploitability
-    0). A correct simplex method never fails this; it is the reason to trust the answer."""
+    method: str,
+) -> Solution | None:
+    """The exact solution of plans x and y, when they are realization plans and their profile
+    an equilibrium worth `value` (the program's optimum): each best response gains exactly
+    `value` for its player, so exploitability is 0. Else None."""
     for plan, constraints in zip((x, y), form.constraints, strict=True):
-        matrix = constraints.toarray().astype(np.int64).tolist()
-        sums = [
-            sum((c * p for c, p in zip(row, plan, strict=True) if c), Fraction(0)) for row in matrix
-        ]
+        matrix = constraints.tocoo()
+        sums = [Fraction(0)] * matrix.shape[0]
+        for k, s, a in zip(
+            matrix.row.tolist(), matrix.col.tolist(), matrix.data.tolist(), strict=True
+        ):
+            sums[k] += int(a) * plan[s]
         if any(p < 0 for p in plan) or sums != [1] + [0] * (len(sums) - 1):
-            raise ArithmeticError("the exact simplex method returned a plan that is not one")
-    found = measure(form.tree, profile)
-    if found.value != value or found.best_values != (value, -value):
-        raise ArithmeticError("the exact simplex method returned strategies that are not optimal")
+            return None
+    profile = form.behaviour((x, y))
+    if not profile:  # nobody chooses: an empty profile would be measured in floats
+        if form.exact_payoffs.get((0, 0), 0) != value:
+            return None
+    else:
+        found = measure(form.tree, profile)
+        if found.value != value or found.best_values != (value, -value):
+            return None
+    return Solution(value, profile, (x, y), True, form.tree, method)
 
 
 @dataclass(frozen=True)
@@ -379,111 +509,143 @@ class Optimum:
     reduced_costs: tuple[Fraction, ...]
 
 
-def exact_simplex(rows: list[list[int]], right: list[int], cost: list[int]) -> Optimum:
-    """Minimise cost . z subject to rows z = right, z >= 0, exactly: integers in, fractions out.
+#: The key of a row's right-hand side (and of minus the objective in a cost row).
+RIGHT = -1
+
+Row = dict[int, int]
+"""A row of `exact_simplex`'s program: its nonzero coefficients by column (and `RIGHT`)."""
+
+
+def exact_simplex(rows: list[Row], right: list[int], cost: Row, width: int) -> Optimum:
+    """Minimise cost . z subject to rows z = right, z >= 0 (z of `width` variables), exactly:
+    integers in, fractions out. Rows and costs are sparse: their nonzero entries by column.
 
     The right-hand sides must be >= 0. Columns equal to a unit vector at no cost (a slack)
     start the basis; the other rows get an artificial variable, driven to 0 by a first phase
     and then out of the basis. Each row is kept as integers with no common factor, divided by
-    its basic variable's coefficient (always positive): a pivot rewrites only the rows whose
-    entry in the entering column is not 0, which keeps a sparse program cheap. Bland's rule
-    (the first improving column; the leaving row by least ratio, then least basic variable)
-    cannot cycle. ValueError for an infeasible or unbounded program.
+    its basic variable's coefficient (always positive), and sparse: a pivot rewrites only the
+    rows with an entry in the entering column, and only their nonzero entries.
+
+    The entering column is the one whose reduced cost is the most negative (Dantzig's rule)
+    while pivots lower the objective. A pivot that would not (degenerate: the leaving row's
+    right-hand side is 0) is chosen by Bland's rule instead (the first improving column; the
+    leaving row by least ratio, then least basic variable), until a pivot lowers the objective
+    again: Bland's rule cannot cycle, and a lower objective never returns to a basis seen, so
+    the method ends. ValueError for an infeasible or unbounded program.
     """
-    height, width = len(rows), len(rows[0])
+    height = len(rows)
     basis = [-1] * height
-    for j in range(width):
-        column = [row[j] for row in rows]
-        if cost[j] == 0 and column.count(0) == height - 1 and 1 in column:
-            i = column.index(1)
-            if basis[i] < 0:
-                basis[i] = j
+    entries: dict[int, list[tuple[int, int]]] = {}
+    for i, row in enumerate(rows):
+        for j, a in row.items():
+            entries.setdefault(j, []).append((i, a))
+    for j, column in sorted(entries.items()):
+        if not cost.get(j) and len(column) == 1 and column[0][1] == 1 and basis[column[0][0]] < 0:
+            basis[column[0][0]] = j
     missing = [i for i in range(height) if basis[i] < 0]
     total = width + len(missing)
-    tableau = [row + [0] * len(missing) + [b] for row, b in zip(rows, right, strict=True)]
+    tableau = [{**row, RIGHT: b} if b else dict(row) for row, b in zip(rows, right, strict=True)]
+    first = _Costs({}, 1)  # the first phase: minimise the artificial variables' sum
     for k, i in enumerate(missing):
-        tableau[i][width + k] = 1
         basis[i] = width + k
-    # The first phase minimises the artificial variables' sum: in the nonbasic variables, minus
-    # the sum of their rows. The program's own costs need no such step: slacks cost nothing.
-    first = _Costs([0] * (total + 1), 1)
-    for i in missing:
-        first.row = [a - b for a, b in zip(first.row, tableau[i], strict=True)]
-    first.row[width:total] = [0] * len(missing)
-    costs = [_Costs([*cost, *([0] * len(missing)), 0], 1), first]
+        for j, a in tableau[i].items():  # in the nonbasic variables: minus their rows
+            first.row[j] = first.row.get(j, 0) - a
+        tableau[i][width + k] = 1
+    first.row = {j: a for j, a in first.row.items() if a}
+    # The program's own costs need no such step: the slacks in the basis cost nothing.
+    costs = [_Costs(dict(cost), 1), first]
     if missing:
         _run(tableau, basis, costs, first, total)
-        if first.row[-1] != 0:
+        if first.row.get(RIGHT, 0) != 0:
             raise ValueError("the program has no feasible point")
         for i in range(height):  # artificial variables left at 0: pivot them out
             if basis[i] >= width:
-                entering = next((j for j in range(width) if tableau[i][j]), None)
+                entering = min((j for j in tableau[i] if 0 <= j < width), default=None)
                 if entering is not None:  # else the row is redundant: its artificial stays 0
                     _pivot(tableau, basis, costs, i, entering)
     _run(tableau, basis, costs[:1], costs[0], width)
     values = [Fraction(0)] * width
     for i, variable in enumerate(basis):
         if variable < width:
-            values[variable] = Fraction(tableau[i][-1], tableau[i][variable])
+            values[variable] = Fraction(tableau[i].get(RIGHT, 0), tableau[i][variable])
     reduced = costs[0]
     return Optimum(
-        tuple(values), tuple(Fraction(c, reduced.denominator) for c in reduced.row[:width])
+        tuple(values),
+        tuple(Fraction(reduced.row.get(j, 0), reduced.denominator) for j in range(width)),
     )
 
 
 @dataclass
 class _Costs:
-    """A row of reduced costs, `row` over `denominator` (positive); its last entry is minus the
-    objective's value."""
+    """A row of reduced costs, sparse, `row` over `denominator` (positive); its `RIGHT` entry
+    is minus the objective's value."""
 
-    row: list[int]
+    row: Row
     denominator: int
 
-    def eliminate(self, top: list[int], column: int) -> None:
+    def eliminate(self, top: Row, column: int) -> None:
         """Clear `column` by the tableau row `top`, whose entry there is positive."""
-        pivot, factor = top[column], self.row[column]
-        new = [pivot * a - factor * b for a, b in zip(self.row, top, strict=True)]
-        denominator = self.denominator * pivot
-        common = math.gcd(math.gcd(*new), denominator)
-        self.row = [a // common for a in new]
+        new, factor = _combine(top[column], self.row, self.row[column], top)
+        del factor
+        denominator = self.denominator * top[column]
+        common = math.gcd(math.gcd(*new.values()), denominator)
+        self.row = {j: a // common for j, a in new.items()}
         self.denominator = denominator // common
 
 
+def _combine(pivot: int, row: Row, factor: int, top: Row) -> tuple[Row, int]:
+    """pivot * row - factor * top, its zeros dropped, and the gcd of its entries."""
+    new = {j: pivot * a for j, a in row.items()}
+    for j, b in top.items():
+        a = new.get(j, 0) - factor * b
+        if a:
+            new[j] = a
+        else:
+            new.pop(j, None)
+    return new, math.gcd(*new.values())
+
+
 def _run(
-    tableau: list[list[int]], basis: list[int], costs: list[_Costs], goal: _Costs, allowed: int
+    tableau: list[Row], basis: list[int], costs: list[_Costs], goal: _Costs, allowed: int
 ) -> None:
-    """Pivot by Bland's rule until no column below `allowed` lowers `goal`'s objective."""
+    """Pivot until no column below `allowed` lowers `goal`'s objective (see `exact_simplex`)."""
+    bland = False
     while True:
-        entering = next((j for j in range(allowed) if goal.row[j] < 0), None)
-        if entering is None:
+        improving = [(a, j) for j, a in goal.row.items() if a < 0 and 0 <= j < allowed]
+        if not improving:
             return
-        candidates = [i for i, row in enumerate(tableau) if row[entering] > 0]
+        entering = min(j for _, j in improving) if bland else min(improving)[1]
+        candidates = [i for i, row in enumerate(tableau) if row.get(entering, 0) > 0]
         if not candidates:
             raise ValueError("the program is unbounded")
         leaving = min(
             candidates,
-            key=lambda i: (Fraction(tableau[i][-1], tableau[i][entering]), basis[i]),
+            key=lambda i: (Fraction(tableau[i].get(RIGHT, 0), tableau[i][entering]), basis[i]),
         )
+        lowers = RIGHT in tableau[leaving]
+        if not bland and not lowers:
+            bland = True  # choose this degenerate pivot, and those after it, by Bland's rule
+            continue
         _pivot(tableau, basis, costs, leaving, entering)
+        bland = bland and not lowers
 
 
 def _pivot(
-    tableau: list[list[int]], basis: list[int], costs: list[_Costs], leaving: int, entering: int
+    tableau: list[Row], basis: list[int], costs: list[_Costs], leaving: int, entering: int
 ) -> None:
     """Make `entering` basic in row `leaving`, updating the tableau and every cost row (its
     entry may be negative only when an artificial variable at 0 leaves: the row changes sign)."""
     top = tableau[leaving]
     if top[entering] < 0:
-        top[:] = [-a for a in top]
+        top = tableau[leaving] = {j: -a for j, a in top.items()}
     pivot = top[entering]
     for i, row in enumerate(tableau):
-        factor = row[entering]
+        factor = row.get(entering, 0)
         if i == leaving or not factor:
             continue
-        new = [pivot * a - factor * b for a, b in zip(row, top, strict=True)]
-        common = math.gcd(*new)
-        tableau[i] = [a // common for a in new] if common > 1 else new
+        new, common = _combine(pivot, row, factor, top)
+        tableau[i] = {j: a // common for j, a in new.items()} if common > 1 else new
     for reduced in costs:
-        if reduced.row[entering]:
+        if reduced.row.get(entering):
             reduced.eliminate(top, entering)
     basis[leaving] = entering
