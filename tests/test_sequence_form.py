@@ -13,6 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zerosum.games.kuhn import KuhnPoker
+from zerosum.games.leduc import LeducPoker
+from zerosum.games.liars_dice import LiarsDice
 from zerosum.games.tree import Tree
 from zerosum.imperfect import sequence_form
 from zerosum.imperfect.best_response import measure, profile_value
@@ -83,6 +85,21 @@ def test_kuhn_float_equilibrium_is_exploitable_by_less_than_1e_9():
     assert abs(measure(KUHN, solution.profile).exploitability) < 1e-9  # rounding: +-3e-17
 
 
+def test_leduc_in_floats_is_worth_minus_0_0856_to_the_first_player():
+    tree = unroll(LeducPoker())
+    solution = solve(tree)  # 1,093 sequences a player: 0.2 s
+    assert abs(solution.value - (-0.0856064240780)) < 1e-9
+    assert abs(measure(tree, solution.profile).exploitability) < 1e-9
+
+
+def test_liars_dice_of_three_faces_exactly_and_in_floats():
+    tree = unroll(LiarsDice(dice=1, faces=3))
+    exact = solve(tree, exact=True)  # 190 sequences a player: about a second
+    assert exact.value == F(1, 9) and exact.method == "supports"
+    assert abs(solve(tree).value - 1 / 9) < 1e-9
+    assert measure(tree, exact.profile).exploitability == 0
+
+
 def check_kuhn_family(solution: sequence_form.Solution) -> None:
     """The first player's strategy is one of Kuhn's: bet a Jack with some alpha in [0, 1/3], a
     King with 3 alpha, never a Queen; facing a bet after checking, call with a Queen with
@@ -111,7 +128,7 @@ def test_kuhn_by_the_exact_simplex_method_alone():
 def test_a_misleading_float_answer_falls_back_to_the_simplex_method():
     form = sequence_form.sequence_form(KUHN)
     nothing = np.zeros(13)
-    wrong = FloatOptimum(x=nothing, y=nothing, x_slack=nothing, y_slack=nothing, scale=1.0)
+    wrong = FloatOptimum(x=nothing, y=nothing, x_slack=nothing, y_slack=nothing)
     solution = solve_exact(form, wrong)
     assert solution.method == "simplex" and solution.value == F(-1, 18)
 
@@ -166,6 +183,13 @@ def test_textbook_tree_has_value_3():
     assert abs(solve(game).value - 3) < 1e-9
     # the first player picks the first move (the others let the second player pay 2)
     assert exact.strategy("player 0 after ()") == {"0": 1, "1": 0, "2": 0}
+
+
+def test_a_view_can_start_from_any_position():
+    game = PerfectInformation(Tree.from_text(TEXTBOOK), (2,))
+    assert game.legal_moves(game.initial_state()) == ("0", "1", "2")
+    assert game.to_move(game.initial_state()) == 1
+    assert solve(game, exact=True).value == 2  # the second player's best reply to move 2
 
 
 def test_chance_tree_has_its_expectiminimax_value():

@@ -301,16 +301,14 @@ def solve(game: Any, *, exact: bool = False, lifted: bool = False) -> Solution:
 
 @dataclass(frozen=True)
 class FloatOptimum:
-    """HiGHS's answer to the program of the module, on A divided by `scale` (its largest entry
-    in size): the plans x and y, and how far each constraint x >= 0 (`x_slack`, the reduced
-    costs) and F^T q <= A^T x (`y_slack`, one per sequence of the second player) is from
-    tight."""
+    """HiGHS's answer to the program of the module, on A divided by its largest entry in size:
+    the plans x and y, and how far each constraint x >= 0 (`x_slack`, the reduced costs) and
+    F^T q <= A^T x (`y_slack`, one per sequence of the second player) is from tight."""
 
     x: np.ndarray
     y: np.ndarray
     x_slack: np.ndarray
     y_slack: np.ndarray
-    scale: float
 
 
 def _float_program(form: SequenceForm) -> FloatOptimum:
@@ -345,7 +343,6 @@ def _float_program(form: SequenceForm) -> FloatOptimum:
         y=np.clip(-result.ineqlin.marginals, 0.0, None),  # minimising: multipliers <= 0
         x_slack=np.abs(result.lower.marginals[:first]),
         y_slack=np.abs(result.ineqlin.residual),
-        scale=scale,
     )
 
 

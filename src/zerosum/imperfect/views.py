@@ -60,7 +60,7 @@ class MatrixGame:
         return payoff if player == 0 else -payoff
 
     def information_set(self, state: MatrixState) -> str:
-        """ "rows" for the row player, "columns" for the column player, whatever the row."""
+        """The row player's is "rows", the column player's "columns" whatever the row."""
         return "columns" if state else "rows"
 
 
@@ -69,9 +69,10 @@ PerfectState = tuple[Any, tuple[str, ...]]
 
 class PerfectInformation:
     """`game` (a `Game`, with `Chance` or not) as a game of imperfect information in which
-    nothing is hidden. A state is the game's state and the history that led to it: its moves
-    (and chance's outcomes) as text, by the game's `format_move` when it has `MoveText`, else
-    `str`. The information set is the player to move and that history.
+    nothing is hidden, from `state` (the game's initial state when None). A state of the view
+    is the game's state and the history that led to it from there: its moves (and chance's
+    outcomes) as text, by the game's `format_move` when it has `MoveText`, else `str`. The
+    information set is the player to move and that history.
 
     The history, not the game's position (its `key`): two histories can reach one position
     (tic-tac-toe's transpositions) after different moves of the same player, and a position
@@ -80,15 +81,16 @@ class PerfectInformation:
     moves (or outcomes) of a state have the same text.
     """
 
-    def __init__(self, game: Game[Any, Any]) -> None:
+    def __init__(self, game: Game[Any, Any], state: Any = None) -> None:
         require(game, Game, "a game of perfect information to view")
         self.game = game
+        self.start = game.initial_state() if state is None else state
         self._chance = has_chance(game)
         names = getattr(game, "player_names", None)
         self.player_names = tuple(names) if names else ("first player", "second player")
 
     def initial_state(self) -> PerfectState:
-        return self.game.initial_state(), ()
+        return self.start, ()
 
     def to_move(self, state: PerfectState) -> Player:
         return self.game.to_move(state[0])
