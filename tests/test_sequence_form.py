@@ -201,6 +201,41 @@ def test_chance_tree_has_its_expectiminimax_value():
     assert solve(PerfectInformation(Tree.from_text(text)), exact=True).value == 2
 
 
+def trees() -> st.SearchStrategy[object]:
+    """Small game trees: leaves, lists of moves, chance nodes of equally likely outcomes."""
+    return st.recursive(
+        st.integers(-4, 4),
+        lambda children: st.one_of(
+            st.lists(children, min_size=1, max_size=3),
+            st.lists(children, min_size=2, max_size=3).map(
+                lambda outcomes: {"chance": [[F(1, len(outcomes)), o] for o in outcomes]}
+            ),
+        ),
+        max_leaves=12,
+    )
+
+
+def expectiminimax(node: object, player: int = 0) -> F:
+    """The value of a tree for the first player, the way the tree module defines its turns."""
+    if isinstance(node, int):
+        return F(node)
+    if isinstance(node, dict):
+        return sum((p * expectiminimax(child, player) for p, child in node["chance"]), F(0))
+    assert isinstance(node, list)
+    values = [expectiminimax(child, 1 - player) for child in node]
+    return max(values) if player == 0 else min(values)
+
+
+@settings(max_examples=60, deadline=None)
+@given(trees())
+def test_trees_value_is_their_expectiminimax_value_by_every_route(nested):
+    tree = unroll(PerfectInformation(Tree(nested)))
+    expected = expectiminimax(nested)
+    assert solve(tree, exact=True).value == expected
+    assert solve_exact(sequence_form.sequence_form(tree)).value == expected
+    assert abs(solve(tree).value - expected) < 1e-9
+
+
 def test_a_game_without_choices_is_worth_its_expected_payoff():
     game = PerfectInformation(Tree.from_text('{"chance": [[0.5, 3], [0.5, 2]]}'))
     assert solve(game, exact=True).value == F(5, 2)
