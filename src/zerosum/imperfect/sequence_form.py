@@ -159,12 +159,13 @@ class SequenceForm:
             [one] + [one * 0] * (self.sizes[0] - 1),
             [one] + [one * 0] * (self.sizes[1] - 1),
         )
-        for i in range(len(tree.keys)):
-            plan = plans[int(tree.owner[i])]
-            parent = int(self.plan_index(tree.parent_sequence[i]))
-            for s in range(int(tree.action_start[i]), int(tree.action_start[i + 1])):
-                probability = profile[s] if exact else float(profile[s])
-                plan[int(self.position[s])] = plan[parent] * probability
+        owners, starts = tree.owner.tolist(), tree.action_start.tolist()
+        parents, position = self.plan_index(tree.parent_sequence).tolist(), self.position.tolist()
+        numbers = list(profile) if exact else np.asarray(profile, dtype=float).tolist()
+        for i, parent in enumerate(parents):
+            plan = plans[owners[i]]
+            for s in range(starts[i], starts[i + 1]):
+                plan[position[s]] = plan[parent] * numbers[s]
         return plans
 
 
@@ -212,18 +213,24 @@ def _terminal_sequences(tree: GameTree, position: np.ndarray) -> tuple[list[int]
 def _constraints(tree: GameTree, position: np.ndarray, player: int, size: int) -> sparse.csr_array:
     """E (or F): x[empty] = 1, then for each of the player's information sets its slots minus
     its parent sequence = 0."""
-    rows, columns, values = [0], [0], [1.0]
-    infosets = tree.infosets_of(player).tolist()
-    for row, i in enumerate(infosets, 1):
-        rows.append(row)
-        columns.append(int(_plan_index(position, tree.parent_sequence[i])))
-        values.append(-1.0)
-        for s in range(int(tree.action_start[i]), int(tree.action_start[i + 1])):
-            rows.append(row)
-            columns.append(int(position[s]))
-            values.append(1.0)
+    infosets = tree.infosets_of(player)
+    counts = np.diff(tree.action_start)[infosets]
+    rows = np.arange(1, len(infosets) + 1)
+    # The player's slots in increasing order are their sets' slots, set after set.
+    slots = np.flatnonzero(np.repeat(tree.owner, np.diff(tree.action_start)) == player)
     shape = (len(infosets) + 1, size)
-    return sparse.coo_array((values, (rows, columns)), shape=shape).tocsr()
+    return sparse.coo_array(
+        (
+            np.concatenate(([1.0], -np.ones(len(infosets)), np.ones(len(slots)))),
+            (
+                np.concatenate(([0], rows, np.repeat(rows, counts))),
+                np.concatenate(
+                    ([0], _plan_index(position, tree.parent_sequence[infosets]), position[slots])
+                ),
+            ),
+        ),
+        shape=shape,
+    ).tocsr()
 
 
 def parents(tree: GameTree) -> np.ndarray:
