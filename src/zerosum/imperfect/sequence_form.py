@@ -45,11 +45,13 @@ from zerosum.theory.rational import _solve_linear_system
 #: The most sequences (both players', the empty ones included) that `solve` answers exactly.
 #: The exact plans usually come from the floating-point answer's supports, by elimination in
 #: integers: Kuhn poker's 26 sequences take 20 ms, Kuhn poker with 30 cards (242 sequences)
-#: 0.6 s, with 100 cards (802) 12 s, a 150 x 150 matrix game of one-digit entries (302) 2 s.
+#: 0.6 s, with 100 cards (802) 12 s, a 150 x 150 matrix game of one-digit entries (302) 2 s,
+#: Leduc poker (2,186) four minutes (its value's numerator and denominator have 31 digits).
 EXACT_SEQUENCES = Limit(
     "sequences of the two players for an exact solution",
-    1_000,
-    "exact elimination takes time growing with the cube of the sequences (802 take 12 s)",
+    2_500,
+    "exact elimination takes time growing with the cube of the sequences (Leduc poker's 2,186"
+    " take four minutes)",
 )
 
 #: The most sequences for the exact simplex method, which answers only when the floating-point
