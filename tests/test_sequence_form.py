@@ -93,7 +93,7 @@ def test_leduc_in_floats_is_worth_minus_0_0856_to_the_first_player():
 
 
 def test_liars_dice_of_three_faces_exactly_and_in_floats():
-    tree = unroll(LiarsDice(dice=1, faces=3))
+    tree = unroll(LiarsDice(numdice=1, faces=3))
     exact = solve(tree, exact=True)  # 190 sequences a player: about a second
     assert exact.value == F(1, 9) and exact.method == "supports"
     assert abs(solve(tree).value - 1 / 9) < 1e-9

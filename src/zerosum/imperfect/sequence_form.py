@@ -99,7 +99,7 @@ class SequenceForm:
     def exact_payoffs(self) -> dict[tuple[int, int], Fraction]:
         """The nonzero entries of A in fractions, by (first's sequence, second's sequence)."""
         tree = self.tree
-        reach = exact_chance_reach(tree)
+        reach = tree.exact_chance_reach
         first, second = self._terminal_sequences()
         entries: dict[tuple[int, int], Fraction] = {}
         ends = np.flatnonzero(tree.kind == TERMINAL).tolist()
@@ -184,7 +184,7 @@ def sequence_form(tree: GameTree) -> SequenceForm:
     shape = (len(sequences[0]), len(sequences[1]))
     ends = np.flatnonzero(tree.kind == TERMINAL)
     rows, columns = _terminal_sequences(tree, position)
-    weights = chance_reach(tree)[ends] * tree.utility[ends]
+    weights = tree.chance_reach[ends] * tree.utility[ends]
     # A pair of sequences reached at several ends (chance's outcomes) sums its entries.
     payoffs = sparse.coo_array((weights, (rows, columns)), shape=shape).tocsr()
     return SequenceForm(
@@ -233,31 +233,6 @@ def _constraints(tree: GameTree, position: np.ndarray, player: int, size: int) -
         ),
         shape=shape,
     ).tocsr()
-
-
-def parents(tree: GameTree) -> np.ndarray:
-    """Each node's parent (-1 for the first): children sit side by side, in their parents'
-    order, so the parents are the nodes repeated by their number of children."""
-    return np.concatenate(([-1], np.repeat(np.arange(tree.nodes), tree.child_count)))
-
-
-def chance_reach(tree: GameTree) -> np.ndarray:
-    """The probability that chance's moves lead to each node (the players' count 1): a pass a
-    level, `tree.depth` of them, the first node's level first."""
-    parent = parents(tree)
-    reach = tree.chance.copy()
-    for _ in range(tree.depth):
-        reach[1:] = tree.chance[1:] * reach[parent[1:]]
-    return reach
-
-
-def exact_chance_reach(tree: GameTree) -> list[Fraction]:
-    """`chance_reach` in fractions (`tree.exact_chance`), down the tree once."""
-    parent = parents(tree).tolist()
-    reach = [Fraction(1)] * tree.nodes
-    for n in range(1, tree.nodes):
-        reach[n] = reach[parent[n]] * tree.exact_chance[n]
-    return reach
 
 
 @dataclass(frozen=True, eq=False)
