@@ -100,8 +100,10 @@ def sets(args: argparse.Namespace) -> None:
     solver = ConnectFourSolver(ConnectFour(), args.table_mb, impl=args.impl)
     solver.solve(ConnectFour().parse_state("4453"))  # compile (or read numba's cache) first
     other = peer()
-    print("| set | positions | right (BitBully) | mean nodes | reference | nodes / reference"
-          " | nodes/s | mean time | BitBully mean time | BitBully nodes | zerosum / BitBully |")
+    print(
+        "| set | positions | right (BitBully) | mean nodes | reference | nodes / reference"
+        " | nodes/s | mean time | BitBully mean time | BitBully nodes | zerosum / BitBully |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name in args.sets.split(","):
         row = run_set(solver, other, folder / name, args.limit, args.weak)
@@ -142,8 +144,10 @@ def empty(args: argparse.Namespace) -> None:
             start = time.perf_counter()
             score, nodes = other.solve("")
             seconds = time.perf_counter() - start
-            print(f"BitBully: score {score}, {nodes:,} nodes, {seconds:.1f} s,"
-                  f" {nodes / seconds / 1e6:.2f} M nodes/s")
+            print(
+                f"BitBully: score {score}, {nodes:,} nodes, {seconds:.1f} s,"
+                f" {nodes / seconds / 1e6:.2f} M nodes/s"
+            )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (max RSS): {peak:,.0f} MB")
 

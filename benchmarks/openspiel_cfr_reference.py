@@ -22,12 +22,12 @@ def reference() -> dict:
         game = pyspiel.load_game(spiel_name)
         numbers[name] = {}
         solvers = {
-            "cfr": lambda: pyspiel.CFRSolver(game),
-            "cfr+": lambda: pyspiel.CFRPlusSolver(game),
-            "dcfr": lambda: discounted_cfr.DCFRSolver(game),
+            "cfr": pyspiel.CFRSolver,
+            "cfr+": pyspiel.CFRPlusSolver,
+            "dcfr": discounted_cfr.DCFRSolver,
         }
         for algorithm, make in solvers.items():
-            solver, done, found = make(), 0, {}
+            solver, done, found = make(game), 0, {}
             runs = RUNS[name] if algorithm != "dcfr" else RUNS[name][:-1]
             for count in runs:
                 while done < count:

@@ -377,7 +377,7 @@ def test_bareiss_elimination_solves_every_consistent_system_even_when_singular(s
     coefficients = [*coefficients, coefficients[0]]
     coefficients = [[0, *row[1:]] for row in coefficients]
     right = [sum(a * x for a, x in zip(row, known, strict=True)) for row in coefficients]
-    solution = rational._solve_linear_system(
+    solution = rational.solve_linear_system(
         [[*row, b] for row, b in zip(coefficients, right, strict=True)]
     )
     assert solution is not None
@@ -385,7 +385,7 @@ def test_bareiss_elimination_solves_every_consistent_system_even_when_singular(s
 
 
 def test_bareiss_elimination_reports_an_inconsistent_system():
-    assert rational._solve_linear_system([[1, 1, 1], [2, 2, 3]]) is None
+    assert rational.solve_linear_system([[1, 1, 1], [2, 2, 3]]) is None
 
 
 @settings(max_examples=60, deadline=None)

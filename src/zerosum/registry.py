@@ -275,6 +275,13 @@ BUILT_IN: tuple[GameEntry, ...] = (
         from_position=_tree_setup,
     ),
     GameEntry(
+        "othello",
+        Othello,
+        "Othello: squares a1-h8 from the top left (d3) or pass, positions as the moves (d3c5)",
+        player="engine:time=2",
+        solvable=False,
+    ),
+    GameEntry(
         "kuhn",
         KuhnPoker,
         "Kuhn poker: three cards, one each, one bet (check, bet, fold, call); hidden cards",
@@ -295,13 +302,6 @@ BUILT_IN: tuple[GameEntry, ...] = (
             GameOption("faces", _integer_of("faces"), "faces of a die (6)"),
         ),
         player=IMPERFECT_PLAYER,
-    ),
-    GameEntry(
-        "othello",
-        Othello,
-        "Othello: squares a1-h8 from the top left (d3) or pass, positions as the moves (d3c5)",
-        player="engine:time=2",
-        solvable=False,
     ),
 )
 

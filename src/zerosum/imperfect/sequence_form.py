@@ -40,7 +40,7 @@ from scipy.optimize import linprog
 from zerosum.imperfect.best_response import measure
 from zerosum.imperfect.tree import TERMINAL, GameTree, unroll
 from zerosum.limits import Limit
-from zerosum.theory.rational import _solve_linear_system
+from zerosum.theory.rational import solve_linear_system
 
 #: The most sequences (both players', the empty ones included) that `solve` answers exactly.
 #: The exact plans usually come from the floating-point answer's supports, by elimination in
@@ -420,7 +420,7 @@ class _Integers:
                 + [-other[j].get(k, 0) for k in range(duals)]
                 + [0]
             )
-        solution = _solve_linear_system(equations)
+        solution = solve_linear_system(equations)
         if solution is None:
             return None, None
         plan = [Fraction(0)] * self.form.sizes[player]

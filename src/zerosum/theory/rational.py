@@ -151,7 +151,7 @@ def _equalizer(
     """
     equations = [[facing[reply][k] for k in support] + [-1, 0] for reply in replies]
     equations.append([1] * len(support) + [0, 1])
-    solution = _solve_linear_system(equations)
+    solution = solve_linear_system(equations)
     if solution is None:
         return None
     strategy = [Fraction(0)] * size
@@ -160,7 +160,7 @@ def _equalizer(
     return tuple(strategy)
 
 
-def _solve_linear_system(equations: list[list[int]]) -> list[Fraction] | None:
+def solve_linear_system(equations: list[list[int]]) -> list[Fraction] | None:
     """A solution of the integer system [coefficients | right-hand side], None if there is none.
 
     Bareiss's fraction-free elimination keeps every entry an integer (a minor of the system) and
