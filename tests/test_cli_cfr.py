@@ -4,6 +4,7 @@ what they report, the strategy files they write and read, and the mistakes they 
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -155,3 +156,46 @@ def test_chart_cfr_draws_one_line_per_algorithm(cli, tmp_path, charts):
     assert points[0]["exploitability"] == pytest.approx(11 / 24)
     last = [p for p in points if p["iterations"] == 30]
     assert all(p["exploitability"] < 0.05 for p in last)
+
+
+def test_solve_kuhn_exactly(cli):
+    code, out, err = cli("solve", "kuhn", "--exact")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].startswith("kuhn: the sequence form (13 + 13 sequences), solved exactly")
+    assert lines[1] == "value for the first player: -1/18 (-0.0555556)"
+    assert lines[2] == "check: a best response gains the first player 0 and the second player 0"
+    report = cli.json("solve", "kuhn", "--exact")
+    exact = report["exact"]
+    assert exact["value"] == "-1/18" and report["exploitability"] == 0
+    first = {
+        key: {move: Fraction(p) for move, p in row.items()}
+        for key, row in exact["strategy"].items()
+    }
+    alpha = first["J"]["bet"]
+    assert 0 <= alpha <= Fraction(1, 3)
+    assert first["K"]["bet"] == 3 * alpha and first["Q"]["bet"] == 0
+    assert first["Q check bet"]["call"] == alpha + Fraction(1, 3)
+    assert first["J check bet"]["call"] == 0
+
+
+def test_solve_leduc_in_floats_and_save(cli, tmp_path):
+    path = tmp_path / "leduc.json"
+    report = cli.json("solve", "leduc", "--save", str(path))
+    assert report["value"] == pytest.approx(-0.0856, abs=0.0002)
+    assert report["exploitability"] < 1e-9 and report["exact"] is None
+    assert report["sequences"] == [1093, 1093] and report["information_sets"] == 936
+    assert Strategy.load(path, "leduc").table.keys() == report["strategy"].keys()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["solve", "kuhn", "--weak"], "--weak is for tree search; kuhn is solved by its"),
+        (["solve", "kuhn", "--all-moves"], "--all-moves is for tree search"),
+        (["solve", "tictactoe", "--exact"], "--exact is for games of imperfect information"),
+        (["solve", "nim", "3", "--save", "x.json"], "--save is for games of imperfect"),
+    ],
+)
+def test_solve_refuses_what_the_sequence_form_does_not_take(cli, argv, message):
+    assert message in cli.error(*argv)

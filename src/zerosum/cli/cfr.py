@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         "iterations": solver.iterations,
         "seconds": round(seconds, 6),
         "value": measured.value,
-        "exploitability": measured.exploitability,
+        "exploitability": max(0.0, measured.exploitability),  # not rounding's -1e-17
         "histories": tree.nodes,
         "information_sets": len(tree.keys),
     }
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"value for the first player: {measured.value:.6g}")
     print(f"exploitability: {measured.exploitability:.3g}")
     if len(tree.keys) <= SHOWN_SETS:
-        print("strategy (each information set: the player's card and the moves so far):")
+        print("strategy (each information set: what the player to move knows):")
         for key, row in strategy.table.items():
             moves = ", ".join(f"{move} {p:.3f}" for move, p in row.items())
             print(f"  {key:<16} {moves}")

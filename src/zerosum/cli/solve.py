@@ -28,7 +28,8 @@ from zerosum.cli.common import (
     print_json,
 )
 from zerosum.cli.progress import Bar, progress
-from zerosum.game import StateText, has_chance, require
+from zerosum.cli.solve_hidden import run_hidden
+from zerosum.game import InformationSets, StateText, has_chance, require
 from zerosum.limits import counted
 from zerosum.registry import Setup
 from zerosum.solve.answer import (
@@ -92,6 +93,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         " machine's memory)",
     )
     add_no_limit(parser, "the target of an exact Pig solve, the nodes of an exact search")
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="a game of imperfect information: its equilibrium in fractions, checked (else floats)",
+    )
+    parser.add_argument(
+        "--save",
+        metavar="FILE",
+        help="a game of imperfect information: save the equilibrium strategy to FILE (JSON)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -99,7 +110,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.file:
         return run_file(args)
-    setup = game_setup(args)
+    setup = game_setup(args, hidden=True)
+    if isinstance(setup.game, InformationSets):
+        return run_hidden(args, setup)
+    for option in ("exact", "save"):
+        if getattr(args, option):
+            raise ValueError(
+                f"--{option} is for games of imperfect information (their sequence form);"
+                f" {setup.entry.name} is solved exactly by search"
+            )
     solver = setup.entry.own_solver(setup.game, args.table_mb)
     values = None
     if args.all_moves:  # first: the position's own solve then finds the children in the table

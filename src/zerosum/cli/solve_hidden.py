@@ -1,0 +1,109 @@
+"""`zerosum solve GAME` for a game of imperfect information: an exact equilibrium from the
+sequence form (`zerosum.imperfect.sequence_form`), in floats by HiGHS or, with `--exact`, in
+fractions, with the check that neither player gains by a best response against it.
+
+The text report gives the value for the first player, the check, and the strategy of a small
+game by information set; `--json` the same in the matrix games' vocabulary (`value` and
+`strategy` in floats, `exact` repeating them as fractions' text, or null); `--save FILE`
+writes the strategy for `zerosum play --strategy`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from fractions import Fraction
+from typing import Any
+
+from zerosum import registry
+from zerosum.cli.cfr import SHOWN_SETS, unrolled
+from zerosum.cli.common import print_json
+from zerosum.imperfect.best_response import measure
+from zerosum.imperfect.sequence_form import solve as solve_sequence_form
+from zerosum.imperfect.strategy import Strategy
+
+TREE_SEARCH_OPTIONS = ("algorithm", "order", "distance", "weak", "file", "all_moves", "table_mb")
+
+
+def run_hidden(args: argparse.Namespace, setup: registry.Setup) -> int:
+    """Solve `setup`'s game of imperfect information; the exit code (0)."""
+    given = [name for name in TREE_SEARCH_OPTIONS if getattr(args, name, None) not in (None, False)]
+    if given:
+        option = "--" + given[0].replace("_", "-")
+        raise ValueError(
+            f"{option} is for tree search; {setup.entry.name} is solved by its sequence form"
+            " (--exact for fractions)"
+        )
+    tree = unrolled(setup.game, setup.state, args.no_limit)
+    started = time.perf_counter()
+    solution = solve_sequence_form(tree, exact=args.exact, lifted=args.no_limit)
+    seconds = time.perf_counter() - started
+    measured = measure(tree, solution.profile)
+    strategy = Strategy.of(tree, solution.profile, setup.name)
+    if args.save:
+        strategy.save(args.save)
+    floats = {
+        key: {move: float(p) for move, p in row.items()} for key, row in strategy.table.items()
+    }
+    sequences = _sizes(tree)
+    report: dict[str, Any] = {
+        "game": setup.name,
+        "algorithm": "sequence form",
+        "method": solution.method,
+        "value": float(solution.value),
+        "exploitability": max(0.0, float(measured.exploitability)),  # not rounding's -1e-17
+        "sequences": sequences,
+        "histories": tree.nodes,
+        "information_sets": len(tree.keys),
+        "seconds": round(seconds, 6),
+        "strategy": floats,
+        "exact": _exact_report(solution.value, strategy) if solution.exact else None,
+    }
+    if args.save:
+        report["saved"] = args.save
+    if args.json:
+        print_json(report)
+        return 0
+    how = "exactly (in fractions)" if solution.exact else "in floats (HiGHS)"
+    print(
+        f"{setup.name}: the sequence form ({sequences[0]:,} + {sequences[1]:,} sequences), solved"
+        f" {how} in {seconds:.3g} s"
+    )
+    value = solution.value
+    shown = f"{value} ({float(value):.6g})" if solution.exact else f"{value:.10g}"
+    print(f"value for the first player: {shown}")
+    gains = [measured.best_values[0] - value, measured.best_values[1] + value]
+    print(
+        f"check: a best response gains the first player {_number(gains[0])} and the second"
+        f" player {_number(gains[1])}"
+    )
+    if len(tree.keys) <= SHOWN_SETS:
+        print("strategy (each information set: what the player to move knows):")
+        for key, row in strategy.table.items():
+            moves = ", ".join(f"{move} {_number(p, 3)}" for move, p in row.items())
+            print(f"  {key:<16} {moves}")
+    if args.save:
+        print(f"strategy saved to {args.save}")
+    return 0
+
+
+def _sizes(tree: Any) -> list[int]:
+    """Each player's sequences: the empty one and one per move at their information sets."""
+    return [1 + sum(len(tree.moves[i]) for i in tree.infosets_of(player)) for player in (0, 1)]
+
+
+def _exact_report(value: Fraction, strategy: Strategy) -> dict[str, Any]:
+    return {
+        "value": str(value),
+        "strategy": {
+            key: {move: str(p) for move, p in row.items()} for key, row in strategy.table.items()
+        },
+    }
+
+
+def _number(value: Any, digits: int = 6) -> str:
+    """A fraction as itself ("1/3"), a float to `digits` significant digits (0 for rounding
+    noise below 1e-12)."""
+    if isinstance(value, Fraction):
+        return str(value)
+    return "0" if abs(value) < 1e-12 else f"{value:.{digits}g}"
