@@ -18,6 +18,7 @@ from zerosum.games.leduc import LeducPoker
 from zerosum.imperfect.best_response import best_response, exploitability, measure, profile_value
 from zerosum.imperfect.cfr import ALGORITHMS, SCHEMES, Solver
 from zerosum.imperfect.tree import unroll
+from zerosum.imperfect.views import MatrixGame
 
 OPENSPIEL = json.loads((Path(__file__).parent / "data/imperfect/openspiel_cfr.json").read_text())
 KUHN = unroll(KuhnPoker())
@@ -153,3 +154,22 @@ def test_leduc_exploitability_equals_openspiels(algorithm):
     if algorithm == "cfr+":
         assert 0 < exploitability(tree, solver.average()) < 1e-3
         assert profile_value(tree, solver.average()) == pytest.approx(-0.0856, abs=0.002)
+
+
+@pytest.mark.parametrize(
+    ("payoffs", "value"),
+    [
+        ([[3, -1], [-2, 4]], 1.0),
+        ([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], 0.0),
+        ([[2, 3], [1, 4]], 2.0),
+    ],
+)
+def test_cfr_on_a_matrix_game_converges_to_its_value(payoffs, value):
+    """A matrix game is a one-move game of imperfect information: the column player does not
+    see the row. CFR+'s average approaches the matrix game's value and optimal strategies."""
+    tree = unroll(MatrixGame(payoffs))
+    solver = Solver(tree, "cfr+")
+    solver.run(5000)
+    result = measure(tree, solver.average())
+    assert result.value == pytest.approx(value, abs=1e-3)
+    assert 0 <= result.exploitability < 1e-3
