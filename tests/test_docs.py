@@ -138,5 +138,5 @@ def test_the_readme_cheat_sheet_commands_are_accepted():
         assert not any(word.startswith("-") for word in extra), command
         if hasattr(args, "position_words"):
             args.position_words = [*args.position_words, *extra]
-        if getattr(args, "takes_game", False):
-            game_setup(args)  # the game and its position are read without error
+        if getattr(args, "takes_game", False):  # the game and its position read without error
+            game_setup(args, hidden=args.command in ("cfr", "solve", "play"))
