@@ -48,9 +48,10 @@ def test_growth_work_up_to_its_limit_is_accepted_and_past_it_refused():
         (["ablation", "--max-depth", "9"], "from 1 to 8 (every configuration"),
         (["ablation", "--max-depth", "0"], "from 1 to 8"),
         (["ordering", "--samples", "3"], "--samples is for the growth chart, not ordering"),
-        (["ordering", "--max-depth", "3"], "--max-depth is for the growth and ablation chart"),
+        (["ordering", "--max-depth", "3"], "--max-depth is for the growth and ablation charts"),
         (["ablation", "--branching", "3"], "--branching is for the growth chart, not ablation"),
-        (["ablation", "--seed", "1"], "--seed is for the growth chart, not ablation"),
+        (["ablation", "--seed", "1"], "--seed is for the growth and cfr charts, not ablation"),
+        (["growth", "--iterations", "5"], "--iterations is for the cfr chart, not growth"),
     ],
 )
 def test_chart_options_out_of_range_or_for_another_chart_are_refused_before_any_work(

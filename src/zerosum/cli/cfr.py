@@ -35,7 +35,7 @@ DEFAULT_ITERATIONS = 1000
 SHOWN_SETS = 24
 """The most information sets whose strategy the text report prints (Kuhn poker has 12)."""
 MEASURE_EVERY = 2.0
-"""Seconds between two measures of the exploitability on the progress line."""
+"""The fewest seconds between two measures of the exploitability on the progress line."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -134,7 +134,7 @@ def train(solver: Solver, iterations: int | None, seconds: float | None) -> None
     if seconds is not None:
         total = None
     deadline = time.perf_counter() + seconds if seconds is not None else math.inf
-    step, measured_at, note = 1, time.perf_counter(), ""
+    step, measured_at, wait = 1, time.perf_counter(), MEASURE_EVERY
     with progress("iterations", total=total, what="CFR") as bar:
         while True:
             left = (total - solver.iterations) if total is not None else step
@@ -145,7 +145,10 @@ def train(solver: Solver, iterations: int | None, seconds: float | None) -> None
             bar.to(solver.iterations)
             took = time.perf_counter() - began
             step = max(1, min(step * 2, int(step * 0.25 / took) if took > 0 else step * 2))
-            if bar.drawn and time.perf_counter() - measured_at >= MEASURE_EVERY:
-                note = f"exploitability {measure(solver.tree, solver.average()).exploitability:.3g}"
+            if bar.drawn and time.perf_counter() - measured_at >= wait:
+                began = time.perf_counter()
+                found = measure(solver.tree, solver.average()).exploitability
+                bar.note(f"exploitability {max(0.0, found):.3g}")
                 measured_at = time.perf_counter()
-                bar.note(note)
+                # A measure walks the whole tree: at most a fifth of the time goes to them.
+                wait = max(MEASURE_EVERY, 4 * (measured_at - began))

@@ -139,7 +139,8 @@ def _refuse_others(args: argparse.Namespace) -> None:
         if getattr(args, name) is not None and name not in _OPTIONS[args.chart]:
             option = "--" + name.replace("_", "-")
             takes = [c for c, names in _OPTIONS.items() if name in names]
-            raise ValueError(f"{option} is for the {' and '.join(takes)} chart, not {args.chart}")
+            which = " and ".join(takes) + (" charts" if len(takes) > 1 else " chart")
+            raise ValueError(f"{option} is for the {which}, not {args.chart}")
 
 
 def _max_depth(args: argparse.Namespace) -> int:

@@ -19,7 +19,6 @@ from zerosum import registry
 from zerosum.cli.cfr import SHOWN_SETS, unrolled
 from zerosum.cli.common import print_json
 from zerosum.imperfect.best_response import measure
-from zerosum.imperfect.sequence_form import solve as solve_sequence_form
 from zerosum.imperfect.strategy import Strategy
 
 TREE_SEARCH_OPTIONS = ("algorithm", "order", "distance", "weak", "file", "all_moves", "table_mb")
@@ -34,6 +33,8 @@ def run_hidden(args: argparse.Namespace, setup: registry.Setup) -> int:
             f"{option} is for tree search; {setup.entry.name} is solved by its sequence form"
             " (--exact for fractions)"
         )
+    from zerosum.imperfect.sequence_form import solve as solve_sequence_form  # SciPy: when used
+
     tree = unrolled(setup.game, setup.state, args.no_limit)
     started = time.perf_counter()
     solution = solve_sequence_form(tree, exact=args.exact, lifted=args.no_limit)
