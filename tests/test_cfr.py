@@ -173,3 +173,45 @@ def test_cfr_on_a_matrix_game_converges_to_its_value(payoffs, value):
     result = measure(tree, solver.average())
     assert result.value == pytest.approx(value, abs=1e-3)
     assert 0 <= result.exploitability < 1e-3
+
+
+@settings(max_examples=40, deadline=None)
+@given(game=signal_games, seed=st.integers(0, 2**32 - 1))
+def test_compiled_best_response_equals_the_recursion(game, seed):
+    """The compiled walk, level by level, finds the same values and the same moves, bit for
+    bit, as the readable recursion."""
+    tree = unroll(game)
+    weights = np.random.default_rng(seed).random(tree.actions) ** 3
+    sets = np.repeat(np.arange(len(tree.keys)), np.diff(tree.action_start))
+    profile = weights / np.bincount(sets, weights)[sets]
+    assert tree.sets_level
+    assert measure(tree, profile) == measure(tree, profile, impl="python")
+
+
+def test_sets_level_is_false_where_a_set_spans_depths():
+    """Kuhn with a chance move inserted on some lines only: a set spans two depths, and the
+    best response falls back on the recursion (which still answers)."""
+
+    class Uneven(KuhnPoker):
+        def is_chance(self, state):
+            return len(state[0]) < 2 or (state[0][0] == "K" and len(state[0]) == 2 and not state[1])
+
+        def chance_outcomes(self, state):
+            if len(state[0]) == 2:
+                return [("-", Fraction(1))]
+            return super().chance_outcomes(state)
+
+        def result(self, state, move):
+            if move == "-":
+                return ((*state[0], "-"), state[1])
+            return super().result(state, move)
+
+        def information_set(self, state):
+            cards, moves = state
+            return " ".join((cards[self.to_move(state)], *moves))
+
+    tree = unroll(Uneven())
+    assert not tree.sets_level
+    assert measure(tree, tree.uniform()).exploitability == pytest.approx(
+        measure(KUHN, KUHN.uniform()).exploitability
+    )

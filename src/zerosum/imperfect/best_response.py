@@ -57,11 +57,12 @@ class Exploitability:
         return self.best_values[0] + self.best_values[1]
 
 
-def measure(tree: GameTree, profile: Profile) -> Exploitability:
-    """The profile's value, both best responses and its exploitability (see the module)."""
-    first, second = (best_response(tree, profile, player) for player in (0, 1))
+def measure(tree: GameTree, profile: Profile, *, impl: str = "compiled") -> Exploitability:
+    """The profile's value, both best responses and its exploitability (see the module);
+    `impl` as `best_response`'s."""
+    first, second = (best_response(tree, profile, player, impl=impl) for player in (0, 1))
     return Exploitability(
-        profile_value(tree, profile), (first[0], second[0]), (first[1], second[1])
+        profile_value(tree, profile, impl=impl), (first[0], second[0]), (first[1], second[1])
     )
 
 
@@ -70,9 +71,20 @@ def exploitability(tree: GameTree, profile: Profile) -> Number:
     return measure(tree, profile).exploitability
 
 
-def profile_value(tree: GameTree, profile: Profile) -> Number:
-    """The first player's expected payoff when both players follow `profile`."""
+def profile_value(tree: GameTree, profile: Profile, *, impl: str = "compiled") -> Number:
+    """The first player's expected payoff when both players follow `profile`. A profile of
+    floats is valued by compiled code unless `impl` is "python"."""
     numbers = _numbers(tree, profile)
+    if impl == "compiled" and not isinstance(numbers.zero, Fraction):
+        from zerosum.imperfect import compiled_best_response as compiled
+
+        floats = np.asarray(numbers.profile)
+        return float(
+            compiled.profile_value(
+                tree.kind, tree.first_child, tree.child_count, tree.infoset, tree.chance,
+                tree.utility, tree.action_start, floats,
+            )
+        )  # fmt: skip
     probability, chance = numbers.profile, numbers.chance
     value = list(numbers.utility)
     for n in range(tree.nodes - 1, -1, -1):
@@ -88,11 +100,22 @@ def profile_value(tree: GameTree, profile: Profile) -> Number:
     return value[0]
 
 
-def best_response(tree: GameTree, profile: Profile, player: int) -> tuple[Number, dict[int, int]]:
+def best_response(
+    tree: GameTree, profile: Profile, player: int, *, impl: str = "compiled"
+) -> tuple[Number, dict[int, int]]:
     """What `player` gets, in their own payoff, by a best response to the other player's part
     of `profile`, and that response: for each of `player`'s information sets, the number of
-    the move taken (the first of equal ones)."""
+    the move taken (the first of equal ones). A profile of floats on a tree whose sets each
+    lie at one depth is answered by compiled code, unless `impl` is "python"."""
     numbers = _numbers(tree, profile)
+    if impl == "compiled" and not isinstance(numbers.zero, Fraction) and tree.sets_level:
+        from zerosum.imperfect import compiled_best_response as compiled
+
+        total, chosen = compiled.best_response(
+            tree.kind, tree.first_child, tree.child_count, tree.infoset, tree.chance,
+            tree.utility, tree.levels, tree.action_start, np.asarray(numbers.profile), player,
+        )  # fmt: skip
+        return float(total), {i: int(k) for i, k in enumerate(chosen.tolist()) if k >= 0}
     probability = numbers.profile
     sign = 1 if player == 0 else -1
     zero = numbers.zero

@@ -112,6 +112,19 @@ class GameTree:
             reach[n] = reach[parent[n]] * self.exact_chance[n]
         return reach
 
+    @cached_property
+    def sets_level(self) -> bool:
+        """True when every information set's nodes lie at one depth (as when what a player
+        knows includes how many moves were made): the compiled best response needs it."""
+        depth = np.repeat(np.arange(len(self.levels) - 1), np.diff(self.levels))
+        decisions = self.infoset >= 0
+        sets, depths = self.infoset[decisions], depth[decisions]
+        low = np.full(len(self.keys), len(self.levels))
+        high = np.full(len(self.keys), -1)
+        np.minimum.at(low, sets, depths)
+        np.maximum.at(high, sets, depths)
+        return bool(np.all(low == high))
+
     def index(self) -> dict[str, int]:
         """Each information set's number, by key."""
         return {key: i for i, key in enumerate(self.keys)}
