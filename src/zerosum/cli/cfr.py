@@ -34,6 +34,8 @@ MOST_SECONDS = 86_400.0
 DEFAULT_ITERATIONS = 1000
 SHOWN_SETS = 24
 """The most information sets whose strategy the text report prints (Kuhn poker has 12)."""
+STEP_SECONDS = 0.25
+"""About how long the solver runs between two looks at the clock, Ctrl-C and the progress."""
 MEASURE_EVERY = 2.0
 """The fewest seconds between two measures of the exploitability on the progress line."""
 
@@ -128,23 +130,24 @@ def unrolled(game: Any, state: Any, no_limit: bool) -> GameTree:
 
 
 def train(solver: Solver, iterations: int | None, seconds: float | None) -> None:
-    """Run `solver` for `iterations` (the default when neither is given) or `seconds`, in
-    steps of about a quarter of a second, drawing progress on a terminal."""
-    total = iterations if seconds is not None or iterations is not None else DEFAULT_ITERATIONS
+    """Run `solver` for `seconds` when given, else `iterations` (`DEFAULT_ITERATIONS` when
+    neither is), in steps of about `STEP_SECONDS`, drawing progress on a terminal."""
     if seconds is not None:
-        total = None
-    deadline = time.perf_counter() + seconds if seconds is not None else math.inf
+        total, deadline = None, time.perf_counter() + seconds
+    else:
+        total, deadline = iterations or DEFAULT_ITERATIONS, math.inf
     step, measured_at, wait = 1, time.perf_counter(), MEASURE_EVERY
     with progress("iterations", total=total, what="CFR") as bar:
-        while True:
-            left = (total - solver.iterations) if total is not None else step
-            if left <= 0 or time.perf_counter() >= deadline:
-                return
+        while time.perf_counter() < deadline:
+            if total is not None:
+                if solver.iterations >= total:
+                    return
+                step = min(step, total - solver.iterations)
             began = time.perf_counter()
-            solver.run(min(step, left))
+            solver.run(step)
             bar.to(solver.iterations)
             took = time.perf_counter() - began
-            step = max(1, min(step * 2, int(step * 0.25 / took) if took > 0 else step * 2))
+            step = max(1, min(2 * step, int(step * STEP_SECONDS / took) if took else 2 * step))
             if bar.drawn and time.perf_counter() - measured_at >= wait:
                 began = time.perf_counter()
                 found = measure(solver.tree, solver.average()).exploitability
