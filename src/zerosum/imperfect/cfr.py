@@ -207,6 +207,8 @@ class Solver:
     # taken in a plain loop from the first move to the last, as the kernels take it.
 
     def _sampled_compiled(self, iterations: int) -> None:
+        """`iterations` iterations of the sampled variant in one call of its kernel, drawing
+        from `self.random` (0: only compiles or loads the kernel)."""
         from zerosum.imperfect import compiled_mccfr
 
         tree = self.tree
