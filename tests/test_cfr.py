@@ -126,11 +126,13 @@ def test_best_response_to_always_betting_calls_only_with_the_king_or_queen():
 
 @pytest.mark.parametrize("algorithm", ["mccfr-es", "mccfr-os"])
 def test_sampled_variants_converge_and_repeat_with_their_seed(algorithm):
+    """Compiled, a million iterations in a fraction of a second: about 0.001 exploitable
+    (0.00103 and 0.00134 with this seed; 0.0008 to 0.0022 with others)."""
     first, second = Solver(KUHN, algorithm, seed=7), Solver(KUHN, algorithm, seed=7)
-    first.run(20_000)
-    second.run(20_000)
+    first.run(1_000_000)
+    second.run(1_000_000)
     assert np.array_equal(first.average(), second.average())
-    assert exploitability(KUHN, first.average()) < 0.02
+    assert exploitability(KUHN, first.average()) < 0.003
 
 
 def test_bad_arguments_are_refused():

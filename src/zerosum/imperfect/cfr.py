@@ -23,8 +23,10 @@ number for number:
   probability 0.6 at the updated player's sets) and corrects by importance weights. An
   iteration updates both players once each; random draws come from `seed`.
 
-The full-tree variants run compiled (`zerosum.imperfect.compiled_cfr`) by default; `impl=
-"python"` runs the readable recursion below, which the tests hold the compiled code to.
+Every variant runs compiled by default (`zerosum.imperfect.compiled_cfr`, `compiled_mccfr`);
+`impl="python"` runs the readable recursions below, which the tests hold the compiled code to
+bit for bit (the sampled ones draw the same numbers from the same generator, in the same
+order).
 Values are the first player's.
 """
 
@@ -86,12 +88,16 @@ class Solver:
         self.total = np.zeros(tree.actions)
         self.policy = tree.uniform()
         self.random = np.random.default_rng(seed)
-        if impl == "compiled" and algorithm in SCHEMES:
+        if impl == "compiled":
             from zerosum.compiled.cache import told
 
             # Compiled (or read from numba's cache) now, not in the first iterations' time.
-            with told("compiling the CFR kernel (once; later runs read the cache)"):
-                self._compiled(SCHEMES[algorithm], 0)
+            if algorithm in SCHEMES:
+                with told("compiling the CFR kernel (once; later runs read the cache)"):
+                    self._compiled(SCHEMES[algorithm], 0)
+            else:
+                with told("compiling the Monte Carlo CFR kernel (once; later runs read the cache)"):
+                    self._sampled_compiled(0)
 
     def run(self, iterations: int) -> None:
         """`iterations` more iterations (at least 1)."""
@@ -105,6 +111,9 @@ class Solver:
                 for _ in range(iterations):
                     self._iteration(scheme, self.iterations + 1)
                     self.iterations += 1
+            return
+        if self.impl == "compiled":
+            self._sampled_compiled(iterations)
             return
         sample = self._external if self.algorithm == "mccfr-es" else self._outcome
         for _ in range(iterations):
@@ -191,17 +200,42 @@ class Solver:
             self.policy[a] = max(self.regret[a], 0.0) / positive if positive > 0 else 1 / len(slots)
 
     # -- sampling ----------------------------------------------------------------------------
+    #
+    # The readable versions of `zerosum.imperfect.compiled_mccfr`'s kernels, which the tests
+    # hold to them bit for bit: each draw is one `self.random.random()` taken where the walk
+    # meets chance or samples a move (`_draw`), in the same order in both, and every sum is
+    # taken in a plain loop from the first move to the last, as the kernels take it.
 
-    def _strategy(self, infoset: int) -> tuple[int, np.ndarray]:
+    def _sampled_compiled(self, iterations: int) -> None:
+        """`iterations` iterations of the sampled variant in one call of its kernel, drawing
+        from `self.random` (0: only compiles or loads the kernel)."""
+        from zerosum.imperfect import compiled_mccfr
+
+        tree = self.tree
+        widest = int(tree.child_count.max())
+        arrays = (tree.kind, tree.first_child, tree.child_count, tree.infoset, tree.chance,
+                  tree.utility, tree.action_start, self.regret, self.total,
+                  self.random)  # fmt: skip
+        if self.algorithm == "mccfr-es":
+            compiled_mccfr.external(*arrays, tree.depth, widest, iterations)
+        else:
+            compiled_mccfr.outcome(*arrays, tree.depth, widest, EXPLORATION, iterations)
+        self.iterations += iterations
+
+    def _strategy(self, infoset: int) -> tuple[int, list[float]]:
         """The set's first slot and regret matching's strategy there now."""
         low, high = int(self.tree.action_start[infoset]), int(self.tree.action_start[infoset + 1])
-        positive = np.maximum(self.regret[low:high], 0.0)
-        total = positive.sum()
-        return low, positive / total if total > 0 else np.full(high - low, 1.0 / (high - low))
+        positive = [r if r > 0.0 else 0.0 for r in self.regret[low:high].tolist()]
+        total = 0.0
+        for r in positive:
+            total += r
+        if total > 0.0:
+            return low, [r / total for r in positive]
+        return low, [1.0 / (high - low)] * (high - low)
 
     def _chance(self, n: int) -> int:
         first, count = int(self.tree.first_child[n]), int(self.tree.child_count[n])
-        return first + _draw(self.random, self.tree.chance[first : first + count])
+        return first + _draw(self.random, self.tree.chance[first : first + count].tolist())
 
     def _external(self, player: int) -> None:
         """One external-sampling pass updating `player` (Lanctot et al. 2009): every move of
@@ -218,11 +252,15 @@ class Solver:
             low, strategy = self._strategy(int(tree.infoset[n]))
             first = int(tree.first_child[n])
             if kind != player:
-                self.total[low : low + len(strategy)] += strategy
+                for k, p in enumerate(strategy):
+                    self.total[low + k] += p
                 return walk(first + _draw(self.random, strategy))
-            values = np.array([walk(first + j) for j in range(len(strategy))])
-            value = float(strategy @ values)
-            self.regret[low : low + len(strategy)] += values - value
+            values = [walk(first + k) for k in range(len(strategy))]
+            value = 0.0
+            for p, v in zip(strategy, values, strict=True):
+                value += p * v
+            for k, v in enumerate(values):
+                self.regret[low + k] += v - value
             return value
 
         walk(0)
@@ -233,45 +271,51 @@ class Solver:
         player's sets their strategy weighted by reach over sampling probability."""
         tree = self.tree
 
-        def walk(n: int, mine: float, theirs: float, sampled: float) -> tuple[float, float]:
+        def walk(n: int, theirs: float, sampled: float) -> tuple[float, float]:
             """(the utility over the line's sampling probability, the probability of the
-            strategies from `n` to the end)."""
+            strategies from `n` to the end), `theirs` being the other player's reach of `n`
+            and `sampled` the probability that the sampling chose the players' moves to it."""
             kind = tree.kind[n]
             if kind == TERMINAL:
                 utility = tree.utility[n] if player == 0 else -tree.utility[n]
                 return float(utility) / sampled, 1.0
             if kind == CHANCE:  # sampled as it falls: the same factor on both sides
-                return walk(self._chance(n), mine, theirs, sampled)
+                return walk(self._chance(n), theirs, sampled)
             low, strategy = self._strategy(int(tree.infoset[n]))
             moves = len(strategy)
             first = int(tree.first_child[n])
             if kind == player:
-                odds = EXPLORATION / moves + (1.0 - EXPLORATION) * strategy
+                odds = [EXPLORATION / moves + (1.0 - EXPLORATION) * p for p in strategy]
             else:
                 odds = strategy
             j = _draw(self.random, odds)
-            p = float(strategy[j])
+            p = strategy[j]
             if kind == player:
-                utility, tail = walk(first + j, mine * p, theirs, sampled * odds[j])
+                utility, tail = walk(first + j, theirs, sampled * odds[j])
                 # The sampled counterfactual value of the move taken, over its probability;
                 # every move's regret loses the set's value (p times it), the move taken
                 # gains its own.
                 worth = utility * theirs * tail
-                self.regret[low : low + moves] -= worth * p
+                for k in range(moves):
+                    self.regret[low + k] -= worth * p
                 self.regret[low + j] += worth
             else:
-                utility, tail = walk(first + j, mine, theirs * p, sampled * odds[j])
-                self.total[low : low + moves] += theirs / sampled * strategy
+                utility, tail = walk(first + j, theirs * p, sampled * odds[j])
+                weight = theirs / sampled
+                for k, q in enumerate(strategy):
+                    self.total[low + k] += weight * q
             return utility, tail * p
 
-        walk(0, 1.0, 1.0, 1.0)
+        walk(0, 1.0, 1.0)
 
 
-def _draw(random: np.random.Generator, probabilities: np.ndarray) -> int:
-    """A number drawn with the given probabilities (which sum to 1)."""
+def _draw(random: np.random.Generator, probabilities: list[float]) -> int:
+    """A number drawn with the given probabilities (which sum to 1): the first whose
+    cumulative probability exceeds one uniform draw from [0, 1) (the last if rounding leaves
+    none)."""
     point = random.random()
     cumulative = 0.0
-    for j, p in enumerate(probabilities.tolist()):
+    for j, p in enumerate(probabilities):
         cumulative += p
         if point < cumulative:
             return j
