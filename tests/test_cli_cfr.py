@@ -158,6 +158,18 @@ def test_chart_cfr_draws_one_line_per_algorithm(cli, tmp_path, charts):
     assert all(p["exploitability"] < 0.05 for p in last)
 
 
+def test_chart_cfr_runs_the_sampled_variants_longer(cli, tmp_path, charts):
+    out = tmp_path / "kuhn.svg"
+    argv = ["chart", "cfr", "kuhn", "-o", str(out), "--iterations", "10", "--seed", "1"]
+    report = cli.json(*argv, "--algorithms", "cfr+,mccfr-es", "--sampled-iterations", "20000")
+    assert report["sampled_stops"][-1] == 20_000 and report["stops"][-1] == 10
+    sampled = [p for p in report["points"] if p["algorithm"] == "mccfr-es"]
+    assert sampled[-1]["iterations"] == 20_000 and sampled[-1]["exploitability"] < 0.03
+    assert "--sampled-iterations is for the cfr chart" in cli.error(
+        "chart", "growth", "-o", str(out), "--sampled-iterations", "5"
+    )
+
+
 def test_solve_kuhn_exactly(cli):
     code, out, err = cli("solve", "kuhn", "--exact")
     assert code == 0 and err == ""

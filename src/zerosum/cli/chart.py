@@ -16,7 +16,7 @@ from zerosum.experiments.convergence import convergence_experiment, stops
 from zerosum.experiments.growth import growth_experiment, minimal_tree_leaves
 from zerosum.experiments.ordering import ordering_experiment
 from zerosum.files import write_atomically
-from zerosum.imperfect.cfr import ALGORITHMS, check_algorithm
+from zerosum.imperfect.cfr import ALGORITHMS, SAMPLED, check_algorithm
 from zerosum.limits import Limit, clipped, shown
 
 DEFAULT_DEPTH = {"growth": 8, "ablation": 6}
@@ -97,6 +97,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--iterations", type=int, help=f"cfr: iterations of each algorithm ({CFR_ITERATIONS:,})"
     )
     parser.add_argument(
+        "--sampled-iterations",
+        type=int,
+        help="cfr: iterations of the Monte Carlo variants (1,000 times --iterations)",
+    )
+    parser.add_argument(
         "--algorithms",
         help=f"cfr: the algorithms, comma-separated (default {','.join(ALGORITHMS)})",
     )
@@ -126,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
 
 _OPTIONS = {"ordering": (), "growth": ("branching", "max_depth", "samples", "seed")}
 _OPTIONS["ablation"] = ("max_depth",)
-_OPTIONS["cfr"] = ("game", "iterations", "algorithms", "seed")
+_OPTIONS["cfr"] = ("game", "iterations", "sampled_iterations", "algorithms", "seed")
 
 
 def _refuse_others(args: argparse.Namespace) -> None:
@@ -135,7 +140,9 @@ def _refuse_others(args: argparse.Namespace) -> None:
         raise ValueError("the cfr chart needs a game: zerosum chart cfr kuhn -o FILE.png")
     if args.game is not None and args.chart != "cfr":
         raise ValueError(f"the {args.chart} chart takes no game (the cfr chart does)")
-    for name in ("branching", "max_depth", "samples", "seed", "iterations", "algorithms"):
+    for name in dict.fromkeys(name for names in _OPTIONS.values() for name in names):
+        if name == "game":
+            continue
         if getattr(args, name) is not None and name not in _OPTIONS[args.chart]:
             option = "--" + name.replace("_", "-")
             takes = [c for c, names in _OPTIONS.items() if name in names]
@@ -195,6 +202,10 @@ def _growth(charts: Any, args: argparse.Namespace) -> tuple[Any, dict]:
 
 CFR_ITERATIONS = 1000
 """The iterations of each algorithm on the cfr chart when not given."""
+SAMPLED_PER_ITERATION = 1000
+"""The Monte Carlo variants' iterations on the cfr chart, per iteration of the others, when not
+given: each follows a few lines of play, not the whole tree (on Leduc poker a million take
+about as long as a thousand of CFR+)."""
 
 
 def _cfr(charts: Any, args: argparse.Namespace) -> tuple[Any, dict]:
@@ -205,19 +216,28 @@ def _cfr(charts: Any, args: argparse.Namespace) -> tuple[Any, dict]:
     if iterations < 1:
         raise ValueError(f"--iterations must be at least 1, got {shown(iterations)}")
     ITERATIONS.check(iterations)
+    sampled = SAMPLED_PER_ITERATION * iterations
+    if args.sampled_iterations is not None:
+        sampled = args.sampled_iterations
+        if sampled < 1:
+            raise ValueError(f"--sampled-iterations must be at least 1, got {shown(sampled)}")
+    ITERATIONS.check(sampled)
     algorithms = ALGORITHMS if args.algorithms is None else args.algorithms.split(",")
     algorithms = [check_algorithm(name.strip()) for name in algorithms]
     game = setup(args.game, hidden=True).game
     from zerosum.cli.cfr import unrolled
 
     tree = unrolled(game, game.initial_state(), no_limit=False)
-    total = iterations * len(algorithms)
+    total = sum(sampled if name in SAMPLED else iterations for name in algorithms)
     with progress("iterations", total=total, what=f"CFR on {args.game}") as bar:
-        points = convergence_experiment(tree, algorithms, iterations, args.seed, bar.advance)
+        points = convergence_experiment(
+            tree, algorithms, iterations, args.seed, bar.advance, sampled_iterations=sampled
+        )
     report = {
         "chart": "cfr",
         "game": args.game,
         "stops": stops(iterations),
+        "sampled_stops": stops(sampled),
         "points": [asdict(point) for point in points],
     }
     return charts.convergence_figure(points, args.game), report

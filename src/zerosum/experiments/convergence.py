@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from zerosum.imperfect.best_response import exploitability
-from zerosum.imperfect.cfr import Solver
+from zerosum.imperfect.cfr import SAMPLED, Solver
 from zerosum.imperfect.tree import GameTree
 
 STOPS_PER_DECADE = 5
@@ -47,16 +47,18 @@ def convergence_experiment(
     iterations: int,
     seed: int | None = None,
     on_iterations: Callable[[int], None] | None = None,
+    sampled_iterations: int | None = None,
 ) -> list[ConvergencePoint]:
-    """The measures of every algorithm in `algorithms` on `tree`, up to `iterations` each
-    (`on_iterations(n)` after each n iterations run: a progress bar's advance)."""
+    """The measures of every algorithm in `algorithms` on `tree`, up to `iterations` each, or
+    `sampled_iterations` for the Monte Carlo ones (each of their iterations follows a few lines
+    of play, not the whole tree; default: `iterations`). `on_iterations(n)` after each n
+    iterations run: a progress bar's advance."""
     points = []
     for algorithm in algorithms:
-        solver = Solver(tree, algorithm, seed=seed)
-        solver.run(1)  # compiled before the clock starts: the first call compiles or loads
-        solver = Solver(tree, algorithm, seed=seed)
+        solver = Solver(tree, algorithm, seed=seed)  # compiled (or loaded) here, off the clock
+        last = sampled_iterations if algorithm in SAMPLED and sampled_iterations else iterations
         seconds = 0.0
-        for stop in stops(iterations):
+        for stop in stops(last):
             began = time.perf_counter()
             run = stop - solver.iterations
             solver.run(run)
