@@ -469,6 +469,8 @@ def parse_options(text: str) -> dict[str, Any]:
             raise ValueError(f"bad game option {clipped(item.strip())}: expected NAME=VALUE")
         if key in options:
             raise ValueError(f"game option {key!r} given twice")
+        if _nesting(value) > MOST_NESTING:  # refused alike whatever Python's recursion limit
+            raise _unreadable(key, value)
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError as error:
@@ -479,11 +481,31 @@ def parse_options(text: str) -> dict[str, Any]:
                 ) from None
             options[key] = value
         except (ValueError, RecursionError):  # a number of over 4,300 digits, or deep brackets
-            raise ValueError(
-                f"game option {key}={clipped(value)} cannot be read: a number of more than"
-                " 4,300 digits, or brackets nested too deep"
-            ) from None
+            raise _unreadable(key, value) from None
     return options
+
+
+MOST_NESTING = 100
+"""The deepest brackets a game option's value may nest (no game takes more than two)."""
+
+
+def _nesting(text: str) -> int:
+    """How deep the brackets of `text` nest (quotes not told apart: a bound, not a parse)."""
+    depth = deepest = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _unreadable(key: str, value: str) -> ValueError:
+    return ValueError(
+        f"game option {key}={clipped(value)} cannot be read: a number of more than 4,300"
+        " digits, or brackets nested too deep"
+    )
 
 
 def _split_top_level(text: str) -> list[str]:
