@@ -155,7 +155,8 @@ class Solver:
                     elif scheme.alpha >= 0.0:
                         exponent = scheme.alpha if self.regret[a] >= 0.0 else scheme.beta
                         self.regret[a] *= float(t) ** exponent / (float(t) ** exponent + 1.0)
-                self._match(slots)
+                low, strategy = self._strategy(i)
+                self.policy[low : low + len(strategy)] = strategy
 
     def _walk(self, n: int, player: int, own: float, other: float, weight: float) -> float:
         """The value of node `n` for `player` under the current strategy; on the way up, the
@@ -189,15 +190,6 @@ class Solver:
                 self.regret[slot + j] += counterfactual * (values[j] - value)
                 self.total[slot + j] += weight * own * p
         return value
-
-    def _match(self, slots: range) -> None:
-        """Regret matching at one set: moves in proportion to their positive regrets."""
-        positive = 0.0
-        for a in slots:
-            if self.regret[a] > 0.0:
-                positive += self.regret[a]
-        for a in slots:
-            self.policy[a] = max(self.regret[a], 0.0) / positive if positive > 0 else 1 / len(slots)
 
     # -- sampling ----------------------------------------------------------------------------
     #

@@ -20,6 +20,22 @@ CHANCE, TERMINAL = 2, 3  # as zerosum.imperfect.tree's
 
 
 @njit(cache=True)
+def match(regret, low, count, strategy):
+    """Regret matching at the set whose `count` slots start at `low`, into `strategy[:count]`
+    (a slice of the policy, or a buffer): `cfr.Solver._strategy`."""
+    positive = 0.0
+    for j in range(count):
+        if regret[low + j] > 0.0:
+            positive += regret[low + j]
+    for j in range(count):
+        if positive > 0.0:
+            r = regret[low + j]
+            strategy[j] = (r if r > 0.0 else 0.0) / positive
+        else:
+            strategy[j] = 1.0 / count
+
+
+@njit(cache=True)
 def iterate(kind, first_child, child_count, infoset, chance, chance_reach, utility, levels,
             owner, action_start, regret, total, policy, plus, alpha, beta, gamma, start,
             count):  # fmt: skip
@@ -89,12 +105,4 @@ def iterate(kind, first_child, child_count, infoset, chance, chance_reach, utili
                             regret[a] *= float(t) ** alpha / (float(t) ** alpha + 1.0)
                         else:
                             regret[a] *= float(t) ** beta / (float(t) ** beta + 1.0)
-                positive = 0.0
-                for a in range(low, high):
-                    if regret[a] > 0.0:
-                        positive += regret[a]
-                for a in range(low, high):
-                    if positive > 0.0:
-                        policy[a] = max(regret[a], 0.0) / positive
-                    else:
-                        policy[a] = 1.0 / (high - low)
+                match(regret, low, high - low, policy[low:high])

@@ -26,6 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from zerosum.imperfect.compiled_cfr import match
+
 CHANCE, TERMINAL = 2, 3  # as zerosum.imperfect.tree's
 
 
@@ -40,22 +42,6 @@ def draw(random, probabilities, start, count):
         if point < cumulative:
             return j
     return count - 1
-
-
-@njit(cache=True)
-def match(regret, low, count, strategy):
-    """Regret matching at the set whose `count` slots start at `low`, into `strategy[:count]`:
-    `cfr.Solver._strategy`."""
-    positive = 0.0
-    for j in range(count):
-        if regret[low + j] > 0.0:
-            positive += regret[low + j]
-    for j in range(count):
-        if positive > 0.0:
-            r = regret[low + j]
-            strategy[j] = (r if r > 0.0 else 0.0) / positive
-        else:
-            strategy[j] = 1.0 / count
 
 
 @njit(cache=True)
