@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 
 from zerosum.games.kuhn import KuhnPoker
+from zerosum.imperfect.best_response import measure
 from zerosum.imperfect.strategy import Strategy
 from zerosum.imperfect.tree import unroll
 
@@ -211,3 +212,15 @@ def test_solve_leduc_in_floats_and_save(cli, tmp_path):
 )
 def test_solve_refuses_what_the_sequence_form_does_not_take(cli, argv, message):
     assert message in cli.error(*argv)
+
+
+def test_an_exact_equilibrium_saved_in_fractions_is_read_back_exactly(cli, tmp_path):
+    path = tmp_path / "kuhn-exact.json"
+    cli.json("solve", "kuhn", "--exact", "--save", str(path))
+    assert json.loads(path.read_text())["strategy"]["Q bet"] == {"fold": "2/3", "call": "1/3"}
+    strategy = Strategy.load(path, "kuhn")
+    assert strategy.table["Q bet"]["call"] == Fraction(1, 3)
+    tree = unroll(KuhnPoker())
+    assert measure(tree, strategy.profile(tree)).exploitability == 0
+    code, out, _ = cli("play", "kuhn", "--strategy", str(path), "--seed", "3", answers=["q"])
+    assert code == 0 and "You leave after 0 hands" in out
