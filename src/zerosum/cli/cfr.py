@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 from zerosum.cli.common import add_game_argument, add_no_limit, game_setup, print_json
@@ -109,14 +110,30 @@ def run(args: argparse.Namespace) -> int:
     )
     print(f"value for the first player: {measured.value:.6g}")
     print(f"exploitability: {measured.exploitability:.3g}")
-    if len(tree.keys) <= SHOWN_SETS:
-        print("strategy (each information set: what the player to move knows):")
-        for key, row in strategy.table.items():
-            moves = ", ".join(f"{move} {p:.3f}" for move, p in row.items())
-            print(f"  {key:<16} {moves}")
+    print_strategy(strategy, lambda p: f"{p:.3f}")
     if args.save:
         print(f"strategy saved to {args.save}")
     return 0
+
+
+def print_strategy(strategy: Strategy, number: Callable[[Any], str]) -> None:
+    """The strategy by information set, each move's probability as `number` writes it, when
+    the game has at most `SHOWN_SETS` sets (a larger one is for --json and --save)."""
+    if len(strategy.table) > SHOWN_SETS:
+        return
+    print("strategy (each information set: what the player to move knows):")
+    for key, row in strategy.table.items():
+        moves = ", ".join(f"{move} {number(p)}" for move, p in row.items())
+        print(f"  {key:<16} {moves}")
+
+
+def refuse_tree_search(args: argparse.Namespace, options: tuple[str, ...], instead: str) -> None:
+    """ValueError naming the first of `options` (argument names) that `args` gives: options of
+    tree search, which a game of imperfect information does not take; `instead` says what
+    the command does with it."""
+    for name in options:
+        if getattr(args, name, None) not in (None, False):
+            raise ValueError(f"--{name.replace('_', '-')} is for tree search; {instead}")
 
 
 def unrolled(game: Any, state: Any, no_limit: bool) -> GameTree:

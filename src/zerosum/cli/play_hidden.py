@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 from zerosum import registry
-from zerosum.cli.cfr import DEFAULT_ITERATIONS, train, unrolled
+from zerosum.cli.cfr import DEFAULT_ITERATIONS, refuse_tree_search, train, unrolled
 from zerosum.game import Player
 from zerosum.imperfect.cfr import Solver
 from zerosum.imperfect.strategy import Strategy
@@ -31,13 +31,12 @@ TREE_SEARCH_OPTIONS = ("ai", "time", "depth", "perfect", "table", "syzygy", "eng
 
 def run_hidden(args: argparse.Namespace, setup: registry.Setup, human: Player) -> int:
     """Play hands of `setup`'s game against its strategy; the exit code (0)."""
-    given = [name for name in TREE_SEARCH_OPTIONS if getattr(args, name, None) not in (None, False)]
-    if given:
-        option = "--" + given[0].replace("_", "-")
-        raise ValueError(
-            f"{option} is for tree search; in {setup.entry.name} the program plays a strategy"
-            " (--strategy FILE, or CFR+ computed now)"
-        )
+    refuse_tree_search(
+        args,
+        TREE_SEARCH_OPTIONS,
+        f"in {setup.entry.name} the program plays a strategy (--strategy FILE, or CFR+ computed"
+        " now)",
+    )
     game = setup.game
     tree = unrolled(game, setup.state, args.no_limit)
     strategy = program_strategy(args.strategy, tree, setup.name)

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from zerosum import registry
-from zerosum.cli.cfr import SHOWN_SETS, unrolled
+from zerosum.cli.cfr import print_strategy, refuse_tree_search, unrolled
 from zerosum.cli.common import print_json
 from zerosum.imperfect.best_response import measure
 from zerosum.imperfect.strategy import Strategy
@@ -26,13 +26,11 @@ TREE_SEARCH_OPTIONS = ("algorithm", "order", "distance", "weak", "file", "all_mo
 
 def run_hidden(args: argparse.Namespace, setup: registry.Setup) -> int:
     """Solve `setup`'s game of imperfect information; the exit code (0)."""
-    given = [name for name in TREE_SEARCH_OPTIONS if getattr(args, name, None) not in (None, False)]
-    if given:
-        option = "--" + given[0].replace("_", "-")
-        raise ValueError(
-            f"{option} is for tree search; {setup.entry.name} is solved by its sequence form"
-            " (--exact for fractions)"
-        )
+    refuse_tree_search(
+        args,
+        TREE_SEARCH_OPTIONS,
+        f"{setup.entry.name} is solved by its sequence form (--exact for fractions)",
+    )
     from zerosum.imperfect.sequence_form import solve as solve_sequence_form  # SciPy: when used
 
     tree = unrolled(setup.game, setup.state, args.no_limit)
@@ -46,7 +44,7 @@ def run_hidden(args: argparse.Namespace, setup: registry.Setup) -> int:
     floats = {
         key: {move: float(p) for move, p in row.items()} for key, row in strategy.table.items()
     }
-    sequences = _sizes(tree)
+    sequences = [len(plan) for plan in solution.plans]  # the empty sequence and one a slot
     report: dict[str, Any] = {
         "game": setup.name,
         "algorithm": "sequence form",
@@ -78,19 +76,10 @@ def run_hidden(args: argparse.Namespace, setup: registry.Setup) -> int:
         f"check: a best response gains the first player {_number(gains[0])} and the second"
         f" player {_number(gains[1])}"
     )
-    if len(tree.keys) <= SHOWN_SETS:
-        print("strategy (each information set: what the player to move knows):")
-        for key, row in strategy.table.items():
-            moves = ", ".join(f"{move} {_number(p, 3)}" for move, p in row.items())
-            print(f"  {key:<16} {moves}")
+    print_strategy(strategy, lambda p: _number(p, 3))
     if args.save:
         print(f"strategy saved to {args.save}")
     return 0
-
-
-def _sizes(tree: Any) -> list[int]:
-    """Each player's sequences: the empty one and one per move at their information sets."""
-    return [1 + sum(len(tree.moves[i]) for i in tree.infosets_of(player)) for player in (0, 1)]
 
 
 def _exact_report(value: Fraction, strategy: Strategy) -> dict[str, Any]:
