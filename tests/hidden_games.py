@@ -13,6 +13,9 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import numpy as np
+from hypothesis import strategies as st
+
 State = tuple[tuple[int, ...], tuple[str, ...]]
 
 
@@ -59,3 +62,23 @@ class SignalGame:
     def information_set(self, state: State) -> str:
         player = self.to_move(state)
         return f"{state[0][player]}|{' '.join(state[1])}"
+
+
+def signal_games(most_depth: int = 3) -> st.SearchStrategy[SignalGame]:
+    """Random `SignalGame`s: one to three signals a player, two or three moves, one to
+    `most_depth` moves deep."""
+    return st.builds(
+        SignalGame,
+        signals=st.tuples(st.integers(1, 3), st.integers(1, 3)),
+        branching=st.integers(2, 3),
+        depth=st.integers(1, most_depth),
+        seed=st.integers(0, 10**6),
+    )
+
+
+def random_profile(tree, seed: int) -> np.ndarray:
+    """A random profile of the unrolled game `tree`: each set's probabilities drawn (cubed,
+    so that some are near 0) and scaled to sum 1."""
+    weights = np.random.default_rng(seed).random(tree.actions) ** 3
+    sets = np.repeat(np.arange(len(tree.keys)), np.diff(tree.action_start))
+    return weights / np.bincount(sets, weights)[sets]

@@ -7,9 +7,10 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+import hidden_games
 import numpy as np
 import pytest
-from hidden_games import SignalGame
+from hidden_games import random_profile
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,13 +24,7 @@ from zerosum.imperfect.views import MatrixGame
 OPENSPIEL = json.loads((Path(__file__).parent / "data/imperfect/openspiel_cfr.json").read_text())
 KUHN = unroll(KuhnPoker())
 
-signal_games = st.builds(
-    SignalGame,
-    signals=st.tuples(st.integers(1, 3), st.integers(1, 3)),
-    branching=st.integers(2, 3),
-    depth=st.integers(1, 3),
-    seed=st.integers(0, 10**6),
-)
+signal_games = hidden_games.signal_games(most_depth=3)
 
 
 def test_kuhn_unrolled_as_openspiel_counts_it():
@@ -82,9 +77,7 @@ def test_python_and_compiled_agree_on_random_games(game, algorithm, runs):
 def test_exploitability_is_never_negative(game, seed):
     """For any profile: a best response gains at least what the profile itself pays."""
     tree = unroll(game)
-    weights = np.random.default_rng(seed).random(tree.actions) ** 3
-    sets = np.repeat(np.arange(len(tree.keys)), np.diff(tree.action_start))
-    profile = weights / np.bincount(sets, weights)[sets]
+    profile = random_profile(tree, seed)
     result = measure(tree, profile)
     assert result.exploitability >= -1e-12
     assert result.best_values[0] >= result.value - 1e-12
@@ -183,9 +176,7 @@ def test_compiled_best_response_equals_the_recursion(game, seed):
     """The compiled walk, level by level, finds the same values and the same moves, bit for
     bit, as the readable recursion."""
     tree = unroll(game)
-    weights = np.random.default_rng(seed).random(tree.actions) ** 3
-    sets = np.repeat(np.arange(len(tree.keys)), np.diff(tree.action_start))
-    profile = weights / np.bincount(sets, weights)[sets]
+    profile = random_profile(tree, seed)
     assert tree.sets_level
     assert measure(tree, profile) == measure(tree, profile, impl="python")
 

@@ -4,9 +4,9 @@ so the same regrets and averages to the last bit, however the iterations are spl
 
 from __future__ import annotations
 
+import hidden_games
 import numpy as np
 import pytest
-from hidden_games import SignalGame
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,13 +18,7 @@ from zerosum.imperfect.tree import GameTree, unroll
 
 KUHN = unroll(KuhnPoker())
 
-signal_games = st.builds(
-    SignalGame,
-    signals=st.tuples(st.integers(1, 3), st.integers(1, 3)),
-    branching=st.integers(2, 3),
-    depth=st.integers(1, 4),
-    seed=st.integers(0, 10**6),
-)
+signal_games = hidden_games.signal_games(most_depth=4)
 
 
 def assert_same(python: Solver, compiled: Solver) -> None:
