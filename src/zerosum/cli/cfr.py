@@ -83,8 +83,9 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     train(solver, args.iterations, args.time)
     seconds = time.perf_counter() - started
-    measured = measure(tree, solver.average())
-    strategy = Strategy.of(tree, solver.average(), setup.name)
+    average = solver.average()
+    measured = measure(tree, average)
+    strategy = Strategy.of(tree, average, setup.name)
     if args.save:
         strategy.save(args.save)
     report: dict[str, Any] = {
