@@ -1,0 +1,100 @@
+"""The pages of `zerosum serve` in a real browser: Debian's chromium driven by Playwright.
+
+The server runs in a thread of this process on a free port, as `zerosum serve` runs it. Each
+page is used as a person would (typing, clicking, the keyboard) and logs no error in the
+browser's console. Skipped, with the reason, only when no browser can be found.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import uvicorn
+from test_animation_browser import browser  # noqa: F401 (the fixture: chromium, or a skip)
+
+from zerosum.cli.serve import bind, own_hosts
+from zerosum.web.app import PAGES, create_app
+
+
+@pytest.fixture(scope="module")
+def address() -> Iterator[str]:
+    """The address of a server running in a thread, stopped when the module's tests end."""
+    listening = bind("127.0.0.1", 0)
+    port = listening.getsockname()[1]
+    config = uvicorn.Config(create_app(own_hosts("127.0.0.1", port)), log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert server.started, "the server did not start within 10 seconds"
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def page(browser, address):  # noqa: F811 (the imported fixture)
+    """A new page, and after the test a check that it logged no error."""
+    opened = browser.new_page(viewport={"width": 1100, "height": 800})
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    opened.errors = errors
+    yield opened
+    opened.close()
+    assert errors == []
+
+
+def test_every_page_loads_without_a_console_error(page, address):
+    for path in PAGES:
+        response = page.goto(address + path)
+        assert response is not None and response.status == 200, path
+        page.wait_for_load_state("load")
+    assert page.errors == []
+
+
+def test_matrix_page_solves_3_minus_1_minus_2_4_to_value_1_in_fractions(page, address):
+    page.goto(address + "/matrix")
+    page.fill("#matrix", "3 -1; -2 4")
+    page.click("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.text_content("#value") == "1"
+    assert page.text_content("#row-strategy") == "R1 3/5, R2 2/5"
+    assert page.text_content("#column-strategy") == "C1 1/2, C2 1/2"
+    assert (page.text_content("#lower-value"), page.text_content("#upper-value")) == ("-1", "3")
+    assert page.text_content("#saddle-points") == "none"
+    assert page.text_content("#error") == ""
+
+
+def test_matrix_page_shows_saddle_points_and_dominance_steps(page, address):
+    page.goto(address + "/matrix")
+    page.fill("#matrix", "4 2 3; 1 0 5; 3 1 2")
+    page.press("#solve", "Enter")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.text_content("#saddle-points") == "(R1, C2)"
+    assert page.locator("td.saddle").count() == 1
+    assert page.locator("#dominance li").first.text_content().startswith("R3 pays the row player")
+    assert page.text_content("#dominance-left") == "left: rows R1; columns C2"
+
+
+def test_matrix_page_shows_the_parsers_message_for_a_ragged_matrix(page, address):
+    from zerosum.theory.payoffs import parse_matrix
+
+    with pytest.raises(ValueError) as parser:
+        parse_matrix("1 2; 3")
+    page.goto(address + "/matrix")
+    page.fill("#matrix", "3 -1; -2 4")
+    page.click("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    page.fill("#matrix", "1 2; 3")
+    page.click("#solve")
+    page.wait_for_function("document.getElementById('error').textContent !== ''")
+    assert page.text_content("#error") == str(parser.value)
+    assert page.is_hidden("#answer")  # the previous answer is not left beside the message
