@@ -13,7 +13,10 @@ from collections.abc import Iterator
 
 import pytest
 import uvicorn
-from test_animation_browser import browser  # noqa: F401 (the fixture: chromium, or a skip)
+from test_animation_browser import (
+    ARTIFACTS,
+    browser,  # noqa: F401 (the fixture: chromium, or a skip)
+)
 
 from zerosum.cli.serve import bind, own_hosts
 from zerosum.web.app import PAGES, create_app
@@ -95,6 +98,55 @@ def test_matrix_page_shows_the_parsers_message_for_a_ragged_matrix(page, address
     page.wait_for_selector("#answer:not([hidden])")
     page.fill("#matrix", "1 2; 3")
     page.click("#solve")
-    page.wait_for_function("document.getElementById('error').textContent !== ''")
+    page.wait_for_selector("#error:not(:empty)")
     assert page.text_content("#error") == str(parser.value)
     assert page.is_hidden("#answer")  # the previous answer is not left beside the message
+
+
+def test_tree_stepper_reaches_value_3_with_7_of_9_leaves_by_the_arrow_keys(page, address):
+    page.goto(address + "/tree")
+    page.click("#textbook")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.text_content("#summary").endswith("leaves examined 7 of 9, pruned 2")
+    total = int(page.text_content("#counter").split(" of ")[1])
+    assert page.text_content("#counter") == f"step 0 of {total}"
+    assert page.text_content("#value") == "?"
+    for frame in range(1, total + 1):
+        page.keyboard.press("ArrowRight")
+        assert page.text_content("#counter") == f"step {frame} of {total}"
+    assert page.text_content("#value") == "3"
+    assert page.locator(".node.leaf.valued").count() == 7
+    assert page.locator(".node.leaf.dark").count() == 2
+    page.keyboard.press("ArrowLeft")
+    assert page.text_content("#value") == "?"
+    page.click("#next")
+    assert page.text_content("#value") == "3"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web-tree-stepper.png"), full_page=True)
+
+
+def test_tree_stepper_under_minimax_examines_all_9_leaves(page, address):
+    page.goto(address + "/tree")
+    page.wait_for_selector("#answer:not([hidden])")  # the box's tree, searched on arrival
+    page.select_option("#algorithm", "minimax")
+    page.wait_for_selector("#summary:has-text('minimax')")
+    page.keyboard.press("End")
+    assert page.text_content("#value") == "3"
+    assert page.locator(".node.leaf.valued").count() == 9
+    assert page.locator(".node.dark").count() == 0
+
+
+def test_tree_stepper_shows_the_readers_message_and_typing_does_not_step(page, address):
+    from zerosum.games.tree import Tree
+
+    with pytest.raises(ValueError) as reader:
+        Tree.from_text("[[3,12,8],[2,4")
+    page.goto(address + "/tree")
+    page.wait_for_selector("#answer:not([hidden])")
+    page.fill("#tree", "[[3,12,8],[2,4")
+    page.press("#tree", "ArrowLeft")  # moves the cursor in the box, not the search
+    assert page.text_content("#counter").startswith("step 0 of")
+    page.press("#tree", "Enter")
+    page.wait_for_selector("#error:not(:empty)")
+    assert page.text_content("#error") == str(reader.value)
+    assert page.is_hidden("#answer")

@@ -188,3 +188,43 @@ def test_serve_prints_its_address_and_warns_when_listening_beyond_this_computer(
     for own in (f"0.0.0.0:{port}", f"localhost:{port}", f"127.0.0.1:{port}"):
         assert client.get("/", headers={"Host": own}).status_code == 200, own
     assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
+
+
+def test_tree_route_traces_the_textbook_tree_as_the_html_animation_does(client):
+    from zerosum.cli.explain import traced_search
+    from zerosum.games.tree import Tree
+    from zerosum.show.html import stepped_search
+
+    answer = client.post(
+        "/api/tree", json={"tree": "[[3,12,8],[2,4,6],[14,5,2]]", "algorithm": "alphabeta"}
+    ).json()
+    assert answer["value"] == "3"
+    assert "leaves examined 7 of 9, pruned 2" in answer["summary"]
+    same = stepped_search(traced_search(Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]]), ()))
+    assert answer["steps"] == same.steps and answer["drawing"] == same.drawing
+    minimax = client.post(
+        "/api/tree", json={"tree": "[[3,12,8],[2,4,6],[14,5,2]]", "algorithm": "minimax"}
+    ).json()
+    assert "leaves examined 9 of 9, pruned 0" in minimax["summary"]
+
+
+def test_tree_route_answers_a_bad_tree_or_algorithm_with_the_commands_message(client):
+    from zerosum.games.tree import Tree
+
+    with pytest.raises(ValueError) as reader:
+        Tree.from_text("[[3,12,8],[2,4")
+    answer = client.post("/api/tree", json={"tree": "[[3,12,8],[2,4"}).json()
+    assert answer == {"error": str(reader.value)}
+    answer = client.post("/api/tree", json={"tree": "[[1,2]]", "algorithm": "import os"}).json()
+    assert answer["error"].startswith("unknown algorithm 'import os'")
+    chance = client.post("/api/tree", json={"tree": '{"chance": [[1, 3]]}'}).json()
+    assert "chance nodes" in chance["error"]
+    assert "error" in client.post("/api/tree", json={"tree": 3}).json()
+
+
+def test_the_steppers_script_and_style_are_the_html_animations_own(client):
+    from zerosum.show.html import STEPPER_SCRIPT, STEPPER_STYLE
+
+    assert client.get("/stepper.js").text == STEPPER_SCRIPT
+    assert client.get("/stepper.css").text == STEPPER_STYLE
+    assert client.get("/tree").status_code == 200

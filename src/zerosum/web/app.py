@@ -1,11 +1,12 @@
 """The Starlette application behind `zerosum serve`: its pages, its JSON routes, its guard.
 
 Pages are fixed files of `static/` named in `PAGES`; `/static/` serves that folder and
-nothing outside it. The JSON routes take a small object in a POST and answer with the result,
-or with `{"error": message}` when the input is refused: the message is the library's own
-(the same as the command line's), never a traceback. That answer has status 200, as the page
-asked a question and was answered (a browser logs every 4xx as an error in its console); a body
-the server will not read at all (too large, not a JSON object) is a 400.
+nothing outside it; the search stepper's script and style are the HTML animation's own
+(`zerosum.show.html`), sent from memory. The JSON routes take a small object in a POST and
+answer with the result, or with `{"error": message}` when the input is refused: the message is
+the library's own (the same as the command line's), never a traceback. That answer has status
+200, as the page asked a question and was answered (a browser logs every 4xx as an error in its
+console); a body the server will not read at all (too large, not a JSON object) is a 400.
 """
 
 from __future__ import annotations
@@ -24,14 +25,16 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from zerosum.cli.common import one_line
+from zerosum.show.html import STEPPER_SCRIPT, STEPPER_STYLE
 from zerosum.theory.payoffs import FILE_BYTES
 from zerosum.web.guard import SameOriginGuard
 from zerosum.web.matrix import solved_matrix
+from zerosum.web.tree import TEXTBOOK_TREE, searched_tree
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The folder of every file the server sends: pages, scripts, the style sheet."""
 
-PAGES = {"/": "index.html", "/matrix": "matrix.html"}
+PAGES = {"/": "index.html", "/matrix": "matrix.html", "/tree": "tree.html"}
 """Each page's address and its file in `STATIC`."""
 
 REQUEST_BYTES = FILE_BYTES.most
@@ -53,6 +56,10 @@ def create_app(hosts: Iterable[str]) -> Starlette:
     routes: list[BaseRoute] = [Route(path, _page(name)) for path, name in PAGES.items()]
     routes += [
         Route("/api/matrix", _json_route(_solve_matrix), methods=["POST"]),
+        Route("/api/tree", _json_route(_search_tree), methods=["POST"]),
+        # The stepper's script and style live with the HTML animation, their one home.
+        Route("/stepper.js", _text(STEPPER_SCRIPT, "text/javascript")),
+        Route("/stepper.css", _text(STEPPER_STYLE, "text/css")),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, middleware=[Middleware(SameOriginGuard, hosts=list(hosts))])
@@ -67,6 +74,13 @@ def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
     return page
 
 
+def _text(text: str, media_type: str) -> Callable[[Request], Awaitable[Response]]:
+    async def send(request: Request) -> Response:
+        return Response(text, media_type=media_type, headers=SECURITY_HEADERS)
+
+    return send
+
+
 class RefusedRequest(ValueError):
     """A request body the server will not read: too large, not JSON, not an object."""
 
@@ -76,6 +90,13 @@ def _solve_matrix(body: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(text, str):
         raise ValueError('give the matrix as text, e.g. "3 -1; -2 4"')
     return solved_matrix(text)
+
+
+def _search_tree(body: dict[str, Any]) -> dict[str, Any]:
+    text, algorithm = body.get("tree"), body.get("algorithm", "alphabeta")
+    if not isinstance(text, str) or not isinstance(algorithm, str):
+        raise ValueError(f'give the tree as text, e.g. "{TEXTBOOK_TREE}", and the algorithm')
+    return searched_tree(text, algorithm)
 
 
 def _json_route(
