@@ -228,3 +228,16 @@ def test_the_steppers_script_and_style_are_the_html_animations_own(client):
     assert client.get("/stepper.js").text == STEPPER_SCRIPT
     assert client.get("/stepper.css").text == STEPPER_STYLE
     assert client.get("/tree").status_code == 200
+
+
+def test_every_asset_is_in_the_package_and_no_page_names_another_server():
+    from zerosum.web.app import PAGES, STATIC
+
+    assets = {path.name for path in STATIC.iterdir()}
+    assert set(PAGES.values()) <= assets
+    for path in STATIC.iterdir():
+        text = path.read_text()
+        addresses = re.findall(r"[a-z]+://[^\s\"'<>)]+", text)
+        assert addresses in ([], ["http://www.w3.org/2000/svg"]), (path.name, addresses)
+        for linked in re.findall(r'(?:src|href)="/static/([^"]+)"', text):
+            assert linked in assets, (path.name, linked)
