@@ -150,3 +150,14 @@ def test_tree_stepper_shows_the_readers_message_and_typing_does_not_step(page, a
     page.wait_for_selector("#error:not(:empty)")
     assert page.text_content("#error") == str(reader.value)
     assert page.is_hidden("#answer")
+
+
+def test_matrix_page_draws_no_table_beyond_the_commands_and_counts_saddle_points(page, address):
+    page.goto(address + "/matrix")
+    page.fill("#matrix", "\n".join(" ".join(["0"] * 21) for _ in range(3)))
+    page.click("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.text_content("#table-size").startswith("3 rows x 21 columns")
+    assert page.locator("#payoffs td").count() == 0
+    assert page.text_content("#saddle-points").endswith(", ... (63 in all)")
+    assert page.text_content("#value") == "0"

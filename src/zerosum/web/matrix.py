@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zerosum.cli.matrix import matrix_report, number_text
+from zerosum.cli.matrix import TABLE_COLUMNS, TABLE_ROWS, matrix_report, number_text
 from zerosum.limits import NO_LIMIT
 from zerosum.theory.matrix import eliminate_dominated, pure_values, solve
 from zerosum.theory.payoffs import parse_matrix
@@ -18,8 +18,9 @@ def solved_matrix(text: str) -> dict[str, Any]:
     """The page's JSON for the matrix `text` ("3 -1; -2 4"), values for the row player.
 
     The object of `zerosum matrix --json` (lower and upper values, saddle points, value and
-    strategies, exact ones as strings under "exact"), with the cells and the row minima and
-    column maxima as text, and the steps of iterated elimination of strictly dominated
+    strategies, exact ones as strings under "exact"), with the shape, the cells and the row
+    minima and column maxima as text (null for a matrix larger than the command's table: the
+    page draws what the command draws), and the steps of iterated elimination of strictly dominated
     strategies. ValueError, with the parser's message, for a text that is not a matrix or is
     over the command's limits.
     """
@@ -30,9 +31,12 @@ def solved_matrix(text: str) -> dict[str, Any]:
     pure = pure_values(matrix)
     reduction = eliminate_dominated(matrix)
     report = matrix_report(pure, solve(matrix))
-    report["cells"] = [[number_text(entry) for entry in row] for row in matrix.rows]
-    report["row_minima"] = [number_text(low) for low in pure.row_minima]
-    report["column_maxima"] = [number_text(high) for high in pure.column_maxima]
+    rows, columns = matrix.shape
+    table = rows <= TABLE_ROWS and columns <= TABLE_COLUMNS  # as the command draws it
+    report["shape"] = [rows, columns]
+    report["cells"] = [[number_text(x) for x in row] for row in matrix.rows] if table else None
+    report["row_minima"] = [number_text(low) for low in pure.row_minima] if table else None
+    report["column_maxima"] = [number_text(high) for high in pure.column_maxima] if table else None
     report["dominance"] = {
         "eliminations": [
             {

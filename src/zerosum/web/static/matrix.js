@@ -21,9 +21,23 @@ function mixture(name, probabilities, floats) {
     .join(", ");
 }
 
+const SHOWN = 20;  // the most saddle points a line names, as the command's
+
+// The first SHOWN of `items`, named, joined by commas, and how many there are in all.
+function first(items, name) {
+  const named = items.slice(0, SHOWN).map(name).join(", ");
+  if (items.length <= SHOWN) return named;
+  return named + ", ... (" + items.length.toLocaleString("en") + " in all)";
+}
+
 function showPayoffs(answer) {
   const table = byId("payoffs");
   table.replaceChildren();
+  const [rows, columns] = answer.shape;
+  byId("table-size").textContent = answer.cells === null
+    ? rows + " rows x " + columns + " columns: a table is drawn up to 50 rows and 20 columns"
+    : "";
+  if (answer.cells === null) return;
   const saddles = new Set(answer.saddle_points.map(([i, j]) => i + "," + j));
   const head = table.insertRow();
   head.append(element("th", ""));
@@ -59,7 +73,7 @@ function show(answer) {
   byId("lower-value").textContent = String(answer.lower_value);
   byId("upper-value").textContent = String(answer.upper_value);
   byId("saddle-points").textContent =
-    answer.saddle_points.map(([i, j]) => "(" + rowName(i) + ", " + columnName(j) + ")").join(", ") || "none";
+    first(answer.saddle_points, ([i, j]) => "(" + rowName(i) + ", " + columnName(j) + ")") || "none";
   const value = exact ? exact.value : String(answer.value);
   byId("value").textContent = value;
   byId("row-strategy").textContent = mixture(rowName, exact ? exact.row_strategy : answer.row_strategy, answer.row_strategy);
