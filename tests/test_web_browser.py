@@ -85,6 +85,8 @@ def test_matrix_page_shows_saddle_points_and_dominance_steps(page, address):
     assert page.locator("td.saddle").count() == 1
     assert page.locator("#dominance li").first.text_content().startswith("R3 pays the row player")
     assert page.text_content("#dominance-left") == "left: rows R1; columns C2"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web-matrix.png"), full_page=True)
 
 
 def test_matrix_page_shows_the_parsers_message_for_a_ragged_matrix(page, address):
