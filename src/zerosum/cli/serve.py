@@ -15,7 +15,7 @@ LOOPBACK = "127.0.0.1"
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve",
-        help="serve the page in the browser: solve a matrix game",
+        help="serve the page in the browser: a matrix game solved, a search stepped through",
         description=(
             "Start a web server for the project's page and print its address. It listens on"
             f" {LOOPBACK} (this computer only) unless --host says otherwise, and answers only"
