@@ -1,43 +1,51 @@
 """The pages of `zerosum serve` in a real browser: Debian's chromium driven by Playwright.
 
-The server runs in a thread of this process on a free port, as `zerosum serve` runs it. Each
+The server is `zerosum serve` itself, in a process of its own on a free port. Each
 page is used as a person would (typing, clicking, the keyboard) and logs no error in the
 browser's console. Skipped, with the reason, only when no browser can be found.
 """
 
 from __future__ import annotations
 
-import threading
-import time
+import re
+import select
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
-import uvicorn
 from test_animation_browser import (
     ARTIFACTS,
     browser,  # noqa: F401 (the fixture: chromium, or a skip)
 )
 
-from zerosum.cli.serve import bind, own_hosts
-from zerosum.web.app import PAGES, create_app
+from zerosum.web.app import PAGES
 
 
 @pytest.fixture(scope="module")
 def address() -> Iterator[str]:
-    """The address of a server running in a thread, stopped when the module's tests end."""
-    listening = bind("127.0.0.1", 0)
-    port = listening.getsockname()[1]
-    config = uvicorn.Config(create_app(own_hosts("127.0.0.1", port)), log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert server.started, "the server did not start within 10 seconds"
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    """The address `zerosum serve --port 0` prints, in a process of its own (a free port),
+    stopped as Ctrl-C stops it when the module's tests end."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "zerosum", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        ready, _, _ = select.select([server.stdout], [], [], 60)
+        assert ready, "zerosum serve printed no address within 60 seconds"
+        line = server.stdout.readline()
+        served = re.fullmatch(r"serving the page at (\S+)/ \(Ctrl-C stops\)\n", line)
+        assert served, line
+        yield served[1]
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            assert server.wait(timeout=10) == 130  # Ctrl-C, as for every command
+        finally:
+            server.kill()
 
 
 @pytest.fixture
