@@ -177,6 +177,12 @@ def argv(draw: st.DrawFn, paths: list[str]) -> list[str]:
     return words
 
 
+def _served_at_once(server: Any, sockets: list | None = None) -> None:
+    """`zerosum serve` stops as soon as it listens: its address and options are what is tried."""
+    for listening in sockets or []:
+        listening.close()
+
+
 def _end_of_input(prompt: str = "") -> str:
     raise EOFError  # a person who types nothing
 
@@ -200,6 +206,8 @@ def test_every_command_answers_or_refuses_in_one_line(cli, paths, tmp_path, monk
                 monkeypatch.setattr(module, name, replace(value, most=SEARCHED))
     monkeypatch.setattr("builtins.input", _end_of_input)
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO()))  # `uci` reads nothing
+    monkeypatch.setattr("uvicorn.Server.run", _served_at_once)
+    monkeypatch.setattr("webbrowser.open", lambda address: True)  # `serve --open` opens nothing
     previous = signal.signal(signal.SIGALRM, _hang)
     signal.alarm(BUDGET)
     try:

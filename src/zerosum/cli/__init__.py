@@ -27,6 +27,7 @@ from zerosum.cli import (
     perft,
     play,
     pn,
+    serve,
     solve,
     tablebase,
     tree,
@@ -36,7 +37,7 @@ from zerosum.cli.common import Parser, one_line
 from zerosum.cli.progress import announce_compiling
 
 COMMANDS = (play, solve, analyze, explain, match, tablebase, games, tree, chart, nim, grundy, pn,
-            matrix, cfr, perft, uci)  # fmt: skip
+            matrix, cfr, perft, uci, serve)  # fmt: skip
 
 
 def build_parser() -> Parser:

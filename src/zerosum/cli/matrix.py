@@ -75,11 +75,11 @@ def matrix_report(pure: PureValues, solution: Solution) -> dict:
     exact = None
     if solution.exact:  # then the entries are exact too, and so are the pure values
         exact = {
-            "lower_value": _text(pure.lower_value),
-            "upper_value": _text(pure.upper_value),
-            "value": _text(solution.value),
-            "row_strategy": [_text(p) for p in solution.row_strategy],
-            "column_strategy": [_text(q) for q in solution.column_strategy],
+            "lower_value": number_text(pure.lower_value),
+            "upper_value": number_text(pure.upper_value),
+            "value": number_text(solution.value),
+            "row_strategy": [number_text(p) for p in solution.row_strategy],
+            "column_strategy": [number_text(q) for q in solution.column_strategy],
         }
     return {
         "lower_value": _exact_number(pure.lower_value),
@@ -103,15 +103,16 @@ def describe(matrix: PayoffMatrix, pure: PureValues, solution: Solution) -> str:
         [
             "payoff matrix (what the row player wins):",
             _table(matrix, pure.row_minima, pure.column_maxima),
-            f"lower value (maxmin): {_text(pure.lower_value)}, {_names('row', pure.maxmin_rows)}",
-            f"upper value (minmax): {_text(pure.upper_value)},"
+            f"lower value (maxmin): {number_text(pure.lower_value)},"
+            f" {_names('row', pure.maxmin_rows)}",
+            f"upper value (minmax): {number_text(pure.upper_value)},"
             f" {_names('column', pure.minmax_columns)}",
             f"saddle points: {saddles}",
-            f"value: {_text(solution.value)} ({kind}, for the row player)",
+            f"value: {number_text(solution.value)} ({kind}, for the row player)",
             f"row strategy: {_mixture('R', solution.row_strategy)}",
             f"column strategy: {_mixture('C', solution.column_strategy)}",
-            f"check: a best response gains the row player {_text(check.row_gap)}"
-            f" and the column player {_text(check.column_gap)}",
+            f"check: a best response gains the row player {number_text(check.row_gap)}"
+            f" and the column player {number_text(check.column_gap)}",
         ]
     )
 
@@ -130,10 +131,10 @@ def _exact_number(value: Number) -> int | float | str:
     """An entry of the matrix for JSON, as exact as it is: an int as it is (however large), a
     fraction that is not whole as its text ("-1/6"), a float as a float."""
     if isinstance(value, Fraction) and value.denominator != 1:
-        return _text(value)
+        return number_text(value)
     if isinstance(value, (int, Fraction)):
         whole = int(value)
-        return whole if whole.bit_length() <= _PRINTABLE_BITS else _text(whole)
+        return whole if whole.bit_length() <= _PRINTABLE_BITS else number_text(whole)
     return number(float(value))
 
 
@@ -151,7 +152,7 @@ _PRINTABLE_BITS = 14_000
 to: longer ones are converted by the decimal module, which has no such limit."""
 
 
-def _text(value: Number) -> str:
+def number_text(value: Number) -> str:
     """A number as the user reads it: 3, -1/6, or a float with 10 significant digits; however
     long an exact one is."""
     if isinstance(value, Fraction):
@@ -191,7 +192,7 @@ def _names(player: str, indices: Sequence[int]) -> str:
 
 def _mixture(label: str, strategy: Sequence[Number]) -> str:
     """The strategies played with positive probability, e.g. `R1 3/5, R2 2/5`."""
-    return ", ".join(f"{label}{k + 1} {_text(p)}" for k, p in enumerate(strategy) if p > 0)
+    return ", ".join(f"{label}{k + 1} {number_text(p)}" for k, p in enumerate(strategy) if p > 0)
 
 
 def _count(count: int, noun: str) -> str:
@@ -213,9 +214,9 @@ def _table(
             f"{_count(rows, 'row')} x {_count(columns, 'column')} (a table is drawn up to"
             f" {TABLE_ROWS} rows and {TABLE_COLUMNS} columns)"
         )
-    cells = [[_text(entry) for entry in row] for row in matrix.rows]
-    minima = [_text(low) for low in row_minima]
-    maxima = [_text(high) for high in column_maxima]
+    cells = [[number_text(entry) for entry in row] for row in matrix.rows]
+    minima = [number_text(low) for low in row_minima]
+    maxima = [number_text(high) for high in column_maxima]
     widths = [  # each column as wide as its longest number: one long cell widens one column
         max(3, len(maxima[j]), *(len(row[j]) for row in cells)) for j in range(columns)
     ]

@@ -13,15 +13,20 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
+from typing import Any
 from xml.sax.saxutils import escape
 
 from zerosum.search.trace import CUTOFF, ENTER, EXIT, HIT, LEAF
 from zerosum.show.searched import SearchedNode, SearchedTree, Step, format_score
 from zerosum.show.svg import LEGEND_TEXT, svg
 
-STYLE = """
+PAGE_STYLE = """
 body { font-family: 'DejaVu Sans', Verdana, sans-serif; margin: 16px; color: #222; }
 h1 { font-size: 18px; margin: 0 0 8px; }
+"""
+
+STEPPER_STYLE = """
 #controls { margin: 8px 0; display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 #controls button { font-size: 14px; padding: 4px 12px; }
 #status { margin: 6px 0; font-size: 15px; }
@@ -50,14 +55,15 @@ h1 { font-size: 18px; margin: 0 0 8px; }
 .anim:not(.done) .edge.principal line { stroke: #888; stroke-width: 1.5; }
 .anim .node.current .shape { stroke: #e67e00; stroke-width: 4; }
 """
+"""How the stepper draws a search: the controls, and the marks that light the tree's nodes."""
 
-SCRIPT = """
+STEPPER_SCRIPT = """
 (function () {
   "use strict";
-  const steps = JSON.parse(document.getElementById("steps").textContent);
   const stage = document.getElementById("stage");
   const el = (id) => document.getElementById(id);
   const marks = ["entered", "valued", "dark", "current", "seen"];
+  let steps = [];
   let frame = 0;
   let timer = null;
 
@@ -114,6 +120,7 @@ SCRIPT = """
   el("next").addEventListener("click", () => go(frame + 1));
   el("play").addEventListener("click", play);
   document.addEventListener("keydown", function (event) {
+    if (event.target.closest("input, textarea, select")) return;  // typing, not stepping
     const keys = {
       ArrowRight: () => go(frame + 1), ArrowLeft: () => go(frame - 1),
       Home: () => go(0), End: () => go(steps.length), " ": play,
@@ -123,17 +130,45 @@ SCRIPT = """
       keys[event.key]();
     }
   });
-  render();
+
+  // A new search to step through: its steps, once its drawing is in the stage.
+  function load(newSteps) {
+    if (timer !== null) play();  // pause
+    steps = newSteps;
+    frame = 0;
+    render();
+  }
+
+  stage.addEventListener("steps", (event) => load(event.detail));
+  const inline = el("steps");
+  load(inline ? JSON.parse(inline.textContent) : []);
 })();
 """
+"""The stepper's script: → and ← step, space plays and pauses, Home and End jump. It steps
+through the JSON steps of the element `#steps` when the page has one; a page that fetches its
+search sends the steps as the detail of a `steps` event on `#stage`."""
 
 
-def html(tree: SearchedTree, title: str = "How the search went") -> str:
-    """A standalone HTML page animating the search of `tree` (scores for MAX)."""
+@dataclass(frozen=True)
+class SteppedSearch:
+    """What the stepper shows of a search: the drawing, every step as JSON, the value."""
+
+    drawing: str
+    """The SVG drawing of the searched tree, without tooltips (they would tell the scores
+    before the search reaches them), scaled up when small."""
+    steps: list[dict[str, Any]]
+    """Each step: its kind, its node's index, the nodes it darkens, what MAX has secured at the
+    root so far, and a sentence saying what happened (`describe_step`)."""
+    value: str
+    """The value at the root, for MAX, as the page writes it."""
+    summary: str
+    """One line: the value and what the search did and skipped (`SearchedTree.summary`)."""
+
+
+def stepped_search(tree: SearchedTree) -> SteppedSearch:
+    """The stepper's view of the search of `tree` (scores for MAX)."""
     names = _names(tree)
     steps = [_step_json(tree, step, names) for step in tree.steps]
-    data = json.dumps(steps, ensure_ascii=False).replace("</", "<\\/")
-    # No titles: the nodes' tooltips would tell their scores before the search reaches them.
     drawing = svg(tree, caption=False, titles=False)
     size = re.search(r'width="([0-9.]+)" height="([0-9.]+)"', drawing)
     if size is None:
@@ -142,16 +177,23 @@ def html(tree: SearchedTree, title: str = "How the search went") -> str:
     # A small tree is drawn larger, up to twice its size, to fill about 900 by 640 pixels.
     scale = max(1, min(2, 900 / width, 640 / height))
     drawing = drawing.replace("<svg ", f'<svg style="width: {scale * width:.0f}px" ', 1)
+    return SteppedSearch(drawing, steps, format_score(tree.result.value), tree.summary())
+
+
+def html(tree: SearchedTree, title: str = "How the search went") -> str:
+    """A standalone HTML page animating the search of `tree` (scores for MAX)."""
+    stepped = stepped_search(tree)
+    data = json.dumps(stepped.steps, ensure_ascii=False).replace("</", "<\\/")
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <title>{escape(title)}</title>
-<style>{STYLE}</style>
+<style>{PAGE_STYLE}{STEPPER_STYLE}</style>
 </head>
 <body>
 <h1>{escape(title)}</h1>
-<p>{escape(tree.summary())}</p>
+<p>{escape(stepped.summary)}</p>
 <div id="controls">
 <button id="previous" type="button">Previous</button>
 <button id="play" type="button">Play</button>
@@ -162,11 +204,11 @@ def html(tree: SearchedTree, title: str = "How the search went") -> str:
 <div id="status">MAX has secured: <b id="secured"></b> &nbsp;
 value at the root: <b id="value"></b></div>
 <div id="caption"></div>
-<div id="stage" class="anim" data-value="{escape(format_score(tree.result.value))}">
-{drawing}</div>
+<div id="stage" class="anim" data-value="{escape(stepped.value)}">
+{stepped.drawing}</div>
 <p>{escape(LEGEND_TEXT)}</p>
 <script type="application/json" id="steps">{data}</script>
-<script>{SCRIPT}</script>
+<script>{STEPPER_SCRIPT}</script>
 </body>
 </html>
 """

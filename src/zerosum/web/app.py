@@ -1,0 +1,137 @@
+"""The Starlette application behind `zerosum serve`: its pages, its JSON routes, its guard.
+
+Pages are fixed files of `static/` named in `PAGES`; `/static/` serves that folder and
+nothing outside it; the search stepper's script and style are the HTML animation's own
+(`zerosum.show.html`), sent from memory. The JSON routes take a small object in a POST and
+answer with the result, or with `{"error": message}` when the input is refused: the message is
+the library's own (the same as the command line's), never a traceback. That answer has status
+200, as the page asked a question and was answered (a browser logs every 4xx as an error in its
+console); a body the server will not read at all (too large, not a JSON object) is a 400.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from zerosum.cli.common import one_line
+from zerosum.show.html import STEPPER_SCRIPT, STEPPER_STYLE
+from zerosum.theory.payoffs import FILE_BYTES
+from zerosum.web.guard import SameOriginGuard
+from zerosum.web.matrix import solved_matrix
+from zerosum.web.tree import TEXTBOOK_TREE, searched_tree
+
+STATIC = Path(__file__).resolve().parent / "static"
+"""The folder of every file the server sends: pages, scripts, the style sheet."""
+
+PAGES = {"/": "index.html", "/matrix": "matrix.html", "/tree": "tree.html"}
+"""Each page's address and its file in `STATIC`."""
+
+REQUEST_BYTES = FILE_BYTES.most
+"""The largest request body read: the largest matrix file `zerosum matrix --csv` reads."""
+
+SECURITY_HEADERS = {
+    # Scripts and styles from this server only: text shown on a page can never run as code.
+    "Content-Security-Policy": (
+        "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:;"
+        " frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def create_app(hosts: Iterable[str]) -> Starlette:
+    """The application, answering only requests addressed to one of `hosts` ("127.0.0.1:8000")."""
+    routes: list[BaseRoute] = [Route(path, _page(name)) for path, name in PAGES.items()]
+    routes += [
+        Route("/api/matrix", _json_route(_solve_matrix), methods=["POST"]),
+        Route("/api/tree", _json_route(_search_tree), methods=["POST"]),
+        # The stepper's script and style live with the HTML animation, their one home.
+        Route("/stepper.js", _text(STEPPER_SCRIPT, "text/javascript")),
+        Route("/stepper.css", _text(STEPPER_STYLE, "text/css")),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, middleware=[Middleware(SameOriginGuard, hosts=list(hosts))])
+
+
+def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
+    path = STATIC / name
+
+    async def page(request: Request) -> Response:
+        return FileResponse(path, media_type="text/html", headers=SECURITY_HEADERS)
+
+    return page
+
+
+def _text(text: str, media_type: str) -> Callable[[Request], Awaitable[Response]]:
+    async def send(request: Request) -> Response:
+        return Response(text, media_type=media_type, headers=SECURITY_HEADERS)
+
+    return send
+
+
+class RefusedRequest(ValueError):
+    """A request body the server will not read: too large, not JSON, not an object."""
+
+
+def _solve_matrix(body: dict[str, Any]) -> dict[str, Any]:
+    text = body.get("matrix")
+    if not isinstance(text, str):
+        raise ValueError('give the matrix as text, e.g. "3 -1; -2 4"')
+    return solved_matrix(text)
+
+
+def _search_tree(body: dict[str, Any]) -> dict[str, Any]:
+    text, algorithm = body.get("tree"), body.get("algorithm", "alphabeta")
+    if not isinstance(text, str) or not isinstance(algorithm, str):
+        raise ValueError(f'give the tree as text, e.g. "{TEXTBOOK_TREE}", and the algorithm')
+    return searched_tree(text, algorithm)
+
+
+def _json_route(
+    answer: Callable[[dict[str, Any]], dict[str, Any]],
+) -> Callable[[Request], Awaitable[Response]]:
+    """A POST route calling `answer(body)` in a worker thread (the solvers take their time and
+    must not stop the server answering), a ValueError becoming `{"error": ...}`."""
+
+    async def route(request: Request) -> Response:
+        try:
+            body = await _json_body(request)
+        except RefusedRequest as error:
+            return JSONResponse({"error": str(error)}, status_code=400)
+        try:
+            result = await run_in_threadpool(answer, body)
+        except ValueError as error:
+            return JSONResponse({"error": one_line(str(error))})
+        return JSONResponse(result)
+
+    return route
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    """The request's JSON object, read up to REQUEST_BYTES."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > REQUEST_BYTES:
+            raise RefusedRequest(f"a request is at most {REQUEST_BYTES // 2**20} MB")
+        chunks.append(chunk)
+    try:
+        body = json.loads(b"".join(chunks))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise RefusedRequest("the request is not JSON") from None
+    if not isinstance(body, dict):
+        raise RefusedRequest("the request is not a JSON object")
+    return body

@@ -1,0 +1,52 @@
+"""The matrix page's answer: a payoff matrix typed on the page, solved as `zerosum matrix` does.
+
+The text is read by the command's own parser under the command's limits, so the page accepts
+what the command accepts and refuses it with the same message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from zerosum.cli.matrix import TABLE_COLUMNS, TABLE_ROWS, matrix_report, number_text
+from zerosum.limits import NO_LIMIT
+from zerosum.theory.matrix import eliminate_dominated, pure_values, solve
+from zerosum.theory.payoffs import parse_matrix
+
+
+def solved_matrix(text: str) -> dict[str, Any]:
+    """The page's JSON for the matrix `text` ("3 -1; -2 4"), values for the row player.
+
+    The object of `zerosum matrix --json` (lower and upper values, saddle points, value and
+    strategies, exact ones as strings under "exact"), with the shape, the cells and the row
+    minima and column maxima as text (null for a matrix larger than the command's table: the
+    page draws what the command draws), and the steps of iterated elimination of strictly dominated
+    strategies. ValueError, with the parser's message, for a text that is not a matrix or is
+    over the command's limits.
+    """
+    try:
+        matrix = parse_matrix(text)
+    except ValueError as error:  # the page has no --no-limit: the server keeps the limits
+        raise ValueError(str(error).removesuffix(f"; pass {NO_LIMIT} to try anyway")) from None
+    pure = pure_values(matrix)
+    reduction = eliminate_dominated(matrix)
+    report = matrix_report(pure, solve(matrix))
+    rows, columns = matrix.shape
+    table = rows <= TABLE_ROWS and columns <= TABLE_COLUMNS  # as the command draws it
+    report["shape"] = [rows, columns]
+    report["cells"] = [[number_text(x) for x in row] for row in matrix.rows] if table else None
+    report["row_minima"] = [number_text(low) for low in pure.row_minima] if table else None
+    report["column_maxima"] = [number_text(high) for high in pure.column_maxima] if table else None
+    report["dominance"] = {
+        "eliminations": [
+            {
+                "player": step.player,
+                "strategy": step.strategy,
+                "dominated_by": step.dominated_by,
+            }
+            for step in reduction.eliminations
+        ],
+        "rows": list(reduction.rows),
+        "columns": list(reduction.columns),
+    }
+    return report

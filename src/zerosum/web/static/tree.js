@@ -1,0 +1,52 @@
+// The tree page: send the typed tree to /api/tree, then hand its drawing and steps to the
+// stepper (the HTML animation's script, /stepper.js), which steps through them.
+"use strict";
+
+const byId = (id) => document.getElementById(id);
+const TEXTBOOK_TREE = "[[3,12,8],[2,4,6],[14,5,2]]";
+
+function show(search) {
+  const stage = byId("stage");
+  // The drawing is the server's own SVG, built from numbers it has read: no typed text in it.
+  stage.innerHTML = search.drawing;
+  stage.dataset.value = search.value;
+  byId("summary").textContent = search.summary;
+  byId("answer").hidden = false;
+  stage.dispatchEvent(new CustomEvent("steps", { detail: search.steps }));
+}
+
+async function search(event) {
+  if (event) event.preventDefault();
+  byId("error").textContent = "";
+  byId("waiting").textContent = "searching...";
+  byId("search").disabled = true;
+  try {
+    const response = await fetch("/api/tree", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ tree: byId("tree").value, algorithm: byId("algorithm").value }),
+    });
+    const answer = await response.json();
+    if (answer.error !== undefined) {
+      byId("answer").hidden = true;
+      byId("error").textContent = answer.error;
+    } else {
+      show(answer);
+      document.activeElement.blur();  // the arrow keys now step through the search
+    }
+  } catch (failure) {
+    byId("answer").hidden = true;
+    byId("error").textContent = "no answer from the server: is zerosum serve still running?";
+  } finally {
+    byId("waiting").textContent = "";
+    byId("search").disabled = false;
+  }
+}
+
+byId("tree-form").addEventListener("submit", search);
+byId("algorithm").addEventListener("change", () => search());
+byId("textbook").addEventListener("click", () => {
+  byId("tree").value = TEXTBOOK_TREE;
+  search();
+});
+search();  // the tree in the box (the textbook's at first), ready to step through

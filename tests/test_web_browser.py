@@ -1,0 +1,173 @@
+"""The pages of `zerosum serve` in a real browser: Debian's chromium driven by Playwright.
+
+The server is `zerosum serve` itself, in a process of its own on a free port. Each
+page is used as a person would (typing, clicking, the keyboard) and logs no error in the
+browser's console. Skipped, with the reason, only when no browser can be found.
+"""
+
+from __future__ import annotations
+
+import re
+import select
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+from test_animation_browser import (
+    ARTIFACTS,
+    browser,  # noqa: F401 (the fixture: chromium, or a skip)
+)
+
+from zerosum.web.app import PAGES
+
+
+@pytest.fixture(scope="module")
+def address() -> Iterator[str]:
+    """The address `zerosum serve --port 0` prints, in a process of its own (a free port),
+    stopped as Ctrl-C stops it when the module's tests end."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "zerosum", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        ready, _, _ = select.select([server.stdout], [], [], 60)
+        assert ready, "zerosum serve printed no address within 60 seconds"
+        line = server.stdout.readline()
+        served = re.fullmatch(r"serving the page at (\S+)/ \(Ctrl-C stops\)\n", line)
+        assert served, line
+        yield served[1]
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            assert server.wait(timeout=10) == 130  # Ctrl-C, as for every command
+        finally:
+            server.kill()
+
+
+@pytest.fixture
+def page(browser, address):  # noqa: F811 (the imported fixture)
+    """A new page, and after the test a check that it logged no error."""
+    opened = browser.new_page(viewport={"width": 1100, "height": 800})
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    opened.errors = errors
+    yield opened
+    opened.close()
+    assert errors == []
+
+
+def test_every_page_loads_without_a_console_error(page, address):
+    for path in PAGES:
+        response = page.goto(address + path)
+        assert response is not None and response.status == 200, path
+        page.wait_for_load_state("load")
+    assert page.errors == []
+
+
+def test_matrix_page_solves_3_minus_1_minus_2_4_to_value_1_in_fractions(page, address):
+    page.goto(address + "/matrix")
+    page.fill("#matrix", "3 -1; -2 4")
+    page.click("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.text_content("#value") == "1"
+    assert page.text_content("#row-strategy") == "R1 3/5, R2 2/5"
+    assert page.text_content("#column-strategy") == "C1 1/2, C2 1/2"
+    assert (page.text_content("#lower-value"), page.text_content("#upper-value")) == ("-1", "3")
+    assert page.text_content("#saddle-points") == "none"
+    assert page.text_content("#error") == ""
+
+
+def test_matrix_page_shows_saddle_points_and_dominance_steps(page, address):
+    page.goto(address + "/matrix")
+    page.fill("#matrix", "4 2 3; 1 0 5; 3 1 2")
+    page.press("#solve", "Enter")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.text_content("#saddle-points") == "(R1, C2)"
+    assert page.locator("td.saddle").count() == 1
+    assert page.locator("#dominance li").first.text_content().startswith("R3 pays the row player")
+    assert page.text_content("#dominance-left") == "left: rows R1; columns C2"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web-matrix.png"), full_page=True)
+
+
+def test_matrix_page_shows_the_parsers_message_for_a_ragged_matrix(page, address):
+    from zerosum.theory.payoffs import parse_matrix
+
+    with pytest.raises(ValueError) as parser:
+        parse_matrix("1 2; 3")
+    page.goto(address + "/matrix")
+    page.fill("#matrix", "3 -1; -2 4")
+    page.click("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    page.fill("#matrix", "1 2; 3")
+    page.click("#solve")
+    page.wait_for_selector("#error:not(:empty)")
+    assert page.text_content("#error") == str(parser.value)
+    assert page.is_hidden("#answer")  # the previous answer is not left beside the message
+
+
+def test_tree_stepper_reaches_value_3_with_7_of_9_leaves_by_the_arrow_keys(page, address):
+    page.goto(address + "/tree")
+    page.click("#textbook")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.text_content("#summary").endswith("leaves examined 7 of 9, pruned 2")
+    total = int(page.text_content("#counter").split(" of ")[1])
+    assert page.text_content("#counter") == f"step 0 of {total}"
+    assert page.text_content("#value") == "?"
+    for frame in range(1, total + 1):
+        page.keyboard.press("ArrowRight")
+        assert page.text_content("#counter") == f"step {frame} of {total}"
+    assert page.text_content("#value") == "3"
+    assert page.locator(".node.leaf.valued").count() == 7
+    assert page.locator(".node.leaf.dark").count() == 2
+    page.keyboard.press("ArrowLeft")
+    assert page.text_content("#value") == "?"
+    page.click("#next")
+    assert page.text_content("#value") == "3"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web-tree-stepper.png"), full_page=True)
+
+
+def test_tree_stepper_under_minimax_examines_all_9_leaves(page, address):
+    page.goto(address + "/tree")
+    page.wait_for_selector("#answer:not([hidden])")  # the box's tree, searched on arrival
+    page.select_option("#algorithm", "minimax")
+    page.wait_for_selector("#summary:has-text('minimax')")
+    page.keyboard.press("End")
+    assert page.text_content("#value") == "3"
+    assert page.locator(".node.leaf.valued").count() == 9
+    assert page.locator(".node.dark").count() == 0
+
+
+def test_tree_stepper_shows_the_readers_message_and_typing_does_not_step(page, address):
+    from zerosum.games.tree import Tree
+
+    with pytest.raises(ValueError) as reader:
+        Tree.from_text("[[3,12,8],[2,4")
+    page.goto(address + "/tree")
+    page.wait_for_selector("#answer:not([hidden])")
+    page.fill("#tree", "[[3,12,8],[2,4")
+    page.press("#tree", "ArrowLeft")  # moves the cursor in the box, not the search
+    assert page.text_content("#counter").startswith("step 0 of")
+    page.press("#tree", "Enter")
+    page.wait_for_selector("#error:not(:empty)")
+    assert page.text_content("#error") == str(reader.value)
+    assert page.is_hidden("#answer")
+
+
+def test_matrix_page_draws_no_table_beyond_the_commands_and_counts_saddle_points(page, address):
+    page.goto(address + "/matrix")
+    page.fill("#matrix", "\n".join(" ".join(["0"] * 21) for _ in range(3)))
+    page.click("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.text_content("#table-size").startswith("3 rows x 21 columns")
+    assert page.locator("#payoffs td").count() == 0
+    assert page.text_content("#saddle-points").endswith(", ... (63 in all)")
+    assert page.text_content("#value") == "0"
