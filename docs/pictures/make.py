@@ -10,6 +10,8 @@ growth.png             zerosum chart growth: leaves against depth, minimax and a
 cfr-leduc.png          zerosum chart cfr leduc: the CFR family's exploitability on Leduc poker
 connect4-analysis.svg  zerosum analyze connect4 4453 --depth 8, drawn as a terminal under
                        the position it analyses
+page-*.png             zerosum serve's pages in chromium: a matrix game solved, the textbook's
+                       tree stepped to its first cut-off
 
 Only the command line is used, so the pictures follow the program as it changes: run this
 again after a change to what they show. The animation is photographed by Playwright driving
@@ -19,11 +21,17 @@ Debian's chromium (as the browser test does); the PNGs are cut to 256 colours wi
 from __future__ import annotations
 
 import argparse
+import re
+import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape
 
 TEXTBOOK_TREE = "[[3,12,8],[2,4,6],[14,5,2]]"
@@ -123,6 +131,69 @@ def animation(folder: Path, browser: str) -> Path:
             chromium.close()
     fewer_colours(path)
     return path
+
+
+@contextmanager
+def served() -> Iterator[str]:
+    """The address of `zerosum serve --port 0`, running until the block ends."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "zerosum", "serve", "--port", "0"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert server.stdout is not None
+        if not select.select([server.stdout], [], [], 60)[0]:
+            raise SystemExit("zerosum serve printed no address within a minute")
+        served = re.match(r"serving the page at (\S+)/ ", server.stdout.readline())
+        if served is None:
+            raise SystemExit("zerosum serve did not say where it serves")
+        yield served[1]
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=10)
+
+
+def matrix_page(page: Any, address: str) -> None:
+    """The matrix page with 3 -1; -2 4 solved."""
+    page.goto(address + "/matrix")
+    page.fill("#matrix", "3 -1; -2 4")
+    page.click("#solve")
+    page.wait_for_selector("#answer:not([hidden])")
+
+
+def tree_page(page: Any, address: str) -> None:
+    """The stepper on the textbook's tree, stepped by the arrow key to its first cut-off."""
+    page.goto(address + "/tree")
+    page.wait_for_selector("#answer:not([hidden])")
+    while page.locator(".node.dark").count() == 0:
+        counter = page.text_content("#counter")
+        page.keyboard.press("ArrowRight")
+        if page.text_content("#counter") == counter:
+            raise SystemExit("the stepper ended without a cut-off to show")
+
+
+PAGES = {"page-matrix.png": matrix_page, "page-tree.png": tree_page}
+"""Each screenshot of `zerosum serve` and how the page is brought to what it shows."""
+
+
+def pages(folder: Path, browser: str) -> list[Path]:
+    """Screenshots of the pages of `zerosum serve`, each used as a reader would use it."""
+    from playwright.sync_api import sync_playwright
+
+    paths = []
+    with served() as address, sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=browser, args=CHROMIUM_FLAGS)
+        try:
+            for name, show in PAGES.items():
+                page = chromium.new_page(viewport={"width": PAGE_WIDTH + 200, "height": 700})
+                show(page, address)
+                path = folder / name
+                page.screenshot(path=str(path))
+                page.close()
+                fewer_colours(path)
+                paths.append(path)
+        finally:
+            chromium.close()
+    return paths
 
 
 def board_cells(moves: str, width: int = 7) -> dict[tuple[int, int], str]:
@@ -225,6 +296,16 @@ def connect4_analysis(folder: Path) -> Path:
     return path
 
 
+MAKERS: dict[str, Any] = {
+    "alpha-beta": lambda folder, browser: alpha_beta_tree(folder),
+    "animation": animation,
+    "charts": lambda folder, browser: charts(folder),
+    "connect4-analysis": lambda folder, browser: connect4_analysis(folder),
+    "pages": pages,
+}
+"""Each group of pictures by name (`--only`), drawn into a folder with chromium's path."""
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -235,17 +316,18 @@ def main(argv: list[str] | None = None) -> None:
         help="the folder to write the pictures to (default: this script's)",
     )
     parser.add_argument("--browser", help="chromium's executable (default: found on the system)")
+    parser.add_argument(
+        "--only", choices=MAKERS, nargs="+", help="draw only these pictures (default: all)"
+    )
     args = parser.parse_args(argv)
     browser = args.browser or find_chromium()
     if browser is None:
         raise SystemExit("no chromium found (apt-get install chromium, or --browser PATH)")
     args.output.mkdir(parents=True, exist_ok=True)
-    made = [
-        alpha_beta_tree(args.output),
-        animation(args.output, browser),
-        *charts(args.output),
-        connect4_analysis(args.output),
-    ]
+    made: list[Path] = []
+    for name in args.only or MAKERS:
+        drawn = MAKERS[name](args.output, browser)
+        made += drawn if isinstance(drawn, list) else [drawn]
     for path in made:
         print(f"wrote {path} ({path.stat().st_size:,} bytes)")
 
