@@ -94,9 +94,12 @@ def _solve_matrix(body: dict[str, Any]) -> dict[str, Any]:
 
 def _search_tree(body: dict[str, Any]) -> dict[str, Any]:
     text, algorithm = body.get("tree"), body.get("algorithm", "alphabeta")
-    if not isinstance(text, str) or not isinstance(algorithm, str):
-        raise ValueError(f'give the tree as text, e.g. "{TEXTBOOK_TREE}", and the algorithm')
-    return searched_tree(text, algorithm)
+    order = body.get("order", "")
+    if not (isinstance(text, str) and isinstance(algorithm, str) and isinstance(order, str)):
+        raise ValueError(
+            f'give the tree as text, e.g. "{TEXTBOOK_TREE}", the algorithm and the order'
+        )
+    return searched_tree(text, algorithm, order)
 
 
 def _json_route(
