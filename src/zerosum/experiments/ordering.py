@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from zerosum.games.tictactoe import TicTacToe
+from zerosum.limits import Limit
 from zerosum.search.exact import alphabeta
 from zerosum.search.ordering import by_priority
 
@@ -38,6 +39,24 @@ def random_order(seed: int) -> tuple[int, ...]:
     return tuple(squares)
 
 
+def named_orders(seeds: Iterable[int] = range(20)) -> list[tuple[str, tuple[int, ...]]]:
+    """The experiment's orders by name: the three named ones, then one random order per seed."""
+    orders: list[tuple[str, tuple[int, ...]]] = [
+        ("square order", SQUARE_ORDER),
+        ("centre and corners", CENTRE_AND_CORNERS),
+        ("edges first", EDGES_FIRST),
+    ]
+    return orders + [(f"random {seed}", random_order(seed)) for seed in seeds]
+
+
+def ordering_run(name: str, order: tuple[int, ...], max_nodes: Limit | None = None) -> OrderingRun:
+    """Alpha-beta from the empty board, the squares examined in `order` (`max_nodes`: a bound
+    on the nodes searched, whose ValueError stops a larger search)."""
+    game = TicTacToe()
+    result = alphabeta(game, game.initial_state(), order=by_priority(order), max_nodes=max_nodes)
+    return OrderingRun(name, order, result.value, result.stats.leaves, result.stats.nodes)
+
+
 def ordering_experiment(
     seeds: Iterable[int] = range(20), on_run: Callable[[], None] | None = None
 ) -> tuple[OrderingRun, ...]:
@@ -46,17 +65,9 @@ def ordering_experiment(
     `leaves` counts finished games reached; `value` is for X (always 0, a draw). `on_run`, when
     given, is called after each order's search.
     """
-    orders: list[tuple[str, tuple[int, ...]]] = [
-        ("square order", SQUARE_ORDER),
-        ("centre and corners", CENTRE_AND_CORNERS),
-        ("edges first", EDGES_FIRST),
-    ]
-    orders += [(f"random {seed}", random_order(seed)) for seed in seeds]
-    game = TicTacToe()
     runs = []
-    for name, order in orders:
-        result = alphabeta(game, game.initial_state(), order=by_priority(order))
-        runs.append(OrderingRun(name, order, result.value, result.stats.leaves, result.stats.nodes))
+    for name, order in named_orders(seeds):
+        runs.append(ordering_run(name, order))
         if on_run is not None:
             on_run()
     return tuple(runs)

@@ -45,6 +45,7 @@ STEPPER_STYLE = """
 .anim .max.pruned .shape { fill: #dbe8fb; stroke: #1f4e8c; }
 .anim .min.pruned .shape { fill: #fde2cf; stroke: #9a4a12; }
 .anim .leaf.pruned .shape { fill: #fff; stroke: #333; }
+.anim .chance.pruned .shape { fill: #e3f2df; stroke: #2e6b30; }
 .anim .edge.pruned line { stroke: #888; stroke-dasharray: none; }
 .anim .edge line.cross { visibility: hidden; }
 .anim .node.dark .shape { fill: #3b3b3b; stroke: #1b1b1b; }

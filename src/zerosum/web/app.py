@@ -29,6 +29,7 @@ from zerosum.show.html import STEPPER_SCRIPT, STEPPER_STYLE
 from zerosum.theory.payoffs import FILE_BYTES
 from zerosum.web.guard import SameOriginGuard
 from zerosum.web.matrix import solved_matrix
+from zerosum.web.ordering import chart_orders, chart_run
 from zerosum.web.tree import TEXTBOOK_TREE, searched_tree
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -57,6 +58,8 @@ def create_app(hosts: Iterable[str]) -> Starlette:
     routes += [
         Route("/api/matrix", _json_route(_solve_matrix), methods=["POST"]),
         Route("/api/tree", _json_route(_search_tree), methods=["POST"]),
+        Route("/api/ordering", _json_route(_ordering_run), methods=["POST"]),
+        Route("/api/ordering", _ordering_orders, methods=["GET"]),
         # The stepper's script and style live with the HTML animation, their one home.
         Route("/stepper.js", _text(STEPPER_SCRIPT, "text/javascript")),
         Route("/stepper.css", _text(STEPPER_STYLE, "text/css")),
@@ -100,6 +103,14 @@ def _search_tree(body: dict[str, Any]) -> dict[str, Any]:
             f'give the tree as text, e.g. "{TEXTBOOK_TREE}", the algorithm and the order'
         )
     return searched_tree(text, algorithm, order)
+
+
+def _ordering_run(body: dict[str, Any]) -> dict[str, Any]:
+    return chart_run(body.get("run"))
+
+
+async def _ordering_orders(request: Request) -> Response:
+    return JSONResponse(chart_orders())
 
 
 def _json_route(

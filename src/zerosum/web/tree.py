@@ -14,6 +14,7 @@ from typing import Any
 from zerosum.cli.tree import traced_tree, tree_order
 from zerosum.games.tree import Tree
 from zerosum.show.html import stepped_search
+from zerosum.show.searched import EXAMINED, PRUNED
 
 TEXTBOOK_TREE = "[[3,12,8],[2,4,6],[14,5,2]]"
 """The textbook's first example: value 3, and alpha-beta examines 7 of its 9 leaves."""
@@ -22,10 +23,16 @@ TEXTBOOK_TREE = "[[3,12,8],[2,4,6],[14,5,2]]"
 def searched_tree(text: str, algorithm: str, order: str = "") -> dict[str, Any]:
     """The page's JSON for the search of the tree `text` by `algorithm` (values for MAX, the
     first player), its moves examined in `order` (`zerosum tree --order`: "" as written,
-    "best", "worst" or moves such as "2,0,1"): the drawing, the steps, the value and a one-line
-    summary. A tree with chance nodes is searched by expectiminimax, as the command searches
-    it. ValueError, with the command's message, for a text that is not a tree, an order the
-    command refuses, or a tree too large to draw."""
+    "best", "worst" or moves such as "2,0,1"): the drawing, the steps, the value, a one-line
+    summary, the algorithm that searched and the leaves it examined of all the tree's. A tree
+    with chance nodes is searched by expectiminimax, as the command searches it. ValueError,
+    with the command's message, for a text that is not a tree, an order the command refuses,
+    or a tree too large to draw."""
     tree = Tree.from_text(text)
     searched = traced_tree(tree, algorithm, tree_order(tree, order))
-    return asdict(stepped_search(searched))
+    examined = searched.count(EXAMINED, leaf=True)
+    return asdict(stepped_search(searched)) | {
+        "algorithm": searched.algorithm,
+        "leaves_examined": examined,
+        "leaves": examined + searched.count(PRUNED, leaf=True),
+    }
