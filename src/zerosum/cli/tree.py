@@ -29,10 +29,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "Search a game tree written as nested lists (a list is a node, a number a leaf: the"
             " payoff for the first player) and show which leaves were examined and which pruned."
             ' A chance node is written {"chance": [[p, subtree], ...]}; a tree with chance'
-            " nodes is searched by expectiminimax with Star2 pruning (drawn with --show, by"
-            " expectiminimax averaging every outcome: a picture cannot replay Star2's probes)."
-            " --order changes the order moves are examined in, never the value: the leaves a"
-            " search examines change. Limits: a tree is at most"
+            " nodes is searched by expectiminimax with Star2 pruning (with --show, averaging"
+            " every outcome: a picture cannot replay Star2's probes). --order changes which"
+            " leaves a search examines, never the value. Limits: a tree is at most"
             f" {MAX_DEPTH.most} levels deep (the searches call themselves at every level) and"
             f" has at most {MAX_NODES.most:,} nodes; a picture at most {MAX_DRAWN.most:,}."
         ),

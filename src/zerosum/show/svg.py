@@ -244,6 +244,8 @@ def _edge(
     if label:
         if across:  # the move written just before the child, above its edge
             mx, my, anchor = x2 - 8, y2 - 4, "end"
+        elif node.probability is not None and x2 >= x1:  # right of an edge going right
+            mx, my, anchor = (x1 + x2) / 2 + 5, (y1 + y2) / 2, "start"
         else:
             mx, my, anchor = (x1 + x2) / 2 - 5, (y1 + y2) / 2, "end"
         parts.append(
