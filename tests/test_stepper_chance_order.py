@@ -115,6 +115,7 @@ def test_an_order_of_a_chance_tree_orders_the_players_moves_not_the_outcomes():
         ("1,1", "bad --order '1,1': it lists 1 twice, or best or worst"),
         ("3", "bad --order '3': the tree's moves are 0 to 2, not 3"),
     ],
+    ids=["no move", "twice", "no such move"],
 )
 def test_a_bad_order_is_refused_with_the_commands_message(cli, text, message):
     with pytest.raises(ValueError) as error:
@@ -138,3 +139,10 @@ def test_tree_command_draws_a_chance_tree_and_takes_an_order(cli, tmp_path):
     assert report["value"] == 3 and len(report["examined"]) == 9
     report = cli.json("tree", TEXTBOOK, "--order", "best", "--show", "text", "-o", "/dev/null")
     assert len(report["examined"]) == 5
+
+
+def test_an_order_of_a_tree_without_a_players_node_is_refused_in_words():
+    for text in ("5", '{"chance": [[0.5, 1], [0.5, 2]]}'):
+        with pytest.raises(ValueError, match="the tree has no player's node to order"):
+            tree_order(Tree.from_text(text), "1")
+        assert tree_order(Tree.from_text(text), "best") is not None

@@ -113,15 +113,14 @@ def tree_order(tree: Tree, text: str | None) -> Order | None:
     if word in ORDERS:
         values = tree.values()
         return by_value(tree, values.__getitem__, best=word == "best")
-    if tree.has_chance and tree.is_chance(tree.initial_state()):  # a move of any player node
-        state = next(path for path in tree.nodes if not tree.is_chance(path))
-    else:
-        state = tree.initial_state()
+    players = [path for path, node in tree.nodes.items() if isinstance(node, list)]
+    if not players:
+        raise ValueError(f"bad --order {clipped(text)}: the tree has no player's node to order")
     try:
-        order = registry.move_order(tree, state, text)
+        order = registry.move_order(tree, players[0], text)
     except ValueError as error:
         raise ValueError(f"{error}, or best or worst") from None
-    widest = max(len(node) for path, node in tree.nodes.items() if isinstance(node, list))
+    widest = max(len(tree.nodes[path]) for path in players)
     for word in text.split(","):
         if int(word) >= widest:
             raise ValueError(

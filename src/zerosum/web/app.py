@@ -7,6 +7,7 @@ answer with the result, or with `{"error": message}` when the input is refused: 
 the library's own (the same as the command line's), never a traceback. That answer has status
 200, as the page asked a question and was answered (a browser logs every 4xx as an error in its
 console); a body the server will not read at all (too large, not a JSON object) is a 400.
+`GET /api/ordering` lists the runs of the tree page's chart, each then asked for by a POST.
 """
 
 from __future__ import annotations
