@@ -227,9 +227,9 @@ def test_tree_stepper_order_changes_the_leaves_examined_and_a_bad_order_is_refus
 
 def test_tree_page_charts_the_move_order_experiment_run_by_run(page, address):
     from zerosum.experiments.ordering import ordering_experiment
-    from zerosum.web.ordering import CHART_SEEDS
+    from zerosum.web.ordering import CHART_SHUFFLES
 
-    runs = ordering_experiment(seeds=CHART_SEEDS)
+    runs = ordering_experiment(CHART_SHUFFLES)
     page.goto(address + "/tree")
     page.click("#ordering-run")
     page.wait_for_selector("#ordering-waiting:has-text('done')")

@@ -15,7 +15,7 @@ from zerosum.theory.matrix import solve
 from zerosum.theory.payoffs import parse_matrix
 from zerosum.web.app import create_app
 from zerosum.web.envelope import best_text, envelope, envelope_svg
-from zerosum.web.ordering import CHART_SEEDS, ORDERS
+from zerosum.web.ordering import CHART_SHUFFLES, ORDERS
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +77,7 @@ def test_matrix_route_draws_2_by_n_and_says_why_not_3_by_3(client):
 
 
 def test_the_charts_runs_are_the_experiments_own(client):
-    expected = ordering_experiment(seeds=CHART_SEEDS)
+    expected = ordering_experiment(CHART_SHUFFLES)
     orders = client.get("/api/ordering").json()["orders"]
     assert [order["name"] for order in orders] == [run.name for run in expected]
     assert [o["name"] for o in orders][:3] == ["square order", "centre and corners", "edges first"]

@@ -2,7 +2,7 @@
 
 The value (a draw) never changes; the number of finished games alpha-beta reaches does:
 7,330 in square order, 2,893 centre and corners first, 17,002 edges first, and from 2,603 to
-13,358 over the twenty orders `random.Random(seed).shuffle` gives for seeds 0 to 19.
+13,358 over the twenty orders `random.Random(n).shuffle` gives for n from 0 to 19.
 """
 
 from __future__ import annotations
@@ -39,14 +39,15 @@ def random_order(seed: int) -> tuple[int, ...]:
     return tuple(squares)
 
 
-def named_orders(seeds: Iterable[int] = range(20)) -> list[tuple[str, tuple[int, ...]]]:
-    """The experiment's orders by name: the three named ones, then one random order per seed."""
+def named_orders(shuffles: Iterable[int] = range(20)) -> list[tuple[str, tuple[int, ...]]]:
+    """The experiment's orders by name: the three named ones, then `random_order(n)` for each
+    n of `shuffles`."""
     orders: list[tuple[str, tuple[int, ...]]] = [
         ("square order", SQUARE_ORDER),
         ("centre and corners", CENTRE_AND_CORNERS),
         ("edges first", EDGES_FIRST),
     ]
-    return orders + [(f"random {seed}", random_order(seed)) for seed in seeds]
+    return orders + [(f"random {n}", random_order(n)) for n in shuffles]
 
 
 def ordering_run(name: str, order: tuple[int, ...], max_nodes: Limit | None = None) -> OrderingRun:
@@ -58,15 +59,16 @@ def ordering_run(name: str, order: tuple[int, ...], max_nodes: Limit | None = No
 
 
 def ordering_experiment(
-    seeds: Iterable[int] = range(20), on_run: Callable[[], None] | None = None
+    shuffles: Iterable[int] = range(20), on_run: Callable[[], None] | None = None
 ) -> tuple[OrderingRun, ...]:
-    """Alpha-beta from the empty board in the three named orders, then one random order per seed.
+    """Alpha-beta from the empty board in the three named orders, then `random_order(n)` for
+    each n of `shuffles`.
 
     `leaves` counts finished games reached; `value` is for X (always 0, a draw). `on_run`, when
     given, is called after each order's search.
     """
     runs = []
-    for name, order in named_orders(seeds):
+    for name, order in named_orders(shuffles):
         runs.append(ordering_run(name, order))
         if on_run is not None:
             on_run()

@@ -2,7 +2,7 @@
 
 The page asks for the list of orders, then for each order's run in turn, and draws a bar as
 each answer comes: the runs are `zerosum.experiments.ordering`'s own (`zerosum chart
-ordering`), the first `CHART_SEEDS` random orders of its twenty. A run's search is bounded by
+ordering`), the first `CHART_SHUFFLES` random orders of its twenty. A run's search is bounded by
 `RUN_NODES`, and a finished run is kept: the same order is never searched twice.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 from zerosum.experiments.ordering import named_orders, ordering_run
 from zerosum.limits import Limit
 
-CHART_SEEDS = range(5)
+CHART_SHUFFLES = range(5)
 """The random orders the chart shows: the experiment's first five."""
 
 RUN_NODES = Limit(
@@ -26,7 +26,7 @@ RUN_NODES = Limit(
 )
 """The budget of one run's search (the page cannot lift it)."""
 
-ORDERS = tuple(named_orders(CHART_SEEDS))
+ORDERS = tuple(named_orders(CHART_SHUFFLES))
 """The chart's orders, by name, in the order their bars are drawn."""
 
 
