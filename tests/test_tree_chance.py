@@ -62,6 +62,7 @@ def test_tree_command_bad_probabilities_is_one_line_and_exit_2(cli):
     assert err == "zerosum: error: node 0: the probabilities sum to 1.1, not 1\n"
 
 
-def test_pictures_of_chance_trees_are_refused_with_a_reason(cli):
-    err = cli.error("tree", DICE, "--show", "text")
-    assert "--show draws exact searches: this tree has chance nodes" in err
+def test_pictures_of_chance_trees_are_drawn_by_expectiminimax_averaging_every_outcome(cli):
+    report = cli.json("tree", DICE, "--show", "text", "-o", "/dev/null")
+    assert report["algorithm"] == "expectiminimax" and report["value"] == 6
+    assert len(report["examined"]) == 4  # no Star2 pruning in a picture

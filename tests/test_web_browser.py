@@ -171,3 +171,91 @@ def test_matrix_page_draws_no_table_beyond_the_commands_and_counts_saddle_points
     assert page.locator("#payoffs td").count() == 0
     assert page.text_content("#saddle-points").endswith(", ... (63 in all)")
     assert page.text_content("#value") == "0"
+
+
+def test_tree_stepper_steps_expectiminimax_to_6_the_expectation_rising(page, address):
+    page.goto(address + "/tree")
+    page.wait_for_selector("#answer:not([hidden])")
+    page.click("#dice")
+    page.wait_for_selector("#summary:has-text('expectiminimax')")
+    total = int(page.text_content("#counter").split(" of ")[1])
+    assert total == 10 and page.text_content("#leaves") == "4 of 4"
+    for _ in range(3):  # the root, the first roll, its first outcome: half of 6
+        page.keyboard.press("ArrowRight")
+    assert page.locator("#n1.partial .value").text_content() == "3"
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#n1.partial .value").text_content() == "6"
+    for _ in range(3):  # its return, the second roll, its first outcome: half of 10
+        page.keyboard.press("ArrowRight")
+    assert page.locator("#n4.partial .value").text_content() == "5"
+    assert "brings the expectation of chance node after 1 to 5." in page.text_content("#caption")
+    page.keyboard.press("End")
+    assert page.text_content("#value") == "6"
+    assert page.locator("#n4.valued .value").text_content() == "5.5"
+    assert page.locator(".node.partial").count() == 0
+    assert page.locator(".edge text", has_text="p=0.5").count() == 4
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web-tree-chance.png"), full_page=True)
+
+
+def test_tree_stepper_order_changes_the_leaves_examined_and_a_bad_order_is_refused(page, address):
+    from zerosum.cli.tree import tree_order
+    from zerosum.games.tree import Tree
+
+    with pytest.raises(ValueError) as refused:
+        tree_order(Tree.from_text("[[3,12,8],[2,4,6],[14,5,2]]"), "1,x")
+    page.goto(address + "/tree")
+    page.wait_for_selector("#answer:not([hidden])")
+    assert page.text_content("#leaves") == "7 of 9"
+    page.select_option("#order-kind", "worst")
+    page.wait_for_selector("#leaves:has-text('9 of 9')")
+    page.select_option("#order-kind", "best")
+    page.wait_for_selector("#leaves:has-text('5 of 9')")
+    page.keyboard.press("End")
+    assert page.text_content("#value") == "3"
+    assert page.locator(".node.leaf.dark").count() == 4
+    page.select_option("#order-kind", "typed")
+    page.fill("#order", "1,x")
+    page.press("#order", "Enter")
+    page.wait_for_selector("#error:not(:empty)")
+    assert page.text_content("#error") == str(refused.value)
+    page.fill("#order", "2,1,0")
+    page.press("#order", "Enter")
+    page.wait_for_selector("#leaves:has-text('9 of 9')")
+    assert page.text_content("#error") == ""
+
+
+def test_tree_page_charts_the_move_order_experiment_run_by_run(page, address):
+    from zerosum.experiments.ordering import ordering_experiment
+    from zerosum.web.ordering import CHART_SHUFFLES
+
+    runs = ordering_experiment(CHART_SHUFFLES)
+    page.goto(address + "/tree")
+    page.click("#ordering-run")
+    page.wait_for_selector("#ordering-waiting:has-text('done')")
+    bars = page.locator("#ordering-chart svg g.bar.done")
+    assert bars.count() == len(runs) == 8
+    assert page.locator("#ordering-chart svg rect").count() == 8
+    names = page.locator("#ordering-chart .name").all_text_contents()
+    counts = page.locator("#ordering-chart .count").all_text_contents()
+    assert names == [run.name for run in runs]
+    assert counts == [f"{run.leaves:,}" for run in runs]
+    assert counts[:3] == ["7,330", "2,893", "17,002"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#ordering").screenshot(path=str(ARTIFACTS / "web-ordering-chart.png"))
+
+
+def test_matrix_page_draws_the_envelope_of_a_2_by_2_game_peaking_at_3_5(page, address):
+    page.goto(address + "/matrix")
+    page.fill("#matrix", "3 -1; -2 4")
+    page.click("#solve")
+    page.wait_for_selector("#picture svg")
+    assert page.text_content("#picture .best-label") == "p = 3/5, value 1"
+    assert page.locator("#picture circle.best").count() == 1
+    assert page.locator("#picture g.line").count() == 2
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#picture").screenshot(path=str(ARTIFACTS / "web-matrix-envelope.png"))
+    page.fill("#matrix", "1 2 3; 4 5 6; 7 8 9")
+    page.click("#solve")
+    page.wait_for_selector("#picture-note:has-text('3 x 3')")
+    assert page.locator("#picture svg").count() == 0

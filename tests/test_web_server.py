@@ -217,9 +217,25 @@ def test_tree_route_answers_a_bad_tree_or_algorithm_with_the_commands_message(cl
     assert answer == {"error": str(reader.value)}
     answer = client.post("/api/tree", json={"tree": "[[1,2]]", "algorithm": "import os"}).json()
     assert answer["error"].startswith("unknown algorithm 'import os'")
-    chance = client.post("/api/tree", json={"tree": '{"chance": [[1, 3]]}'}).json()
-    assert "chance nodes" in chance["error"]
     assert "error" in client.post("/api/tree", json={"tree": 3}).json()
+    assert "error" in client.post("/api/tree", json={"tree": "[1]", "order": 2}).json()
+    order = client.post("/api/tree", json={"tree": "[[1,2]]", "order": "1,x"}).json()
+    assert order["error"].startswith("bad --order '1,x': 'x' is no move")
+
+
+def test_tree_route_steps_expectiminimax_on_chance_nodes_and_follows_the_order(client):
+    from zerosum.cli.tree import traced_tree
+    from zerosum.games.tree import Tree
+    from zerosum.show.html import stepped_search
+
+    dice = '[{"chance": [[0.5, 6], [0.5, 6]]}, {"chance": [[0.5, 10], [0.5, 1]]}]'
+    answer = client.post("/api/tree", json={"tree": dice, "algorithm": "alphabeta"}).json()
+    assert answer["value"] == "6" and "expectiminimax" in answer["summary"]
+    assert answer["steps"] == stepped_search(traced_tree(Tree.from_text(dice), "alphabeta")).steps
+    textbook = "[[3,12,8],[2,4,6],[14,5,2]]"
+    for order, examined in (("", 7), ("best", 5), ("worst", 9)):
+        answer = client.post("/api/tree", json={"tree": textbook, "order": order}).json()
+        assert f"leaves examined {examined} of 9" in answer["summary"], order
 
 
 def test_the_steppers_script_and_style_are_the_html_animations_own(client):

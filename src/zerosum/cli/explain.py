@@ -19,6 +19,7 @@ from zerosum.cli.output import add_show_options, show
 from zerosum.game import Evaluating, Game, has_chance
 from zerosum.limits import Limit, shown
 from zerosum.search.engine import Engine, Iteration
+from zerosum.search.expectiminimax import expectiminimax
 from zerosum.search.ordering import Order
 from zerosum.search.result import SearchResult, SearchStats
 from zerosum.search.trace import Trace
@@ -152,11 +153,11 @@ def traced_search(
 ) -> SearchedTree:
     """What an exact search of `state` to the end looked at, its first `max_ply` plies drawn
     (all by default); ValueError when the picture would have more than `max_nodes` nodes."""
-    if algorithm not in SEARCHES:
-        known = ", ".join(SEARCHES)
+    if algorithm not in TRACED:
+        known = ", ".join(TRACED)
         raise ValueError(f"unknown algorithm {algorithm!r}: choose one of {known}")
     trace = Trace(limit=3 * max_nodes + 1, max_ply=max_ply)  # at most 3 events a node
-    result = SEARCHES[algorithm](game, state, order=order, trace=trace)
+    result = TRACED[algorithm](game, state, order=order, trace=trace)
     if not trace.complete:
         raise ValueError(
             f"the search has more than {max_nodes:,} nodes to draw: show fewer plies"
@@ -164,6 +165,24 @@ def traced_search(
         )
     return from_trace(game, state, trace, result, algorithm=algorithm, order=order,
                       max_nodes=max_nodes)  # fmt: skip
+
+
+def _traced_expectiminimax(
+    game: Game, state: Any, *, order: Order | None, trace: Trace
+) -> SearchResult:
+    """Expectiminimax as a picture can replay it: alpha-beta at the players' nodes, every
+    outcome of a chance node searched (no table: each node drawn where the search met it)."""
+    return expectiminimax(
+        game, state, pruning="alphabeta", order=order, trace=trace, transposition=False
+    )
+
+
+TRACED: dict[str, Callable[..., SearchResult]] = {
+    **SEARCHES,
+    "expectiminimax": _traced_expectiminimax,
+}
+"""The searches `traced_search` draws, by name: the exact ones, and expectiminimax for games
+with chance nodes."""
 
 
 def traced_engine(

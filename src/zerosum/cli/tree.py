@@ -5,13 +5,20 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from zerosum import registry
 from zerosum.cli.common import number, print_json
 from zerosum.cli.explain import traced_search
 from zerosum.cli.output import add_show_options, show
 from zerosum.games.tree import MAX_DEPTH, MAX_NODES, Tree
+from zerosum.limits import clipped
 from zerosum.search.expectiminimax import expectiminimax
-from zerosum.show.searched import EXAMINED, MAX_DRAWN
+from zerosum.search.ordering import Order, by_value
+from zerosum.show.searched import EXAMINED, MAX_DRAWN, SearchedTree
 from zerosum.solve.answer import SEARCHES
+
+ORDERS = ("best", "worst")
+"""The orders `--order` names in words, beside a list of moves: each node's moves best first
+or worst first for the player to move there, by their exact values."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -22,13 +29,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "Search a game tree written as nested lists (a list is a node, a number a leaf: the"
             " payoff for the first player) and show which leaves were examined and which pruned."
             ' A chance node is written {"chance": [[p, subtree], ...]}; a tree with chance'
-            " nodes is searched by expectiminimax with Star2 pruning. Limits: a tree is at most"
+            " nodes is searched by expectiminimax with Star2 pruning (with --show, averaging"
+            " every outcome: a picture cannot replay Star2's probes). --order changes which"
+            " leaves a search examines, never the value. Limits: a tree is at most"
             f" {MAX_DEPTH.most} levels deep (the searches call themselves at every level) and"
             f" has at most {MAX_NODES.most:,} nodes; a picture at most {MAX_DRAWN.most:,}."
         ),
     )
     parser.add_argument("tree", help='the tree, e.g. "[[3,12,8],[2,4,6],[14,5,2]]"')
     parser.add_argument("--algorithm", choices=sorted(SEARCHES), default="alphabeta")
+    parser.add_argument(
+        "--order",
+        help="the order to examine each node's moves in: best (best first for the player to"
+        " move, the perfect order), worst (worst first), or moves to examine first,"
+        " comma-separated, at every node (e.g. 2,1,0); default: as written",
+    )
     add_show_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
@@ -38,25 +53,19 @@ def run(args: argparse.Namespace) -> int:
     if args.output is not None and args.show is None:
         raise ValueError("-o writes the picture: say which with --show text, svg or html")
     tree = Tree.from_text(args.tree)
-    if tree.has_chance and args.show:
-        raise ValueError("--show draws exact searches: this tree has chance nodes")
+    order = tree_order(tree, args.order)
     if args.show:
-        searched = traced_search(
-            tree,
-            tree.initial_state(),
-            algorithm=args.algorithm,
-            max_nodes=min(len(tree.nodes), MAX_DRAWN.most),
-        )
+        searched = traced_tree(tree, args.algorithm, order)
         result = searched.result
-        algorithm = args.algorithm
+        algorithm = searched.algorithm
         examined = {n.state for n in searched.nodes if n.leaf and n.status == EXAMINED}
     else:  # no picture: the search alone, which notes the leaves it reads
         recording = _LeafRecording(tree)
         if tree.has_chance:
-            result = expectiminimax(recording, recording.initial_state())
+            result = expectiminimax(recording, recording.initial_state(), order=order)
             algorithm = "expectiminimax"
         else:
-            result = SEARCHES[args.algorithm](recording, recording.initial_state())
+            result = SEARCHES[args.algorithm](recording, recording.initial_state(), order=order)
             algorithm = args.algorithm
         examined = recording.examined
     leaves = tree.leaves()
@@ -93,6 +102,44 @@ def run(args: argparse.Namespace) -> int:
         where = ".".join(map(str, path)) or "the root"
         print(f"  {where:<12} {number(tree.nodes[path])!s:>8}  {mark}")
     return 0
+
+
+def tree_order(tree: Tree, text: str | None) -> Order | None:
+    """The order `--order` names for `tree`: None (as written), `best`, `worst`, or moves to
+    examine first ("2,0,1"). ValueError, `--order`'s message, for any other text."""
+    if text is None or not text.strip():
+        return None
+    word = text.strip().lower()
+    if word in ORDERS:
+        values = tree.values()
+        return by_value(tree, values.__getitem__, best=word == "best")
+    players = [path for path, node in tree.nodes.items() if isinstance(node, list)]
+    if not players:
+        raise ValueError(f"bad --order {clipped(text)}: the tree has no player's node to order")
+    try:
+        order = registry.move_order(tree, players[0], text)
+    except ValueError as error:
+        raise ValueError(f"{error}, or best or worst") from None
+    widest = max(len(tree.nodes[path]) for path in players)
+    for word in text.split(","):
+        if int(word) >= widest:
+            raise ValueError(
+                f"bad --order {clipped(text)}: the tree's moves are 0 to {widest - 1},"
+                f" not {word.strip()}"
+            )
+    return order
+
+
+def traced_tree(tree: Tree, algorithm: str, order: Order | None = None) -> SearchedTree:
+    """The whole search of `tree`, traced for a picture: by `algorithm`, or by expectiminimax
+    when the tree has chance nodes (as the command searches it), moves in `order`."""
+    return traced_search(
+        tree,
+        tree.initial_state(),
+        algorithm="expectiminimax" if tree.has_chance else algorithm,
+        order=order,
+        max_nodes=min(len(tree.nodes), MAX_DRAWN.most),
+    )
 
 
 class _LeafRecording(Tree):

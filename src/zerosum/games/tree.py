@@ -178,6 +178,24 @@ class Tree:
     def key(self, state: Path) -> Path:
         return state
 
+    def values(self) -> dict[Path, float]:
+        """Every node's exact value for the first player: a leaf's payoff, the best of a player
+        node's children for the player to move there, a chance node's expectation. Found from
+        the leaves up, without recursion (children are indexed after their parents)."""
+        values: dict[Path, float] = {}
+        for path in reversed(self.nodes):
+            node = self.nodes[path]
+            if path in self.chances:
+                values[path] = math.fsum(
+                    p * values[(*path, index)] for index, p in self.chances[path]
+                )
+            elif isinstance(node, list):
+                children = [values[(*path, index)] for index in range(len(node))]
+                values[path] = max(children) if self.players[path] == 0 else min(children)
+            else:
+                values[path] = node
+        return values
+
     def leaves(self) -> list[Path]:
         """Every leaf's path, left to right."""
         return list(self.leaf_paths)

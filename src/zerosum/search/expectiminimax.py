@@ -30,6 +30,12 @@ All four return the same value (up to float rounding of the sums). A transpositi
 keyed by the game's `key` and the remaining depth, with bound types, serves player and chance
 nodes when the game is `Keyed`.
 
+`trace=` (a `zerosum.search.trace.Trace`) records the search as the exact searches do, every
+score for the root player: a chance node is entered and left like a player node, its children
+searched in the order of its outcomes with the full window, its score the expectation. Only
+the searches that enter every node they value can be traced (`"none"` and `"alphabeta"`):
+Star2's probes value a grandchild before its parent, which no picture of a tree can replay.
+
 `rank_moves` values every move of a position, not only the best (what a backgammon analysis
 lists): each move's position is searched with a full window of its own, so the values of the
 second and later moves are exact where a single search would only bound them.
@@ -46,6 +52,7 @@ from zerosum.game import Bounded, Chance, Evaluating, Game, Keyed, Player, requi
 from zerosum.search.ordering import Order
 from zerosum.search.result import SearchResult, SearchStats
 from zerosum.search.table import bound_type, decides
+from zerosum.search.trace import CUTOFF, ENTER, EXIT, HIT, LEAF, Trace
 
 __all__ = ["MoveValue", "Pruning", "expectiminimax", "rank_moves"]
 
@@ -62,6 +69,7 @@ def expectiminimax(
     pruning: Pruning | None = None,
     order: Order | None = None,
     transposition: bool = True,
+    trace: Trace | None = None,
 ) -> SearchResult:
     """Expectiminimax value of `state` for the player to move there, and the best move.
 
@@ -81,7 +89,12 @@ def expectiminimax(
         raise ValueError(f"unknown pruning {pruning!r}: choose one of {', '.join(PRUNINGS)}")
     if pruning in ("star1", "star2"):
         require(game, Bounded, f"{pruning} pruning at chance nodes")
-    search = _Search(game, state, count_chance, pruning, order, transposition)
+        if trace is not None:
+            raise ValueError(
+                f"{pruning} pruning cannot be traced (its probes value nodes before their"
+                " parents): trace the search with pruning 'none' or 'alphabeta'"
+            )
+    search = _Search(game, state, count_chance, pruning, order, transposition, trace)
     score, pv = search.value(state, depth, -inf, inf)
     stats = SearchStats(search.nodes, search.terminals, search.evaluations, search.cutoffs)
     return SearchResult(score, pv[0] if pv else None, pv, stats)
@@ -154,9 +167,11 @@ class _Search:
         pruning: Pruning,
         order: Order | None,
         transposition: bool,
+        trace: Trace | None = None,
     ) -> None:
         assert isinstance(game, Chance)  # `expectiminimax` required it
         self.game = game
+        self.trace = trace
         self.evaluate = game.evaluate if isinstance(game, Evaluating) else None
         self.root_player: Player = game.to_move(root)
         self.count_chance = count_chance
@@ -183,7 +198,7 @@ class _Search:
         return None
 
     def value(
-        self, state: Any, depth: int | None, alpha: float, beta: float
+        self, state: Any, depth: int | None, alpha: float, beta: float, ply: int = 0
     ) -> tuple[float, tuple[Any, ...]]:
         """Fail-soft score of `state` within `(alpha, beta)` and its line (Knuth-Moore invariant).
 
@@ -191,8 +206,11 @@ class _Search:
         window; otherwise the node is searched and its score stored with its bound type.
         """
         self.nodes += 1
+        trace = self.trace
         score = self.leaf_score(state, depth)
         if score is not None:
+            if trace is not None:
+                trace.record(LEAF, state, ply, score)
             return score, ()
         key = self.key
         hash_move = None
@@ -202,24 +220,30 @@ class _Search:
             if entry is not None:
                 stored, bound, hash_move = entry
                 if decides(bound, stored, alpha, beta):
+                    if trace is not None:
+                        trace.record(HIT, state, ply, stored)
                     return stored, () if hash_move is None else (hash_move,)
+        if trace is not None:
+            trace.record(ENTER, state, ply, None, alpha, beta)
         if self.game.is_chance(state):
             below = depth if depth is None or not self.count_chance else depth - 1
             if self.pruning in ("star1", "star2"):
                 score, pv = self.star(state, below, alpha, beta), ()
             else:
-                score, pv = self.expectation(state, below), ()
+                score, pv = self.expectation(state, below, ply), ()
         else:
-            score, pv = self.player_node(state, depth, alpha, beta, hash_move)
+            score, pv = self.player_node(state, depth, alpha, beta, hash_move, ply)
+        if trace is not None:
+            trace.record(EXIT, state, ply, score, alpha, beta)
         if key is not None:
             self.table[entry_key] = (score, bound_type(score, alpha, beta), pv[0] if pv else None)
         return score, pv
 
-    def expectation(self, state: Any, depth: int | None) -> float:
+    def expectation(self, state: Any, depth: int | None, ply: int = 0) -> float:
         """The exact expected score of a chance node: every outcome searched in full."""
         game = self.game
         return fsum(
-            p * self.value(game.result(state, outcome), depth, -inf, inf)[0]
+            p * self.value(game.result(state, outcome), depth, -inf, inf, ply + 1)[0]
             for outcome, p in game.chance_outcomes(state)
         )
 
@@ -307,7 +331,13 @@ class _Search:
         return self.low, min(self.high, v)
 
     def player_node(
-        self, state: Any, depth: int | None, alpha: float, beta: float, hash_move: Any
+        self,
+        state: Any,
+        depth: int | None,
+        alpha: float,
+        beta: float,
+        hash_move: Any,
+        ply: int = 0,
     ) -> tuple[float, tuple[Any, ...]]:
         """Alpha-beta (or plain minimax with `pruning="none"`) at a player node."""
         prune = self.pruning != "none"
@@ -315,8 +345,9 @@ class _Search:
         maximizing = self.game.to_move(state) == self.root_player
         best = -inf if maximizing else inf
         best_pv: tuple[Any, ...] = ()
-        for move in self.moves(state, hash_move):
-            v, pv = self.value(self.game.result(state, move), below, alpha, beta)
+        moves = self.moves(state, hash_move)
+        for index, move in enumerate(moves, 1):
+            v, pv = self.value(self.game.result(state, move), below, alpha, beta, ply + 1)
             if v > best if maximizing else v < best:
                 best, best_pv = v, (move, *pv)
             if not prune:
@@ -327,6 +358,8 @@ class _Search:
                 beta = min(beta, best)
             if alpha >= beta:
                 self.cutoffs += 1
+                if self.trace is not None and index < len(moves):  # moves left unexamined
+                    self.trace.record(CUTOFF, state, ply, best, alpha, beta)
                 break
         return best, best_pv
 

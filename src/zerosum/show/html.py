@@ -3,7 +3,9 @@
 The page holds the SVG drawing of `zerosum.show.svg`, the search's steps as JSON and a small
 script, and fetches nothing. At the start every node is faint; each step lights the node it
 happened at: a window appears when a node is entered, a score when a leaf is reached or a node
-returns, and at a cut-off the branches the search will never look at go dark. Under the tree:
+returns, and at a cut-off the branches the search will never look at go dark. A chance node
+(expectiminimax) shows its expectation so far, in italics, rising as each outcome is valued,
+until it returns. Under the tree:
 the score MAX has secured at the root so far, the value once the search is over, and what the
 step did. Previous / next / play buttons, or the keyboard: → and ← step, space plays and
 pauses, Home and End jump to the first and last frame.
@@ -43,6 +45,7 @@ STEPPER_STYLE = """
 .anim .max.pruned .shape { fill: #dbe8fb; stroke: #1f4e8c; }
 .anim .min.pruned .shape { fill: #fde2cf; stroke: #9a4a12; }
 .anim .leaf.pruned .shape { fill: #fff; stroke: #333; }
+.anim .chance.pruned .shape { fill: #e3f2df; stroke: #2e6b30; }
 .anim .edge.pruned line { stroke: #888; stroke-dasharray: none; }
 .anim .edge line.cross { visibility: hidden; }
 .anim .node.dark .shape { fill: #3b3b3b; stroke: #1b1b1b; }
@@ -54,6 +57,7 @@ STEPPER_STYLE = """
 .anim:not(.done) .leaf.principal .shape { stroke: #333; }
 .anim:not(.done) .edge.principal line { stroke: #888; stroke-width: 1.5; }
 .anim .node.current .shape { stroke: #e67e00; stroke-width: 4; }
+.anim .node.partial .value { visibility: visible; font-style: italic; fill: #2e6b30; }
 """
 """How the stepper draws a search: the controls, and the marks that light the tree's nodes."""
 
@@ -62,7 +66,7 @@ STEPPER_SCRIPT = """
   "use strict";
   const stage = document.getElementById("stage");
   const el = (id) => document.getElementById(id);
-  const marks = ["entered", "valued", "dark", "current", "seen"];
+  const marks = ["entered", "valued", "dark", "current", "seen", "partial"];
   let steps = [];
   let frame = 0;
   let timer = null;
@@ -76,11 +80,25 @@ STEPPER_SCRIPT = """
 
   function render() {
     for (const g of stage.querySelectorAll("g.node, g.edge")) g.classList.remove(...marks);
+    // A chance node's label: its value once it returns, its expectation so far until then.
+    for (const label of stage.querySelectorAll("g.chance .value")) {
+      if (label.dataset.value === undefined) label.dataset.value = label.textContent;
+      label.textContent = label.dataset.value;
+    }
+    const expected = {};
     for (let i = 0; i < frame; i++) {
       const step = steps[i];
       const seen = { enter: "entered", cutoff: "seen" }[step.kind] || "valued";
       mark(step.node, seen);
       for (const index of step.dark) mark(index, "dark");
+      if (step.expected) expected[step.expected.node] = step.expected.value;
+    }
+    for (const [index, value] of Object.entries(expected)) {
+      const node = el("n" + index);
+      const label = node && node.querySelector(".value");
+      if (!label || node.classList.contains("valued")) continue;
+      label.textContent = value;
+      node.classList.add("partial");
     }
     const last = frame > 0 ? steps[frame - 1] : null;
     if (last) {
@@ -215,11 +233,15 @@ value at the root: <b id="value"></b></div>
 
 
 def _step_json(tree: SearchedTree, step: Step, names: list[str]) -> dict:
+    expected = None
+    if step.expected is not None:  # the expectation of the chance node above, so far
+        expected = {"node": tree.nodes[step.node].parent, "value": format_score(step.expected)}
     return {
         "kind": step.kind,
         "node": step.node,
         "dark": list(step.dark),
         "secured": None if step.secured is None else format_score(step.secured),
+        "expected": expected,
         "text": describe_step(tree, step, names[step.node]),
     }
 
@@ -229,8 +251,15 @@ def describe_step(tree: SearchedTree, step: Step, name: str | None = None) -> st
     node = tree.nodes[step.node]
     if name is None:
         name = _name(tree, node)
-    role = "MAX" if node.maximizing else "MIN"
+    role = "Chance" if node.chance else "MAX" if node.maximizing else "MIN"
     value = format_score(step.value)
+    share = ""
+    if step.expected is not None and node.parent is not None:  # an outcome of a chance node
+        share = (
+            f" With probability {format_score(node.probability)}, it brings the expectation"
+            f" of chance node {_name(tree, tree.nodes[node.parent])} to"
+            f" {format_score(step.expected)}."
+        )
     again = ""
     if step.again:
         earlier = format_score(node.earlier[-1] if node.earlier else None)
@@ -239,9 +268,17 @@ def describe_step(tree: SearchedTree, step: Step, name: str | None = None) -> st
         window = ""
         if step.alpha is not None:
             window = f" with α={format_score(step.alpha)}, β={format_score(step.beta)}"
+        if node.chance:
+            chances = " + ".join(
+                f"{format_score(tree.nodes[i].probability)}×?" for i in node.children
+            )
+            return (
+                f"Chance node {name} is entered: nobody chooses, its value is the expectation"
+                f" {chances or 'of its outcomes'}, each outcome searched in turn."
+            )
         return f"{role} node {name} is entered{again}{window}."
     if step.kind == LEAF:
-        return f"Leaf {name} is examined{again}: {value}."
+        return f"Leaf {name} is examined{again}: {value}.{share}"
     if step.kind == HIT:
         return f"Node {name} is found in the table{again}: {value}."
     if step.kind == CUTOFF:
@@ -254,7 +291,13 @@ def describe_step(tree: SearchedTree, step: Step, name: str | None = None) -> st
             f" so {branches} dark without being looked at."
         )
     if step.kind == EXIT:
-        return f"{role} node {name} returns {value}."
+        if node.chance:
+            terms = " + ".join(
+                f"{format_score(tree.nodes[i].probability)}×{format_score(tree.nodes[i].value)}"
+                for i in node.children
+            )
+            return f"Chance node {name} returns its expectation {terms} = {value}.{share}"
+        return f"{role} node {name} returns {value}.{share}"
     raise ValueError(f"unknown step kind {step.kind!r}")
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from math import inf
 from typing import Any
 
-from zerosum.game import Game, MoveText, Rendering
+from zerosum.game import Chance, Game, MoveText, Rendering
 from zerosum.limits import Limit, counted, shown
 from zerosum.search.engine import INFINITY
 from zerosum.search.ordering import Order
@@ -63,7 +63,9 @@ class SearchedNode:
     but the picture does not (past `max_ply`, or a pruned subtree past the limit). `earlier` are
     the scores of the searches of this node that the search then repeated (the engine's
     null-window tries that might have been better): the node shows its last search. `picture`
-    is the position as the game draws it (`Rendering`), or empty.
+    is the position as the game draws it (`Rendering`), or empty. `chance` marks a chance node
+    (nobody moves there: its score is the expectation of its children's, expectiminimax), and
+    `probability` is the chance of the outcome that leads to a chance node's child.
     """
 
     index: int
@@ -84,6 +86,8 @@ class SearchedNode:
     principal: bool = False
     earlier: tuple[float | None, ...] = ()
     picture: str = ""
+    chance: bool = False
+    probability: float | None = None
 
 
 @dataclass(frozen=True)
@@ -93,7 +97,9 @@ class Step:
     `node` is the index of the node the event happened at; `dark` the nodes a cut-off prunes
     (the unexamined branches and everything under them); `secured` the best score MAX has
     secured at the root once this step is done (None before the first move is valued). `again`
-    marks the start of a second search of a node already searched.
+    marks the start of a second search of a node already searched. `expected` is, when the
+    step values a chance node's child, that chance node's expectation so far: the sum of
+    `p * score` over the children valued until now.
     """
 
     kind: str
@@ -104,6 +110,7 @@ class Step:
     secured: float | None
     dark: tuple[int, ...] = ()
     again: bool = False
+    expected: float | None = None
 
 
 @dataclass(frozen=True)
@@ -311,6 +318,10 @@ class _Draft:
     truncated: bool = False
     discarded: bool = False
     moves: list[Any] | None = None  # in the order searched, once a child is met
+    probabilities: list[float] | None = None  # a chance node's, one for each of `moves`
+    chance: bool = False
+    probability: float | None = None
+    expected: float = 0.0  # a chance node's: the sum of p * score over its children valued
     tried: list[bool] = field(default_factory=list)  # which of `moves` have a child drawn
     untried: int = 0  # no move before this one is untried: where the next child is sought
     results: dict[int, Any] = field(default_factory=dict)  # the positions of moves, by index
@@ -354,6 +365,7 @@ class _Builder:
         self.steps: list[Step] = []
         self.secured: float | None = None
         # asked once, not at every node: a check against a protocol is slow
+        self.chance = game if isinstance(game, Chance) else None
         self.render = game.render if isinstance(game, Rendering) else None
         self.format_move = game.format_move if isinstance(game, MoveText) else None
 
@@ -368,6 +380,8 @@ class _Builder:
                 node.leaf, node.value = True, value
                 self.secure(node)
             self.step(event.kind, node, value, alpha, beta, again=again)
+            if event.kind != ENTER:
+                self.expect(node)
         elif event.kind == CUTOFF:
             node = self.open[-1]
             bound = beta if node.maximizing else alpha
@@ -382,6 +396,7 @@ class _Builder:
             node.truncated = not node.children
             self.secure(node)
             self.step(event.kind, node, value, alpha, beta)
+            self.expect(node)
         else:
             raise ValueError(f"unknown trace event kind {event.kind!r}")
 
@@ -413,7 +428,8 @@ class _Builder:
         index = self.untried_move_to(parent, event.state)
         if index is not None:
             parent.tried[index] = True
-            return self.new(parent, event.state, moves[index], event.ply, status), False
+            child = self.new(parent, event.state, moves[index], event.ply, status)
+            return self.with_probability(child, parent, index), False
         if parent.children and self.drafts[parent.children[-1]].state == event.state:
             return self.again(self.drafts[parent.children[-1]], status), True
         raise ValueError(
@@ -421,9 +437,16 @@ class _Builder:
         )
 
     def moves_of(self, node: _Draft) -> list[Any]:
-        """`node`'s moves in the order listed (found once), with none tried yet."""
+        """`node`'s moves in the order listed (found once), with none tried yet: a chance
+        node's outcomes in the game's order, with their probabilities."""
         if node.moves is None:
-            node.moves = self.ordered_moves(node.state)
+            if node.chance:
+                assert self.chance is not None
+                outcomes = self.chance.chance_outcomes(node.state)
+                node.moves = [outcome for outcome, _ in outcomes]
+                node.probabilities = [p for _, p in outcomes]
+            else:
+                node.moves = self.ordered_moves(node.state)
             node.tried = [False] * len(node.moves)
         return node.moves
 
@@ -460,6 +483,7 @@ class _Builder:
         node.alpha = node.beta = node.cutoff = None
         node.truncated = False
         node.tried, node.untried = [False] * len(node.tried), 0
+        node.expected = 0.0
         return node
 
     def discard(self, node: _Draft) -> None:
@@ -482,6 +506,7 @@ class _Builder:
             raise _too_big(self.max_nodes)
         maximizing = self.game.to_move(state) == self.root_player
         node = _Draft(len(self.drafts), None, state, move, ply, maximizing, status, len(self.steps))
+        node.chance = self.chance is not None and self.chance.is_chance(state)
         if parent is not None:
             node.parent = parent.index
             parent.children.append(node.index)
@@ -507,6 +532,7 @@ class _Builder:
             assert above.moves is not None
             state = self.position_after(above, move_index)
             node = self.new(above, state, above.moves[move_index], above.ply + 1, PRUNED)
+            self.with_probability(node, above, move_index)
             if self.game.is_terminal(state):
                 node.leaf = True
                 node.value = self.game.utility(state, self.root_player)
@@ -516,9 +542,25 @@ class _Builder:
                 moves = self.moves_of(node)
                 stack.extend((node, below) for below in range(len(moves) - 1, -1, -1))
 
+    def with_probability(self, node: _Draft, parent: _Draft, index: int) -> _Draft:
+        """`node`, given the probability of its outcome when `parent` is a chance node."""
+        if parent.probabilities is not None:
+            node.probability = parent.probabilities[index]
+        return node
+
+    def expect(self, node: _Draft) -> None:
+        """Once a chance node's child is valued, the chance node's expectation so far grows by
+        the child's share, and the step that valued the child says what it has become."""
+        if node.probability is None or node.value is None or node.parent is None:
+            return
+        parent = self.drafts[node.parent]
+        parent.expected += node.probability * node.value
+        self.steps[-1] = replace(self.steps[-1], expected=parent.expected)
+
     def secure(self, node: _Draft) -> None:
-        """After a move of the root is valued, MAX is sure of at least the best of them."""
-        if node.ply == 1 and node.value is not None:
+        """After a move of the root is valued, MAX is sure of at least the best of them (at a
+        chance root nobody moves: nothing is secured)."""
+        if node.ply == 1 and node.value is not None and not self.drafts[0].chance:
             self.secured = node.value if self.secured is None else max(self.secured, node.value)
 
     def step(
@@ -559,6 +601,7 @@ class _Builder:
                 step.secured,
                 tuple(number[i] for i in step.dark) if step.dark else (),
                 step.again,
+                step.expected,
             )
             for step in self.steps
         )
@@ -585,6 +628,8 @@ class _Builder:
             principal=principal,
             earlier=tuple(draft.earlier),
             picture="" if self.render is None else self.render(draft.state),
+            chance=draft.chance,
+            probability=draft.probability,
         )
 
     def move_text(self, state: Any, move: Any) -> str:

@@ -1,13 +1,14 @@
 """A searched tree as one self-contained SVG drawing.
 
-MAX nodes (the root player to move) are blue squares, MIN nodes orange circles, leaves white
+MAX nodes (the root player to move) are blue squares, MIN nodes orange circles, chance nodes
+green diamonds (each edge below one says its outcome's probability `p`), leaves white
 boxes, each with the score it returned for MAX; beside each node alpha-beta entered, the window
 `α`, `β` it was given. Pruned branches are greyed and dashed, and the edge into each pruned
 branch is crossed out; the principal variation is drawn in red. A `⋯` under a node says the
 search went on below where the picture stops.
 
 Each node is a `<g class="node ...">` with id `n<index>` whose classes say what it is (`max`,
-`min` or `leaf`; `examined`, `pruned` or `hit`; `principal`; `truncated`; `cutoff`;
+`min`, `chance` or `leaf`; `examined`, `pruned` or `hit`; `principal`; `truncated`; `cutoff`;
 `researched`), and each edge a `<g class="edge ...">` with id `e<index of its lower node>`:
 tests count them, and the HTML animation switches them on and off.
 """
@@ -45,6 +46,7 @@ text { font-family: 'DejaVu Sans', Verdana, sans-serif; font-size: 12px; fill: #
 .edge line.cross { stroke: #c0392b; stroke-width: 2.5; stroke-dasharray: none; }
 .max .shape { fill: #dbe8fb; stroke: #1f4e8c; stroke-width: 1.5; }
 .min .shape { fill: #fde2cf; stroke: #9a4a12; stroke-width: 1.5; }
+.chance .shape { fill: #e3f2df; stroke: #2e6b30; stroke-width: 1.5; }
 .leaf .shape { fill: #fff; stroke: #333; stroke-width: 1.2; }
 .hit .shape { stroke-dasharray: 2 2; }
 .principal .shape { stroke: #c0392b; stroke-width: 3; }
@@ -151,7 +153,7 @@ def _slot(node: SearchedNode, across: bool) -> float:
 
 def node_classes(node: SearchedNode) -> str:
     """The class list of a node's group: what it is, what the search did with it."""
-    kind = "leaf" if node.leaf else "max" if node.maximizing else "min"
+    kind = "leaf" if node.leaf else "chance" if node.chance else "max" if node.maximizing else "min"
     classes = ["node", kind, node.status]
     if node.principal:
         classes.append("principal")
@@ -168,6 +170,12 @@ def _node(node: SearchedNode, x: float, y: float, across: bool, titles: bool) ->
     if node.leaf:
         shape = (
             f'<rect class="shape" x="{x - 15:.1f}" y="{y - 12:.1f}" width="30" height="24" rx="6"/>'
+        )
+    elif node.chance:  # a diamond
+        r = HALF + 3
+        shape = (
+            f'<polygon class="shape" points="{x:.1f},{y - r:.1f} {x + r:.1f},{y:.1f}'
+            f' {x:.1f},{y + r:.1f} {x - r:.1f},{y:.1f}"/>'
         )
     elif node.maximizing:
         shape = (
@@ -230,21 +238,27 @@ def _edge(
                 f'<line class="cross" x1="{cx - dx:.1f}" y1="{cy - CROSS:.1f}"'
                 f' x2="{cx + dx:.1f}" y2="{cy + CROSS:.1f}"/>'
             )
-    if node.move_text:
+    label = node.move_text
+    if node.probability is not None:  # an outcome of chance: its probability
+        label = f"p={format_score(node.probability)}"
+    if label:
         if across:  # the move written just before the child, above its edge
             mx, my, anchor = x2 - 8, y2 - 4, "end"
+        elif node.probability is not None and x2 >= x1:  # right of an edge going right
+            mx, my, anchor = (x1 + x2) / 2 + 5, (y1 + y2) / 2, "start"
         else:
             mx, my, anchor = (x1 + x2) / 2 - 5, (y1 + y2) / 2, "end"
         parts.append(
             f'<text class="move" x="{mx:.1f}" y="{my:.1f}" text-anchor="{anchor}">'
-            f"{escape(node.move_text)}</text>"
+            f"{escape(label)}</text>"
         )
     parts.append("</g>")
     return "".join(parts)
 
 
 LEGEND_TEXT = (
-    "square: MAX to move · circle: MIN to move · box: leaf · α, β: the window a node was"
+    "square: MAX to move · circle: MIN to move · diamond: chance, p its outcomes'"
+    " probabilities · box: leaf · α, β: the window a node was"
     " entered with · grey, crossed out: pruned · red: principal variation · ⋯: searched further"
 )
 

@@ -2,8 +2,9 @@
 
 One line per node: the move that leads to it, MAX or MIN (or the leaf), the window alpha-beta
 entered it with, the score it returned, a `*` on the principal variation, and what a cut-off
-did. Pruned branches are marked `pruned`; a pruned leaf's payoff, which the search never read,
-is shown in brackets. A node searched again after a first, cheaper search (the engine's
+did; a chance node (CHANCE) returns the expectation of its outcomes, each written with its
+probability `p`. Pruned branches are marked `pruned`; a pruned leaf's payoff, which the search
+never read, is shown in brackets. A node searched again after a first, cheaper search (the engine's
 null-window try) says what that first search returned.
 """
 
@@ -35,6 +36,8 @@ def text(tree: SearchedTree) -> str:
 def describe(node: SearchedNode) -> str:
     """One node's line, without the tree's indentation."""
     parts = [node.move_text] if node.move_text else []
+    if node.probability is not None:
+        parts.append(f"(p={format_score(node.probability)})")
     if node.leaf:
         parts.append("leaf")
         if node.status != PRUNED:
@@ -42,7 +45,7 @@ def describe(node: SearchedNode) -> str:
         elif node.value is not None:
             parts.append(f"({format_score(node.value)})")
     else:
-        parts.append("MAX" if node.maximizing else "MIN")
+        parts.append("CHANCE" if node.chance else "MAX" if node.maximizing else "MIN")
         if node.alpha is not None:
             parts.append(f"α={format_score(node.alpha)} β={format_score(node.beta)}")
         if node.status != PRUNED:

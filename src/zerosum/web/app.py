@@ -7,6 +7,7 @@ answer with the result, or with `{"error": message}` when the input is refused: 
 the library's own (the same as the command line's), never a traceback. That answer has status
 200, as the page asked a question and was answered (a browser logs every 4xx as an error in its
 console); a body the server will not read at all (too large, not a JSON object) is a 400.
+`GET /api/ordering` lists the runs of the tree page's chart, each then asked for by a POST.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from zerosum.show.html import STEPPER_SCRIPT, STEPPER_STYLE
 from zerosum.theory.payoffs import FILE_BYTES
 from zerosum.web.guard import SameOriginGuard
 from zerosum.web.matrix import solved_matrix
+from zerosum.web.ordering import chart_orders, chart_run
 from zerosum.web.tree import TEXTBOOK_TREE, searched_tree
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -57,6 +59,8 @@ def create_app(hosts: Iterable[str]) -> Starlette:
     routes += [
         Route("/api/matrix", _json_route(_solve_matrix), methods=["POST"]),
         Route("/api/tree", _json_route(_search_tree), methods=["POST"]),
+        Route("/api/ordering", _json_route(_ordering_run), methods=["POST"]),
+        Route("/api/ordering", _ordering_orders, methods=["GET"]),
         # The stepper's script and style live with the HTML animation, their one home.
         Route("/stepper.js", _text(STEPPER_SCRIPT, "text/javascript")),
         Route("/stepper.css", _text(STEPPER_STYLE, "text/css")),
@@ -94,9 +98,20 @@ def _solve_matrix(body: dict[str, Any]) -> dict[str, Any]:
 
 def _search_tree(body: dict[str, Any]) -> dict[str, Any]:
     text, algorithm = body.get("tree"), body.get("algorithm", "alphabeta")
-    if not isinstance(text, str) or not isinstance(algorithm, str):
-        raise ValueError(f'give the tree as text, e.g. "{TEXTBOOK_TREE}", and the algorithm')
-    return searched_tree(text, algorithm)
+    order = body.get("order", "")
+    if not (isinstance(text, str) and isinstance(algorithm, str) and isinstance(order, str)):
+        raise ValueError(
+            f'give the tree as text, e.g. "{TEXTBOOK_TREE}", the algorithm and the order'
+        )
+    return searched_tree(text, algorithm, order)
+
+
+def _ordering_run(body: dict[str, Any]) -> dict[str, Any]:
+    return chart_run(body.get("run"))
+
+
+async def _ordering_orders(request: Request) -> Response:
+    return JSONResponse(chart_orders())
 
 
 def _json_route(

@@ -12,6 +12,21 @@ from zerosum.cli.matrix import TABLE_COLUMNS, TABLE_ROWS, matrix_report, number_
 from zerosum.limits import NO_LIMIT
 from zerosum.theory.matrix import eliminate_dominated, pure_values, solve
 from zerosum.theory.payoffs import parse_matrix
+from zerosum.web.envelope import best_text, envelope, envelope_svg
+
+PICTURE_NOTES = {
+    "row": (
+        "Each line is what the row player expects against one column when playing R1 with"
+        " probability p; the column player holds the row player to the lowest line (the bold"
+        " lower envelope), whose highest point is the row player's best p and the value."
+    ),
+    "column": (
+        "Each line is what the row player expects from one row when the column player plays"
+        " C1 with probability q; the row player answers with the highest line (the bold upper"
+        " envelope), whose lowest point is the column player's best q and the value."
+    ),
+}
+"""What the picture shows, for a game with two rows and for one with two columns."""
 
 
 def solved_matrix(text: str) -> dict[str, Any]:
@@ -21,7 +36,9 @@ def solved_matrix(text: str) -> dict[str, Any]:
     strategies, exact ones as strings under "exact"), with the shape, the cells and the row
     minima and column maxima as text (null for a matrix larger than the command's table: the
     page draws what the command draws), and the steps of iterated elimination of strictly dominated
-    strategies. ValueError, with the parser's message, for a text that is not a matrix or is
+    strategies; and for a game with two rows (or two columns) the picture of its envelope as
+    SVG (`zerosum.web.envelope`), where it peaks and what it shows, or, for another shape,
+    null and why. ValueError, with the parser's message, for a text that is not a matrix or is
     over the command's limits.
     """
     try:
@@ -37,6 +54,14 @@ def solved_matrix(text: str) -> dict[str, Any]:
     report["cells"] = [[number_text(x) for x in row] for row in matrix.rows] if table else None
     report["row_minima"] = [number_text(low) for low in pure.row_minima] if table else None
     report["column_maxima"] = [number_text(high) for high in pure.column_maxima] if table else None
+    try:
+        shape = envelope(matrix)
+        report["picture"] = envelope_svg(shape)
+        report["picture_best"] = best_text(shape)
+        report["picture_note"] = PICTURE_NOTES[shape.side]
+    except ValueError as why:  # not 2 x n nor n x 2: no picture, and the reason
+        report["picture"] = report["picture_best"] = None
+        report["picture_note"] = str(why)
     report["dominance"] = {
         "eliminations": [
             {

@@ -82,6 +82,10 @@ function show(answer) {
     ? "Exact: the strategies and the value are fractions, proved optimal."
     : "In floating point: the matrix is too large to solve exactly in the time allowed, or has cells that are not exact.";
   showDominance(answer.dominance);
+  // The picture is the server's SVG, made of numbers it computed and names it wrote (R1, C1):
+  // no text typed on the page is in it.
+  byId("picture").innerHTML = answer.picture || "";
+  byId("picture-note").textContent = answer.picture_note;
   byId("answer").hidden = false;
 }
 
