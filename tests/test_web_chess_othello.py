@@ -96,3 +96,25 @@ def test_othello_pass_is_its_own_target_and_no_cell():
     assert game.legal_moves(state) == [PASS]
     assert othello_board.target(game, state, PASS) == {"pass": True}
     assert othello_board.describe(game, state, last=PASS)["last"] is None
+
+
+def test_twelve_pieces_ship_with_the_package():
+    import tomllib
+    from pathlib import Path
+    from xml.etree import ElementTree
+
+    from zerosum.web.app import STATIC
+
+    pieces = sorted(path.name for path in (STATIC / "pieces").glob("*.svg"))
+    assert pieces == sorted(f"{colour}{kind}.svg" for colour in "wb" for kind in "KQRBNP")
+    for name in pieces:
+        drawing = ElementTree.parse(STATIC / "pieces" / name).getroot()
+        assert drawing.get("viewBox") == "0 0 100 100", name
+    # Every file the server sends is package data (setuptools' globs, from the package's folder).
+    root = Path(__file__).resolve().parent.parent
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    package = STATIC.parent.parent
+    shipped = {
+        path for pattern in patterns["package-data"]["zerosum"] for path in package.glob(pattern)
+    }
+    assert {path for path in STATIC.rglob("*") if path.is_file()} <= shipped
