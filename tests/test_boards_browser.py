@@ -62,10 +62,9 @@ def _serve(route: Any) -> None:
         route.fulfill(status=404)
 
 
-@pytest.fixture
-def page(browser):  # noqa: F811 (the imported fixture)
-    """The bare page with the drawers loaded, and after the test a check that it logged no
-    error (a piece's file not found would be one)."""
+@pytest.fixture(scope="module")
+def loaded(browser):  # noqa: F811 (the imported fixture)
+    """The bare page with the drawers loaded, once for the module's tests; the errors it logs."""
     opened = browser.new_page(viewport={"width": 700, "height": 700})
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
@@ -74,10 +73,22 @@ def page(browser):  # noqa: F811 (the imported fixture)
     )
     opened.route(f"{ORIGIN}/**", _serve)
     opened.goto(f"{ORIGIN}/")
+    opened.errors = errors
     yield opened
-    opened.wait_for_load_state("networkidle")
     opened.close()
-    assert errors == []
+
+
+@pytest.fixture
+def page(loaded):
+    """The page, and after the test a check that it logged no error and that every piece it
+    drew is a file of the package's `pieces` folder."""
+    loaded.errors.clear()
+    yield loaded
+    hrefs = loaded.eval_on_selector_all("image", "images => images.map(i => i.href.baseVal)")
+    for href in hrefs:
+        name = href.removeprefix(f"{ORIGIN}/static/pieces/")
+        assert (STATIC / "pieces" / name).is_file(), href
+    assert loaded.errors == []
 
 
 def chess_position(fen: str = "startpos", moves: tuple[str, ...] = ()) -> tuple[Chess, Any, Any]:
@@ -122,7 +133,7 @@ def marked(page: Any) -> list[str]:
 
 def test_chess_start_marks_20_moves_and_a_click_on_e2_then_e4_plays_e4(page):
     game, state, _ = chess_position()
-    draw(page, chess_board.describe(game, state), legal(game, state, chess_board))
+    draw(page, chess_board.describe(game, state, None, 0), legal(game, state, chess_board))
     assert page.locator("image.piece").count() == 32
     reached = 0
     for square in ("a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2", "b1", "g1"):
@@ -137,13 +148,12 @@ def test_chess_start_marks_20_moves_and_a_click_on_e2_then_e4_plays_e4(page):
     assert played(page) == ["e4"]
     assert parse_move(game, state, "e4").uci() == "e2e4"
     ARTIFACTS.mkdir(exist_ok=True)
-    page.wait_for_load_state("networkidle")
     page.locator("#board svg").screenshot(path=str(ARTIFACTS / "board-chess.png"))
 
 
 def test_chess_dragging_the_knight_from_g1_to_f3_plays_nf3(page):
     game, state, _ = chess_position()
-    draw(page, chess_board.describe(game, state), legal(game, state, chess_board))
+    draw(page, chess_board.describe(game, state, None, 0), legal(game, state, chess_board))
     page.mouse.move(*centre(page, 'rect.square[data-square="g1"]'))
     page.mouse.down()
     page.mouse.move(*centre(page, 'rect.square[data-square="f3"]'), steps=6)
@@ -155,7 +165,7 @@ def test_chess_dragging_the_knight_from_g1_to_f3_plays_nf3(page):
 
 def test_chess_drop_on_a_square_out_of_reach_puts_the_piece_back(page):
     game, state, _ = chess_position()
-    draw(page, chess_board.describe(game, state), legal(game, state, chess_board))
+    draw(page, chess_board.describe(game, state, None, 0), legal(game, state, chess_board))
     page.mouse.move(*centre(page, 'rect.square[data-square="g1"]'))
     page.mouse.down()
     page.mouse.move(*centre(page, 'rect.square[data-square="g4"]'), steps=6)
@@ -165,13 +175,18 @@ def test_chess_drop_on_a_square_out_of_reach_puts_the_piece_back(page):
     assert page.get_attribute('image[data-square="g1"]', "y") == "700"
 
 
-def test_chess_promotion_offers_four_pieces_and_the_knight_plays_b8_knight(page):
+def test_chess_promotion_offers_four_pieces_and_the_knight_plays_b8_knight_after_one_refusal(page):
     game, state, _ = chess_position("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
-    draw(page, chess_board.describe(game, state), legal(game, state, chess_board))
+    draw(page, chess_board.describe(game, state, None, 0), legal(game, state, chess_board))
     click_square(page, "b7")
     assert marked(page) == ["a8", "b8"]
     click_square(page, "b8")
     assert played(page) == []
+    assert page.locator(".promotion").count() == 4
+    click_square(page, "h1")  # beside the four pieces: no promotion after all
+    assert page.locator(".promotion").count() == 0 and played(page) == []
+    click_square(page, "b7")
+    click_square(page, "b8")
     choices = page.eval_on_selector_all(".promotion", "gs => gs.map(g => g.dataset.promotion)")
     assert choices == ["q", "r", "b", "n"]
     page.click('.promotion[data-promotion="n"]')
@@ -183,7 +198,7 @@ def test_chess_flipped_board_has_a8_at_the_bottom_right_and_black_moves_e7_e5(pa
     game, state, last = chess_position(moves=("e4",))
     draw(
         page,
-        chess_board.describe(game, state, flip=True, last=last),
+        chess_board.describe(game, state, last, 1),
         legal(game, state, chess_board),
     )
     a8 = page.locator('rect.square[data-square="a8"]').bounding_box()
@@ -206,7 +221,7 @@ def test_chess_check_last_move_and_the_engine_arrow_are_drawn_and_a_watched_boar
 ):
     game, state, last = chess_position(moves=("e4", "f5", "Qh5+"))
     hint = chess_board.target(game, state, parse_move(game, state, "g6"))
-    board = chess_board.describe(game, state, last=last)
+    board = chess_board.describe(game, state, last, 0)
     draw(page, board, legal(game, state, chess_board), hint=hint, interactive=False)
     assert page.get_attribute(".check", "data-square") == "e8"
     arrow = page.locator(".hint")
@@ -223,7 +238,7 @@ def othello_position(text: str = "") -> tuple[Othello, Any]:
 
 def test_othello_start_marks_four_squares_and_a_click_on_d3_plays_it(page):
     game, state = othello_position()
-    draw(page, othello_board.describe(game, state), legal(game, state, othello_board))
+    draw(page, othello_board.describe(game, state, None, 0), legal(game, state, othello_board))
     cells = page.eval_on_selector_all(".target", "marks => marks.map(m => Number(m.dataset.cell))")
     assert sorted(cells) == [19, 26, 37, 44]  # d3, c4, f5, e6
     assert page.locator(".disc").count() == 4
@@ -238,7 +253,7 @@ def test_othello_start_marks_four_squares_and_a_click_on_d3_plays_it(page):
 def test_othello_last_disc_and_engine_square_are_marked(page):
     game, state = othello_position("d3")
     hint = othello_board.target(game, state, parse_move(game, state, "c5"))
-    board = othello_board.describe(game, state, last=parse_move(*othello_position(), "d3"))
+    board = othello_board.describe(game, state, 19, 0)  # d3
     draw(page, board, legal(game, state, othello_board), hint=hint)
     assert page.get_attribute(".last", "data-cell") == "19"
     assert page.get_attribute(".hint", "data-cell") == str(parse_move(game, state, "c5"))
@@ -249,7 +264,7 @@ def test_othello_last_disc_and_engine_square_are_marked(page):
 
 def test_othello_pass_only_position_shows_the_pass_button_which_plays_pass(page):
     game, state = othello_position("O" + "X" * 62 + ". X")
-    draw(page, othello_board.describe(game, state), legal(game, state, othello_board))
+    draw(page, othello_board.describe(game, state, None, 0), legal(game, state, othello_board))
     assert page.locator(".target").count() == 0
     page.click("button.pass")
     assert played(page) == ["pass"]

@@ -16,7 +16,7 @@ from zerosum.web import chess_board, othello_board
 def test_chess_start_gives_its_fen_and_20_targets_one_per_move():
     game = Chess()
     state = game.initial_state()
-    board = chess_board.describe(game, state)
+    board = chess_board.describe(game, state, None, 0)
     assert board == {
         "kind": "chess",
         "fen": chess.STARTING_FEN,
@@ -51,7 +51,7 @@ def test_chess_board_marks_the_king_in_check_the_last_move_and_the_side_at_the_b
     for text in ("e4", "f5", "Qh5+"):
         move = parse_move(game, state, text)
         state = game.result(state, move)
-    board = chess_board.describe(game, state, flip=True, last=move)
+    board = chess_board.describe(game, state, move, 1)
     assert board["check"] == "e8"
     assert board["last"] == ["d1", "h5"]
     assert board["flip"] is True
@@ -61,7 +61,7 @@ def test_chess_board_marks_the_king_in_check_the_last_move_and_the_side_at_the_b
 def test_othello_start_has_two_discs_each_and_four_cells_to_play():
     game = Othello()
     state = game.initial_state()
-    board = othello_board.describe(game, state)
+    board = othello_board.describe(game, state, None, 0)
     cells = board["cells"]
     assert board["kind"] == "othello" and board["size"] == 8 and board["last"] is None
     assert len(cells) == 64
@@ -84,7 +84,7 @@ def test_othello_board_after_a_move_counts_the_turned_disc_and_marks_the_square(
     state = game.initial_state()
     move = parse_move(game, state, "d3")
     state = game.result(state, move)
-    board = othello_board.describe(game, state, last=move)
+    board = othello_board.describe(game, state, move, 0)
     assert board["last"] == 19
     assert board["cells"].count("B") == 4 and board["cells"].count("W") == 1
 
@@ -95,7 +95,7 @@ def test_othello_pass_is_its_own_target_and_no_cell():
     state = game.parse_state("O" + "X" * 62 + ". X")
     assert game.legal_moves(state) == [PASS]
     assert othello_board.target(game, state, PASS) == {"pass": True}
-    assert othello_board.describe(game, state, last=PASS)["last"] is None
+    assert othello_board.describe(game, state, PASS, 0)["last"] is None
 
 
 def test_twelve_pieces_ship_with_the_package():

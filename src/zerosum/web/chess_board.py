@@ -14,18 +14,17 @@ import chess
 from zerosum.games.chess import Chess, Position
 
 
-def describe(
-    game: Chess, state: Position, flip: bool = False, last: chess.Move | None = None
-) -> dict[str, Any]:
-    """The board of `state` as the page draws it: its FEN, `flip` (Black at the bottom, for a
-    person playing Black), the squares of `last` (the move that led here, which a position
-    does not keep) and the square of the king in check, if the side to move is in check."""
+def describe(game: Chess, state: Position, last: chess.Move | None, seat: int) -> dict[str, Any]:
+    """The board of `state` as the page draws it: its FEN, the squares of `last` (the move that
+    led here, which a position does not keep; None at the start), the square of the king in
+    check if the side to move is in check, and "flip" (Black at the bottom) when `seat`, the
+    player the person plays, is Black (1)."""
     board = state.board
     king = board.king(board.turn) if board.is_check() else None
     return {
         "kind": "chess",
         "fen": board.fen(),
-        "flip": flip,
+        "flip": seat == 1,
         "last": None if last is None else [_name(last.from_square), _name(last.to_square)],
         "check": None if king is None else _name(king),
     }

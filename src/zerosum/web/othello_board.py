@@ -11,24 +11,18 @@ from typing import Any
 from zerosum.games.othello import PASS, SIZE, Othello, State
 
 
-def describe(
-    game: Othello, state: State, flip: bool = False, last: int | None = None
-) -> dict[str, Any]:
+def describe(game: Othello, state: State, last: int | None, seat: int) -> dict[str, Any]:
     """The board of `state` as the page draws it: 64 cells from a1, each `"B"` (Black, X),
-    `"W"` (White, O) or `""`, and the square of `last` (the move that led here, None for a
-    pass or at the start). `flip` is taken for the same call as chess's and ignored: the board
-    is always drawn with row 1 at the top, as its squares are written."""
+    `"W"` (White, O) or `""`, and the square of `last` (the move that led here; None for a
+    pass or at the start). The board is drawn with row 1 at the top, as its squares are
+    written, whichever `seat` the person plays."""
     black, white = game.discs(state)
     cells = [
         "B" if black >> cell & 1 else "W" if white >> cell & 1 else ""
         for cell in range(SIZE * SIZE)
     ]
-    return {
-        "kind": "othello",
-        "size": SIZE,
-        "cells": cells,
-        "last": None if last in (None, PASS) else last,
-    }
+    last = None if last == PASS else last
+    return {"kind": "othello", "size": SIZE, "cells": cells, "last": last}
 
 
 def target(game: Othello, state: State, move: int) -> dict[str, Any]:
