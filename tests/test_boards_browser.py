@@ -268,3 +268,14 @@ def test_othello_pass_only_position_shows_the_pass_button_which_plays_pass(page)
     assert page.locator(".target").count() == 0
     page.click("button.pass")
     assert played(page) == ["pass"]
+
+
+def test_chess_a1_is_a_dark_square_and_h1_a_light_one(page):
+    game, state, _ = chess_position()
+    draw(page, chess_board.describe(game, state, None, 0), [])
+    fill = 'rect.square[data-square="{}"]'
+    a1, h1 = (page.get_attribute(fill.format(square), "fill") for square in ("a1", "h1"))
+    assert a1 == page.get_attribute(fill.format("h8"), "fill") != h1
+    assert h1 == page.get_attribute(fill.format("a8"), "fill")
+    (a1_red, h1_red) = (int(colour[1:3], 16) for colour in (a1, h1))
+    assert a1_red < h1_red  # a1 the darker

@@ -33,6 +33,11 @@
     return node;
   }
 
+  // Whether a square is light: a1 is dark, h1 light.
+  function light(square) {
+    return (FILES.indexOf(square[0]) + Number(square[1])) % 2 === 0;
+  }
+
   // The piece on each square of a FEN's first field, as the name of its file ("wK", "bP").
   function placement(fen) {
     const pieces = new Map();
@@ -108,10 +113,9 @@
       for (const file of FILES) {
         const square = file + rank;
         const [x, y] = corner(square);
-        const light = (FILES.indexOf(file) + rank) % 2 === 1;
         element("rect", {
           x, y, width: SQUARE, height: SQUARE,
-          fill: light ? COLOURS.light : COLOURS.dark,
+          fill: light(square) ? COLOURS.light : COLOURS.dark,
           class: "square", "data-square": square,
         }, squares);
       }
@@ -120,8 +124,9 @@
     for (let index = 0; index < 8; index++) {
       const file = FILES[flip ? 7 - index : index];
       const rank = flip ? index + 1 : 8 - index;
-      const fileColour = (FILES.indexOf(file) + (flip ? 8 : 1)) % 2 === 1 ? COLOURS.dark : COLOURS.light;
-      const rankColour = ((flip ? 7 : 0) + rank) % 2 === 1 ? COLOURS.dark : COLOURS.light;
+      // Each label in the colour of the other squares, on the square it stands on.
+      const fileColour = light(file + (flip ? 8 : 1)) ? COLOURS.dark : COLOURS.light;
+      const rankColour = light((flip ? "h" : "a") + rank) ? COLOURS.dark : COLOURS.light;
       const labels = { "font-size": 18, "font-family": "DejaVu Sans, Verdana, sans-serif", "pointer-events": "none" };
       element("text", { ...labels, x: index * SQUARE + SQUARE - 6, y: 8 * SQUARE - 6, "text-anchor": "end", fill: fileColour, class: "file" }, squares)
         .textContent = file;
