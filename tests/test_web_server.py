@@ -249,9 +249,10 @@ def test_the_steppers_script_and_style_are_the_html_animations_own(client):
 def test_every_asset_is_in_the_package_and_no_page_names_another_server():
     from zerosum.web.app import PAGES, STATIC
 
-    assets = {path.name for path in STATIC.iterdir()}
+    files = [path for path in STATIC.rglob("*") if path.is_file()]  # the chess pieces' folder too
+    assets = {path.relative_to(STATIC).as_posix() for path in files}
     assert set(PAGES.values()) <= assets
-    for path in STATIC.iterdir():
+    for path in files:
         text = path.read_text()
         addresses = re.findall(r"[a-z]+://[^\s\"'<>)]+", text)
         assert addresses in ([], ["http://www.w3.org/2000/svg"]), (path.name, addresses)

@@ -379,22 +379,22 @@ class Othello:
     def format_state(self, state: State) -> str:
         """The board text of a position: 64 squares from a1, a space, the side to move (the
         inverse of `parse_state`)."""
-        black, white = self._colours(state)
+        black, white = self.discs(state)
         squares = "".join(
             "X" if black >> square & 1 else "O" if white >> square & 1 else "."
             for square in range(64)
         )
         return f"{squares} {MARKS[state[2]]}"
 
-    def _colours(self, state: State) -> tuple[int, int]:
-        """Black's discs and White's."""
+    def discs(self, state: State) -> tuple[int, int]:
+        """Black's discs and White's, as bitboards."""
         mine, theirs, player, _ = state
         return (mine, theirs) if player == 0 else (theirs, mine)
 
     def render(self, state: State) -> str:
         """The board with row 1 at the top as OpenSpiel draws it, X for Black, O for White and
         `*` on the squares the player to move may play; the count and who moves below."""
-        black, white = self._colours(state)
+        black, white = self.discs(state)
         moves = state[3]
         rows = ["  a b c d e f g h"]
         for row in range(SIZE):
