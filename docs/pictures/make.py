@@ -10,8 +10,9 @@ growth.png             zerosum chart growth: leaves against depth, minimax and a
 cfr-leduc.png          zerosum chart cfr leduc: the CFR family's exploitability on Leduc poker
 connect4-analysis.svg  zerosum analyze connect4 4453 --depth 8, drawn as a terminal under
                        the position it analyses
-page-*.png             zerosum serve's pages in chromium: a matrix game solved, the textbook's
-                       tree stepped to its first cut-off
+page-*.png             zerosum serve's pages in chromium: a matrix game solved with its
+                       picture, the textbook's tree stepped to its first cut-off above
+                       tic-tac-toe's move-order chart
 
 Only the command line is used, so the pictures follow the program as it changes: run this
 again after a change to what they show. The animation is photographed by Playwright driving
@@ -161,8 +162,11 @@ def matrix_page(page: Any, address: str) -> None:
 
 
 def tree_page(page: Any, address: str) -> None:
-    """The stepper on the textbook's tree, stepped by the arrow key to its first cut-off."""
+    """The stepper on the textbook's tree, stepped by the arrow key to its first cut-off, under
+    tic-tac-toe's move-order experiment run to its last bar."""
     page.goto(address + "/tree")
+    page.click("#ordering-run")
+    page.wait_for_selector("#ordering-chart svg g.bar.done >> nth=7", timeout=120_000)
     page.wait_for_selector("#answer:not([hidden])")
     while page.locator(".node.dark").count() == 0:
         counter = page.text_content("#counter")
@@ -187,7 +191,7 @@ def pages(folder: Path, browser: str) -> list[Path]:
                 page = chromium.new_page(viewport={"width": PAGE_WIDTH + 200, "height": 700})
                 show(page, address)
                 path = folder / name
-                page.screenshot(path=str(path))
+                page.screenshot(path=str(path), full_page=True)
                 page.close()
                 fewer_colours(path)
                 paths.append(path)
