@@ -184,16 +184,14 @@ def _seconds(strength: dict[str, Any]) -> float:
     return float(seconds)
 
 
-def budget_text(spec: PlayerSpec) -> str:
-    """What the program's budget is, in words ("1 s", "depth 6", "perfect play")."""
-    options = spec.options
-    if spec.kind == "solver":
+def budget_text(strength: dict[str, Any]) -> str:
+    """The program's budget in words ("1 s", "depth 6", "perfect play"), for a strength
+    `program_spec` has accepted."""
+    if strength["kind"] == "perfect":
         return "perfect play"
-    if "depth" in options:
-        return f"depth {options['depth']}"
-    if spec.kind == "engine" and options.get("time") == MOST_SECONDS:
-        return "to the end"
-    return f"{options['time']:g} s"
+    if strength["kind"] == "depth":
+        return f"depth {strength['plies']}"
+    return f"{strength['seconds']:g} s"
 
 
 # -- what the page is shown ----------------------------------------------------------------
@@ -322,6 +320,7 @@ class PlaySession:
         self.played: list[Played] = []
         self.human = 0
         self.spec: PlayerSpec | None = None
+        self.budget = ""
         self.program: Callable[[Any], Any] | None = None
         self.solver: ConnectFourExact | None = None
         self.thinking: asyncio.Task[None] | None = None
@@ -385,7 +384,8 @@ class PlaySession:
         if human not in (0, 1) or isinstance(human, bool):
             raise ValueError(f"the person plays seat 0 or 1, not {clipped(human)}")
         setup = playable_setup(name, position.strip())
-        spec = program_spec(setup, message.get("strength"))
+        strength = message.get("strength")
+        spec = program_spec(setup, strength)
         watch = Watch(self._started, self._iteration, self._progress)
         solver: ConnectFourExact | None = None
         if spec.kind == "solver" and setup.entry.solver is ConnectFourExact:
@@ -400,6 +400,7 @@ class PlaySession:
         await self._forget_search()
         self.setup, self.played, self.human = setup, [], human
         self.spec, self.program, self.solver = spec, program, solver
+        self.budget = budget_text(strength)  # type: ignore[arg-type]
         await self._go_on()
 
     async def person_moves(self, text: object) -> None:
@@ -510,7 +511,7 @@ class PlaySession:
             {
                 "type": "thinking",
                 "player": "solver" if spec.kind == "solver" else spec.kind,
-                "budget": budget_text(spec),
+                "budget": self.budget,
                 "left": left,
             }
         )
