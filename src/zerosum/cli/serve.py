@@ -37,7 +37,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         metavar="GAME",
         help="a game of your own for the Play page, beside the built-in ones: FILE.py:CLASS,"
         " MODULE:CLASS or NAME(OPTIONS), e.g. 'connect4(width=5,height=4)'; repeat for more."
-        " The page never loads a game named in a request",
+        " The page never loads a game named in a request.",
     )
     parser.set_defaults(run=run)
 

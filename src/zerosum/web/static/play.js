@@ -162,6 +162,9 @@ function startThinking(message) {
   clearAnalysis();
   byId("stop").disabled = false;
   byId("status").textContent = "The program is thinking...";
+  if (message.player === "solver") {
+    byId("scores-note").textContent = "Perfect play: the game's own solver chooses the move.";
+  }
   const started = performance.now();
   const tell = () => {
     let text = `thinking... (${message.player}, ${message.budget})`;
