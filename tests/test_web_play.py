@@ -283,3 +283,21 @@ def test_a_users_own_game_from_the_command_line_is_offered(tmp_path):
     assert position["board"]["width"] == 5 and len(position["board"]["cells"]) == 4
     with pytest.raises(ValueError, match="has dice"):
         create_app(own_hosts("127.0.0.1", 8000), ["pig"])
+
+
+@pytest.mark.parametrize("impl", ["python", "compiled"])
+def test_mcts_reports_its_progress_and_stops_when_asked(impl):
+    from zerosum.compiled import choice
+
+    game = ConnectFour()
+    search = choice.mcts(game, impl, iterations=play.MOST_ITERATIONS, seed=1)
+    reports = []
+
+    def progress(report) -> None:
+        reports.append(report)
+        search.stop()  # from the first report on: the search ends long before its budget
+
+    result = search.search(game.initial_state(), on_progress=progress)
+    assert len(reports) == 1 and reports[0].iterations > 0
+    assert reports[0].iterations <= result.iterations < play.MOST_ITERATIONS
+    assert sum(move.visits for move in reports[0].moves) > 0

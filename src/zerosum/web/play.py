@@ -522,6 +522,11 @@ class PlaySession:
             if generation == self.generation:
                 await self.send({"type": "error", "message": one_line(str(error))})
             return
+        except Exception as error:  # a fault in a game's own code: one line, not a traceback
+            if generation == self.generation:
+                failed = f"the program's search failed: {type(error).__name__}: {error}"
+                await self.send({"type": "error", "message": one_line(failed)})
+            return
         finally:
             self.searches += 1
         if generation != self.generation:  # a new game, a take-back or a closed tab
