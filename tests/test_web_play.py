@@ -160,8 +160,13 @@ def test_bad_inputs_are_one_line_messages_the_librarys_own(client):
             game.parse_move(game.initial_state(), "9")
         assert error_for(websocket, {"type": "move", "move": "9"}) == str(bad_move.value)
         assert error_for(websocket, {"type": "dance"}).startswith("unknown message type 'dance'")
-        websocket.send_text("{not json")
-        assert websocket.receive_json() == {"type": "error", "message": "the message is not JSON"}
+        for text in ("{not json", "[" * 100_000, '{"type": ' + "9" * 5000 + "}"):
+            websocket.send_text(text)
+            assert websocket.receive_json()["message"] == "the message is not JSON"
+        huge = {"kind": "time", "seconds": 10**400}
+        assert error_for(websocket, new("connect4", strength=huge)).startswith(
+            "the time per move must be more than 0 and at most 3,600 seconds, got inf"
+        )
         for message in (new("tictactoe"), {"type": "move", "move": "4\n5"}):
             assert "\n" not in error_for(websocket, message)
 

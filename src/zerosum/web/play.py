@@ -176,6 +176,7 @@ def _seconds(strength: dict[str, Any]) -> float:
     seconds = strength.get("seconds")
     if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
         raise ValueError(f"the time per move must be a number of seconds, not {clipped(seconds)}")
+    seconds = float(seconds) if abs(seconds) < 1e300 else math.inf  # an integer of 400 digits
     check_budget("time", seconds, "the time per move")
     if seconds > MOST_SECONDS:
         raise ValueError(
@@ -348,7 +349,7 @@ class PlaySession:
             return
         try:
             message = json.loads(text)
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):  # not JSON, a number of 4,300 digits, deep brackets
             await self.send({"type": "error", "message": "the message is not JSON"})
             return
         await self.handle(message)
