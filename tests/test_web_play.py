@@ -306,3 +306,20 @@ def test_mcts_reports_its_progress_and_stops_when_asked(impl):
     assert len(reports) == 1 and reports[0].iterations > 0
     assert reports[0].iterations <= result.iterations < play.MOST_ITERATIONS
     assert sum(move.visits for move in reports[0].moves) > 0
+
+
+def test_the_evaluation_bar_is_the_first_players_whoever_is_to_move():
+    import math
+
+    from zerosum.games.chess import Chess
+
+    game, connect4 = TicTacToe(), ConnectFour()
+    x_to_move, o_to_move = game.initial_state(), game.parse_state("X........")
+    assert play.first_player_bar(game, x_to_move, 1, proven=True) == 1.0
+    assert play.first_player_bar(game, o_to_move, 1, proven=True) == -1.0  # O wins
+    assert play.first_player_bar(game, o_to_move, 0, proven=True) == 0.0
+    assert play.first_player_bar(connect4, connect4.parse_state("4"), -0.25) == 0.25
+    chess = Chess()
+    black = chess.result(chess.initial_state(), chess.legal_moves(chess.initial_state())[0])
+    assert play.first_player_bar(chess, black, 3.0) == pytest.approx(-math.tanh(1))
+    assert play.first_player_bar(chess, black, -1000, proven=True) == 1.0  # Black is mated

@@ -205,7 +205,7 @@ class MCTS:
                 now = clock.perf_counter()
                 if deadline is not None and done and now >= deadline:
                     break
-                if now >= report_at and on_progress is not None:
+                if now >= report_at and on_progress is not None and root.children:
                     on_progress(self.report(root, done, now - start))
                     report_at = now + PROGRESS_SECONDS
             self.iterate(root)

@@ -40,6 +40,7 @@ from zerosum.players import (
 )
 from zerosum.search.engine import Iteration
 from zerosum.search.mcts import MCTSResult
+from zerosum.search.scores import decode
 from zerosum.solve.connect4 import ConnectFourExact
 from zerosum.web.boards import KINDS, kind_of
 
@@ -71,6 +72,10 @@ proven every column within `SOLVER_NODES`: early in the game, the move is the en
 
 MESSAGE_CHARACTERS = 100_000
 """The longest message read from the page (a position in any game's notation is far shorter)."""
+
+ESTIMATE_SCALE = 3.0
+"""The estimate of a game without bounds on its utilities that fills three quarters of the
+evaluation bar (`tanh(1)`): three pawns up in chess, whose evaluation is in pawns."""
 
 STOP_AGAIN = 0.05
 """Seconds between two stop requests to a search asked to stop: a request made as it starts
@@ -198,11 +203,18 @@ def budget_text(strength: dict[str, Any]) -> str:
 # -- what the page is shown ----------------------------------------------------------------
 
 
-def first_player_bar(game: Game, state: Any, value: float) -> float:
+def first_player_bar(game: Game, state: Any, value: float, proven: bool = False) -> float:
     """`value`, for the player to move in `state` on the game's utility scale, as the
-    evaluation bar shows it: for the first player (X, White), from -1 to 1."""
-    high = game.value_bounds()[1] if isinstance(game, Bounded) else 1.0
-    scaled = value / high if high and math.isfinite(high) else value
+    evaluation bar shows it: for the first player (X, White), from -1 to 1. A `proven` result
+    fills the bar to its winner's end (or leaves it even for a draw); an estimate is a share of
+    the game's bounds (`value_bounds`), or for a game without bounds (chess, in pawns)
+    `tanh(value / ESTIMATE_SCALE)`."""
+    if proven:
+        scaled = float((value > 0) - (value < 0))
+    elif isinstance(game, Bounded) and math.isfinite(high := game.value_bounds()[1]) and high:
+        scaled = value / high
+    else:
+        scaled = math.tanh(value / ESTIMATE_SCALE)
     if game.to_move(state) != 0:
         scaled = -scaled
     return max(-1.0, min(1.0, scaled)) + 0.0
@@ -230,7 +242,9 @@ def iteration_message(game: Game, state: Any, iteration: Iteration) -> dict[str,
         "type": "iteration",
         "depth": iteration.depth,
         "score": describe_score(iteration),
-        "bar": first_player_bar(game, state, iteration.value),
+        "bar": first_player_bar(
+            game, state, iteration.value, decode(iteration.score, iteration.exact).proven
+        ),
         "pv": pv,
         "best": pv[0] if pv else None,
         "target": None if best is None else _target(game, state, best),
@@ -264,7 +278,7 @@ def mcts_message(game: Game, state: Any, report: MCTSResult) -> dict[str, Any]:
         "moves": moves,
         "best": registry.format_move(game, state, best),
         "target": _target(game, state, best),
-        "bar": first_player_bar(game, state, report.value),
+        "bar": first_player_bar(game, state, report.value, report.proven),
     }
 
 
@@ -289,7 +303,7 @@ def columns_message(game: Game, state: Any, scores: dict[int, int]) -> dict[str,
         )
     known = len(scores) == len(values) or any(score > 0 for score in scores.values())
     best = max(scores.values()) if scores else 0
-    bar = first_player_bar(game, state, (best > 0) - (best < 0)) if known else None
+    bar = first_player_bar(game, state, best, proven=True) if known else None
     return {"type": "columns", "values": values, "bar": bar}
 
 

@@ -294,7 +294,10 @@ function receive(event) {
     case "error":
       starting = false;
       byId("error").textContent = message.message;
-      if (thinking) stopThinking();
+      if (thinking) {
+        stopThinking();
+        byId("status").textContent = "The program could not move: start a new game.";
+      }
       break;
   }
 }
