@@ -53,7 +53,8 @@ function gameChosen() {
   const side = byId("side");
   side.replaceChildren();
   game.names.forEach((name, seat) => {
-    const option = element("option", `${name} (${seat === 0 ? "first" : "second"})`);
+    const order = seat === 0 ? "first" : "second";
+    const option = element("option", name === order ? name : `${name} (${order})`);
     option.value = seat;
     side.appendChild(option);
   });
@@ -120,6 +121,7 @@ function showPosition(message) {
     document.body.dataset.game = started;
     hint = null;
     clearAnalysis();
+    clearBar();
   }
   position = message;
   cursor = -1;
@@ -154,6 +156,11 @@ function clearAnalysis() {
   }
   byId("mcts-summary").textContent = "";
   byId("scores-note").textContent = "";
+}
+
+function clearBar() {
+  byId("bar-first").style.width = "50%";
+  byId("bar-label").textContent = "";
 }
 
 function startThinking(message) {
