@@ -77,7 +77,7 @@ def test_a_whole_connect4_game_clicked_against_the_engine(page, address):  # noq
     outcome = game.utility(final, 0)
     expected = {1: "X wins: you win.", -1: "O wins: the program wins.", 0: "The game is drawn."}
     assert page.text_content("#result") == expected[outcome]
-    assert page.locator("#iterations tbody tr").count() == 2  # the program's last search
+    assert page.locator("#iterations tbody tr").count() in (1, 2)  # its last search (to depth 2)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "web-play-connect4.png"), full_page=True)
 

@@ -4,7 +4,9 @@ that board each move is played (its "target").
 Each kind of board is a `BoardKind` in `KINDS`, keyed by the name the page's drawers use
 (`static/boards.js`: `zerosumBoards[kind]`); `GAME_KINDS` says which kind draws which game
 class. A game with no kind of its own is drawn as "text": the game's own rendering, its moves
-as buttons. The protocol of each kind (its fields, its targets) is in docs/web.md.
+as buttons. The protocol of each kind (its fields, its targets) is in docs/web.md. A new kind
+is a `BoardKind` in `KINDS`, its game class in `GAME_KINDS`, and its drawer in a script of
+`static/` that play.html loads before play.js.
 """
 
 from __future__ import annotations
