@@ -23,9 +23,10 @@ from zerosum.game import Evaluating, Game, has_chance, require
 from zerosum.limits import Limit, clipped, shown
 from zerosum.match import Chooser
 from zerosum.registry import GameEntry, entry_of
-from zerosum.search.engine import Engine
+from zerosum.search.engine import Engine, Iteration
 from zerosum.search.exact import alphabeta
 from zerosum.search.expectiminimax import expectiminimax
+from zerosum.search.mcts import MCTSResult
 from zerosum.solve.answer import ExactSolver
 
 DEPTH = Limit(
@@ -118,6 +119,19 @@ class PlayerSpec:
 
 
 @dataclass(frozen=True)
+class Watch:
+    """How a searching player is watched while it thinks (the page in the browser does):
+    `started(searcher)` before each of its searches, with the engine or MCTS about to search
+    (whose `stop()` ends the search, from any thread), then `iteration(it)` after each of the
+    engine's iterations and `progress(report)` with MCTS's report so far, a few times a
+    second. Each is called in the searching thread."""
+
+    started: Callable[[Any], None]
+    iteration: Callable[[Iteration], None]
+    progress: Callable[[MCTSResult], None]
+
+
+@dataclass(frozen=True)
 class Seat:
     """What a player is built with beyond its spec: the game's entry, a seed for its random
     choices, how to ask a human (`ask(game, state) -> move or None`), the tables a searching
@@ -133,6 +147,7 @@ class Seat:
     table_mb: float | None = None
     no_limit: bool = False
     thinking: Callable[[ExactSolver, Any], AbstractContextManager[None]] | None = None
+    watch: Watch | None = None
 
 
 @dataclass(frozen=True)
@@ -153,7 +168,16 @@ def _random_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
 def _mcts_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
     options = dict(options)
     impl = options.pop("impl", None)
-    return choice.mcts(game, impl, seed=seat.seed, **options).choose
+    search = choice.mcts(game, impl, seed=seat.seed, **options)
+    watch = seat.watch
+    if watch is None:
+        return search.choose
+
+    def choose(state: Any) -> Any:
+        watch.started(search)
+        return search.search(state, on_progress=watch.progress).best_move
+
+    return choose
 
 
 def _no_dice(game: Game, kind: str) -> None:
@@ -197,7 +221,15 @@ def _engine_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
         engine = choice.engine(game, "compiled")  # one a game: its table carries over
     else:
         engine = Engine(game, tablebase=seat.tablebase)
-    return lambda state: engine.search(state, **options).best_move
+    watch = seat.watch
+    if watch is None:
+        return lambda state: engine.search(state, **options).best_move
+
+    def choose(state: Any) -> Any:
+        watch.started(engine)
+        return engine.search(state, **options, on_iteration=watch.iteration).best_move
+
+    return choose
 
 
 def _solver_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:

@@ -15,7 +15,8 @@ LOOPBACK = "127.0.0.1"
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve",
-        help="serve the page in the browser: a matrix game solved, a search stepped through",
+        help="serve the page in the browser: play against the program, a matrix game solved,"
+        " a search stepped through",
         description=(
             "Start a web server for the project's page and print its address. It listens on"
             f" {LOOPBACK} (this computer only) unless --host says otherwise, and answers only"
@@ -29,6 +30,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help=f"the address to listen on (default {LOOPBACK}); any other lets other computers in",
     )
     parser.add_argument("--open", action="store_true", help="open the page in the browser")
+    parser.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        metavar="GAME",
+        help="a game of your own for the Play page, beside the built-in ones: FILE.py:CLASS,"
+        " MODULE:CLASS or NAME(OPTIONS), e.g. 'connect4(width=5,height=4)'; repeat for more."
+        " The page never loads a game named in a request.",
+    )
     parser.set_defaults(run=run)
 
 
@@ -38,6 +48,9 @@ def run(args: argparse.Namespace) -> int:
     from zerosum.web.app import create_app
 
     host = LOOPBACK if args.host is None else args.host
+    from zerosum.web.play import offered_games
+
+    offered_games(args.game)  # a game the page cannot play: one line and exit 2, before binding
     listening = bind(host, args.port)
     if args.host is not None and not _loopback(host):  # after binding: a refusal is one line
         print(
@@ -46,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         )
     port = listening.getsockname()[1]
     address = f"http://{_url_host(host)}:{port}/"
-    config = uvicorn.Config(create_app(own_hosts(host, port)), log_level="warning")
+    config = uvicorn.Config(create_app(own_hosts(host, port), args.game), log_level="warning")
     print(f"serving the page at {address} (Ctrl-C stops)", flush=True)
     if args.open:
         webbrowser.open(address)

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 import time as clock
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -31,7 +33,13 @@ from zerosum.compiled.checked import checked_once
 from zerosum.compiled.protocol import CompiledGame, compiled_twin
 from zerosum.compiled.rules import python_rules
 from zerosum.game import Bounded
-from zerosum.search.mcts import MCTSResult, MoveStats, _secure, check_budget
+from zerosum.search.mcts import (
+    PROGRESS_SECONDS,
+    MCTSResult,
+    MoveStats,
+    _secure,
+    check_budget,
+)
 
 __all__ = ["MCTS"]
 
@@ -130,9 +138,18 @@ class MCTS:
         self.moves = np.zeros(compiled.max_moves, np.int64)
         self.path = np.zeros(compiled.max_plies + 2, np.int64)
         self.info = np.zeros(1, np.int64)
+        self.stop_requested = threading.Event()
 
-    def search(self, state: Any) -> MCTSResult:
-        """Search `state` within the budget and report the root's statistics."""
+    def stop(self) -> None:
+        """Ask the running search (from any thread) to return after its current slice."""
+        self.stop_requested.set()
+
+    def search(
+        self, state: Any, on_progress: Callable[[MCTSResult], None] | None = None
+    ) -> MCTSResult:
+        """Search `state` within the budget and report the root's statistics; `on_progress`,
+        when given, gets the report so far every `PROGRESS_SECONDS` while it searches."""
+        self.stop_requested.clear()
         game = self.game
         if game.is_terminal(state):
             raise ValueError("the game is over in this position: there is no move to search")
@@ -145,12 +162,19 @@ class MCTS:
         self._state = state
         start = clock.perf_counter()
         deadline = None if self.time is None else start + self.time
+        report_at = start + PROGRESS_SECONDS if on_progress is not None else math.inf
         done = 0
         while not (self.solver and values[0, 1] == values[0, 2]):
             if self.iterations is not None and done >= self.iterations:
                 break
-            if deadline is not None and done and clock.perf_counter() >= deadline:
+            now = clock.perf_counter()
+            if deadline is not None and done and now >= deadline:
                 break
+            if self.stop_requested.is_set():
+                break
+            if now >= report_at and on_progress is not None and done:
+                on_progress(self._report(done, now - start))
+                report_at = now + PROGRESS_SECONDS
             quota = SLICE if self.iterations is None else min(SLICE, self.iterations - done)
             if self.info[0] + (quota + 1) * self.moves.shape[0] > nodes.shape[0]:
                 nodes, values = self._grow()

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time as clock
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -49,6 +50,9 @@ Evaluator = Callable[[Any], tuple[Mapping[Any, float], float]]
 
 CHANCE, TERMINAL = 2, 3
 REUSE_DEPTH = 4  # how many levels below the old root to look for the new root
+PROGRESS_SECONDS = 0.1
+"""Seconds between two reports of a search in progress (`on_progress`): ten a second, what a
+person watching can follow."""
 
 
 @dataclass(frozen=True)
@@ -168,9 +172,18 @@ class MCTS:
         self.key: Callable[[Any], Hashable] = game.key if isinstance(game, Keyed) else _identity
         self.root: _Node | None = None
         self.size = 0
+        self.stop_requested = threading.Event()
 
-    def search(self, state: Any) -> MCTSResult:
-        """Search `state` within the budget and report the root's statistics."""
+    def stop(self) -> None:
+        """Ask the running search (from any thread) to return after its current iteration."""
+        self.stop_requested.set()
+
+    def search(
+        self, state: Any, on_progress: Callable[[MCTSResult], None] | None = None
+    ) -> MCTSResult:
+        """Search `state` within the budget and report the root's statistics; `on_progress`,
+        when given, gets the report so far every `PROGRESS_SECONDS` while it searches."""
+        self.stop_requested.clear()
         if self.game.is_terminal(state):
             raise ValueError("the game is over in this position: there is no move to search")
         self.size = 0
@@ -183,12 +196,18 @@ class MCTS:
             raise ValueError("the position is a chance node: roll the dice before searching")
         start = clock.perf_counter()
         deadline = None if self.time is None else start + self.time
+        report_at = start + PROGRESS_SECONDS if on_progress is not None else math.inf
         done = 0
-        while not (self.solver and root.solved):
+        while not (self.solver and root.solved) and not self.stop_requested.is_set():
             if self.iterations is not None and done >= self.iterations:
                 break
-            if deadline is not None and done and clock.perf_counter() >= deadline:
-                break
+            if deadline is not None or on_progress is not None:
+                now = clock.perf_counter()
+                if deadline is not None and done and now >= deadline:
+                    break
+                if now >= report_at and on_progress is not None and root.children:
+                    on_progress(self.report(root, done, now - start))
+                    report_at = now + PROGRESS_SECONDS
             self.iterate(root)
             done += 1
         return self.report(root, done, clock.perf_counter() - start)

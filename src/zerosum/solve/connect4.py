@@ -22,6 +22,7 @@ with the same signature can replace it without touching its callers.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from collections.abc import Callable
@@ -378,10 +379,17 @@ class ConnectFourSolver:
                 return column
         raise AssertionError("no move reaches the position's score")  # pragma: no cover
 
-    def move_scores(self, state: State, *, weak: bool = False) -> dict[int, int]:
+    def move_scores(
+        self,
+        state: State,
+        *,
+        weak: bool = False,
+        on_score: Callable[[int, int], None] | None = None,
+    ) -> dict[int, int]:
         """For every legal column of `state`, centre first, the exact score (its sign with
         `weak`) that playing it secures for the player to move; ValueError if the game is over.
-        The children share the table, so each is cheaper than alone."""
+        The children share the table, so each is cheaper than alone. `on_score(column, score)`,
+        when given, is told each column's score as soon as it is found."""
         self._check(state)
         game, cells, moves = self.game, self.game.cells, state[2]
         scores = {}
@@ -393,6 +401,8 @@ class ConnectFourSolver:
                 scores[column] = 0
             else:
                 scores[column] = -self.score(child, weak)
+            if on_score is not None:
+                on_score(column, scores[column])
         return scores
 
     def principal_variation(self, state: State, score: int, weak: bool = False) -> list[int]:
@@ -492,6 +502,30 @@ class ConnectFourExact(ExactSolver):
         notes = {move: describe_connect4(score, weak, cells) for move, score in scores.items()}
         seconds = time.perf_counter() - start
         return MoveValues("connect4 solver", values, "score", counter[0], seconds, notes)
+
+    def scored_moves(
+        self, state: Any, nodes: int, on_score: Callable[[int, int], None]
+    ) -> dict[int, int]:
+        """The exact score (in the test sets' convention) of each legal column of `state` for
+        the player to move, centre first, each told to `on_score(column, score)` as soon as it
+        is proven, until `nodes` nodes are searched in all or `stop()` is called: the columns
+        proven by then (all of them when the search ends first). ValueError when the game is
+        over. What a stopped search proved stays in the table."""
+        scores: dict[int, int] = {}
+
+        def found(column: int, score: int) -> None:
+            scores[column] = score
+            on_score(column, score)
+
+        self.solver.counter[:] = [0, nodes]
+        with contextlib.suppress(Stopped):  # the columns proven so far are in `scores`
+            self.solver.move_scores(state, on_score=found)
+        return scores
+
+    def stop(self) -> None:
+        """Ask a running `scored_moves` (from any thread) to return at the solver's next look
+        at its node count."""
+        self.solver.counter[1] = -1
 
     def reset(self) -> None:
         self.solver.reset()

@@ -12,8 +12,9 @@ console); a body the server will not read at all (too large, not a JSON object) 
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,21 +23,24 @@ from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from zerosum.cli.common import one_line
+from zerosum.registry import GameEntry
 from zerosum.show.html import STEPPER_SCRIPT, STEPPER_STYLE
 from zerosum.theory.payoffs import FILE_BYTES
 from zerosum.web.guard import SameOriginGuard
 from zerosum.web.matrix import solved_matrix
 from zerosum.web.ordering import chart_orders, chart_run
+from zerosum.web.play import PlaySession, games_message, offered_games
 from zerosum.web.tree import TEXTBOOK_TREE, searched_tree
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The folder of every file the server sends: pages, scripts, the style sheet."""
 
-PAGES = {"/": "index.html", "/matrix": "matrix.html", "/tree": "tree.html"}
+PAGES = {"/": "index.html", "/play": "play.html", "/matrix": "matrix.html", "/tree": "tree.html"}
 """Each page's address and its file in `STATIC`."""
 
 REQUEST_BYTES = FILE_BYTES.most
@@ -53,10 +57,14 @@ SECURITY_HEADERS = {
 }
 
 
-def create_app(hosts: Iterable[str]) -> Starlette:
-    """The application, answering only requests addressed to one of `hosts` ("127.0.0.1:8000")."""
+def create_app(hosts: Iterable[str], games: Sequence[str] = ()) -> Starlette:
+    """The application, answering only requests addressed to one of `hosts` ("127.0.0.1:8000");
+    the Play page offers the registry's games and `games`, the user's own named on the command
+    line (ValueError, with the reason, for one it cannot play)."""
+    offered = offered_games(games)
     routes: list[BaseRoute] = [Route(path, _page(name)) for path, name in PAGES.items()]
     routes += [
+        WebSocketRoute("/ws/play", _play_socket(offered)),
         Route("/api/matrix", _json_route(_solve_matrix), methods=["POST"]),
         Route("/api/tree", _json_route(_search_tree), methods=["POST"]),
         Route("/api/ordering", _json_route(_ordering_run), methods=["POST"]),
@@ -76,6 +84,30 @@ def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
         return FileResponse(path, media_type="text/html", headers=SECURITY_HEADERS)
 
     return page
+
+
+def _play_socket(
+    offered: dict[str, GameEntry],
+) -> Callable[[WebSocket], Awaitable[None]]:
+    """The Play page's websocket: a `PlaySession` for each connection, its search stopped when
+    the connection closes."""
+    listed = games_message(offered)
+
+    async def play(websocket: WebSocket) -> None:
+        await websocket.accept()
+        session = PlaySession(offered)
+        sender = asyncio.create_task(session.deliver(websocket.send_json))
+        await session.send(listed)
+        try:
+            while True:
+                await session.receive(await websocket.receive_text())
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await session.close()
+            sender.cancel()
+
+    return play
 
 
 def _text(text: str, media_type: str) -> Callable[[Request], Awaitable[Response]]:
