@@ -4,6 +4,7 @@ refusals in one line, and a closed socket stopping its search."""
 
 from __future__ import annotations
 
+import math
 import signal
 import time
 from typing import Any
@@ -200,7 +201,7 @@ def test_connect4_solver_scores_every_column_as_the_solver_does(client):
     assert len(columns) == 1 + len(expected)  # each column sent once proven
     last = columns[-1]["values"]
     assert {int(value["text"]) - 1: value["score"] for value in last} == expected
-    assert columns[-1]["bar"] == 1.0  # X, to move, wins
+    assert columns[-1]["bar"] == 1.0 and columns[-1]["bar_text"] == "X wins"  # X, to move
     best = max(expected.values())
     assert int(position["record"][0]) - 1 == next(c for c, s in expected.items() if s == best)
 
@@ -323,3 +324,17 @@ def test_the_evaluation_bar_is_the_first_players_whoever_is_to_move():
     black = chess.result(chess.initial_state(), chess.legal_moves(chess.initial_state())[0])
     assert play.first_player_bar(chess, black, 3.0) == pytest.approx(-math.tanh(1))
     assert play.first_player_bar(chess, black, -1000, proven=True) == 1.0  # Black is mated
+
+
+def test_the_bars_words_are_the_estimate_for_the_first_player_or_who_is_proven_to_win():
+    from zerosum.games.chess import Chess
+
+    game = Chess()
+    white = game.initial_state()
+    black = game.result(white, game.parse_move(white, "e4"))
+    assert play.first_player_words(game, white, 0.21) == "+0.21 for White"
+    assert play.first_player_words(game, black, 0.21) == "-0.21 for White"  # Black's 0.21
+    assert play.first_player_words(game, black, 0.0) == "+0.00 for White"
+    assert play.first_player_words(game, black, 1.0, proven=True) == "Black wins"
+    assert play.first_player_words(game, black, 0.0, proven=True) == "a draw"
+    assert play.first_player_bar(game, black, 0.21) == -math.tanh(0.21 / play.ESTIMATE_SCALE)

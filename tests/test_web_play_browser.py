@@ -5,6 +5,7 @@ thinking shown while it searches, the keyboard, and no error in the browser's co
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from test_animation_browser import (
@@ -91,7 +92,8 @@ def test_the_programs_thinking_is_shown_while_it_searches_and_space_moves_now(pa
     assert records(page) == []  # the program is still thinking: no move yet
     assert page.text_content("#waiting").startswith("thinking... (engine, 30 s), at most")
     assert page.locator(".board-connect4 .column.hint").count() == 1  # its best move so far
-    assert page.text_content("#bar-label").startswith("for X: ")
+    label = page.text_content("#bar-label")  # the estimate for X, or who is proven to win
+    assert re.fullmatch(r"[+-][0-9]+\.[0-9]{2} for X|X wins|O wins|a draw", label), label
     assert page.is_enabled("#stop")
     page.keyboard.press(" ")  # move now
     page.wait_for_selector("#record li")
@@ -156,3 +158,40 @@ def test_the_play_websocket_refuses_another_sites_page(address):  # noqa: F811
     with pytest.raises(InvalidStatus) as refused:
         connect(url, origin="http://evil.example", open_timeout=30)
     assert refused.value.response.status_code == 403
+
+
+def centre(page, selector: str) -> tuple[float, float]:  # noqa: F811
+    box = page.locator(selector).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_chess_on_the_page_a_click_and_a_drag_played_and_the_engine_answering(page, address):  # noqa: F811
+    page.goto(address + "/play")
+    page.wait_for_selector("body[data-game='1']")
+    new_game(page, "chess", 0, "depth", "1")
+    assert page.locator("image[data-piece]").count() == 32
+    page.mouse.click(*centre(page, 'rect.square[data-square="e2"]'))
+    page.mouse.click(*centre(page, 'rect.square[data-square="e4"]'))
+    page.wait_for_selector("#record li:nth-child(2)", timeout=FIRST_SEARCH)
+    assert records(page)[0] == "e4"
+    page.mouse.move(*centre(page, 'rect.square[data-square="g1"]'))  # a drag, as a person's
+    page.mouse.down()
+    page.mouse.move(*centre(page, 'rect.square[data-square="f3"]'), steps=6)
+    page.mouse.up()
+    page.wait_for_selector("#record li:nth-child(4)", timeout=FIRST_SEARCH)
+    assert records(page)[2] == "Nf3"
+    assert page.locator('image[data-piece="wN"][data-square="f3"]').count() == 1
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web-play-chess.png"), full_page=True)
+
+
+def test_othello_on_the_page_a_legal_square_clicked_and_the_engine_answering(page, address):  # noqa: F811
+    page.goto(address + "/play")
+    page.wait_for_selector("body[data-game='1']")
+    new_game(page, "othello", 0, "depth", "1")
+    assert page.locator(".board circle.target").count() == 4  # d3, c4, f5 and e6
+    page.locator(".board circle.target").first.click()
+    page.wait_for_selector("#record li:nth-child(2)", timeout=FIRST_SEARCH)
+    assert records(page)[0] in ("d3", "c4", "f5", "e6")
+    discs = page.locator(".board circle.disc").count()
+    assert discs == 6  # four, one placed and one turned by each side: 4 + 1 + 1

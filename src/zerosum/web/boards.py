@@ -16,9 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from zerosum import registry
+from zerosum.games.chess import Chess
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.nim import Nim
+from zerosum.games.othello import Othello
 from zerosum.games.tictactoe import TicTacToe
+from zerosum.web import chess_board, othello_board
 
 Board = Callable[[Any, Any, Any, int], dict[str, Any]]
 """`board(game, state, last, seat)`: the drawing of `state` ("kind" and its fields), `last`
@@ -98,11 +101,19 @@ KINDS: dict[str, BoardKind] = {
     "tictactoe": BoardKind(_tictactoe_board, _tictactoe_target),
     "connect4": BoardKind(_connect4_board, _connect4_target),
     "nim": BoardKind(_nim_board, _nim_target),
+    "chess": BoardKind(chess_board.describe, chess_board.target),
+    "othello": BoardKind(othello_board.describe, othello_board.target),
     "text": BoardKind(_text_board, _no_target),
 }
 """Every kind of board the page draws, by the name of its drawer."""
 
-GAME_KINDS: dict[type, str] = {TicTacToe: "tictactoe", ConnectFour: "connect4", Nim: "nim"}
+GAME_KINDS: dict[type, str] = {
+    TicTacToe: "tictactoe",
+    ConnectFour: "connect4",
+    Nim: "nim",
+    Chess: "chess",
+    Othello: "othello",
+}
 """The kind of board that draws each game class; any other is drawn as "text"."""
 
 

@@ -42,10 +42,7 @@ from zerosum.search.engine import Iteration
 from zerosum.search.mcts import MCTSResult
 from zerosum.search.scores import decode
 from zerosum.solve.connect4 import ConnectFourExact
-from zerosum.web.boards import KINDS, kind_of
-
-PLAY_GAMES = ("tictactoe", "connect4", "nim", "chess", "othello")
-"""The registry's games the page offers (those of them the registry has)."""
+from zerosum.web.boards import GAME_KINDS, KINDS, kind_of
 
 MOST_SECONDS = 30.0
 """The most seconds the program thinks about a move: a person waits no longer at a board, and
@@ -89,11 +86,12 @@ STRENGTHS = ("time", "depth", "perfect", "mcts")
 
 
 def offered_games(own: Sequence[str] = ()) -> dict[str, registry.GameEntry]:
-    """The games the page offers, by the name the page sends: the registry's `PLAY_GAMES`,
-    then `own`, the games named on `zerosum serve`'s command line (checked: a ValueError
-    with the reason for a game the page cannot play)."""
+    """The games the page offers, by the name the page sends: the registry's games the page
+    has a board of their own for (`boards.GAME_KINDS`), then `own`, the games named on
+    `zerosum serve`'s command line (checked: a ValueError with the reason for a game the page
+    cannot play)."""
     known = registry.games()
-    offered = {name: known[name] for name in PLAY_GAMES if name in known}
+    offered = {name: entry for name, entry in known.items() if entry.make in GAME_KINDS}
     for name in own:
         offered[name] = playable_setup(name).entry
     return offered
@@ -220,6 +218,17 @@ def first_player_bar(game: Game, state: Any, value: float, proven: bool = False)
     return max(-1.0, min(1.0, scaled)) + 0.0
 
 
+def first_player_words(game: Game, state: Any, value: float, proven: bool = False) -> str:
+    """What the evaluation bar's label says: `value` (for the player to move in `state`) for
+    the first player, as a signed number on the game's own scale (pawns in chess), or who
+    wins when it is `proven`."""
+    first = value if game.to_move(state) == 0 else -value
+    names = registry.player_names(game)
+    if proven:
+        return "a draw" if first == 0 else f"{names[0 if first > 0 else 1]} wins"
+    return f"{first + 0.0:+.2f} for {names[0]}"
+
+
 def result_of(game: Game, state: Any) -> dict[str, Any] | None:
     """The result of a finished game in words, and its winner (None for a draw); None while
     the game goes on."""
@@ -238,13 +247,13 @@ def iteration_message(game: Game, state: Any, iteration: Iteration) -> dict[str,
     as `zerosum analyze` writes it), the bar for the first player, the line as move texts."""
     pv = registry.line_text(game, state, iteration.pv)
     best = iteration.best_move
+    proven = decode(iteration.score, iteration.exact).proven
     return {
         "type": "iteration",
         "depth": iteration.depth,
         "score": describe_score(iteration),
-        "bar": first_player_bar(
-            game, state, iteration.value, decode(iteration.score, iteration.exact).proven
-        ),
+        "bar": first_player_bar(game, state, iteration.value, proven),
+        "bar_text": first_player_words(game, state, iteration.value, proven),
         "pv": pv,
         "best": pv[0] if pv else None,
         "target": None if best is None else _target(game, state, best),
@@ -279,6 +288,7 @@ def mcts_message(game: Game, state: Any, report: MCTSResult) -> dict[str, Any]:
         "best": registry.format_move(game, state, best),
         "target": _target(game, state, best),
         "bar": first_player_bar(game, state, report.value, report.proven),
+        "bar_text": first_player_words(game, state, report.value, report.proven),
     }
 
 
@@ -304,7 +314,8 @@ def columns_message(game: Game, state: Any, scores: dict[int, int]) -> dict[str,
     known = len(scores) == len(values) or any(score > 0 for score in scores.values())
     best = max(scores.values()) if scores else 0
     bar = first_player_bar(game, state, best, proven=True) if known else None
-    return {"type": "columns", "values": values, "bar": bar}
+    words = first_player_words(game, state, best, proven=True) if known else None
+    return {"type": "columns", "values": values, "bar": bar, "bar_text": words}
 
 
 def _target(game: Game, state: Any, move: Any) -> dict[str, Any]:

@@ -194,11 +194,11 @@ function stopThinking() {
   byId("stop").disabled = true;
 }
 
-function setBar(bar) {
-  if (bar === null || bar === undefined || !position) return;
-  byId("bar-first").style.width = `${((bar + 1) / 2) * 100}%`;
-  const sign = bar > 0 ? "+" : "";
-  byId("bar-label").textContent = `for ${position.names[0]}: ${sign}${bar.toFixed(2)}`;
+// The evaluation bar: the first player's share (bar, from -1 to 1) and the server's words.
+function setBar(message) {
+  if (message.bar === null || message.bar === undefined || !position) return;
+  byId("bar-first").style.width = `${((message.bar + 1) / 2) * 100}%`;
+  byId("bar-label").textContent = message.bar_text;
 }
 
 function setHint(target, text) {
@@ -230,7 +230,7 @@ function showIteration(message) {
       message.exact ? "exact" : "",
     ),
   );
-  setBar(message.bar);
+  setBar(message);
   setHint(message.target, message.best);
 }
 
@@ -250,7 +250,7 @@ function showMcts(message) {
   byId("mcts-summary").textContent =
     `${message.iterations.toLocaleString("en")} iterations, ${message.nodes.toLocaleString("en")}` +
     ` nodes; values for ${mover}, the player to move.`;
-  setBar(message.bar);
+  setBar(message);
   setHint(message.target, message.best);
 }
 
@@ -265,7 +265,7 @@ function showColumns(message) {
   const mover = position ? position.names[position.to_move] : "";
   byId("scores-note").textContent =
     `Exact scores for ${mover}, the player to move: positive wins, sooner the larger.`;
-  setBar(message.bar);
+  setBar(message);
   const proven = message.values.filter((value) => value.score !== null);
   if (proven.length > 0) {
     const best = proven.reduce((a, b) => (b.score > a.score ? b : a));
