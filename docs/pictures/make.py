@@ -10,7 +10,8 @@ growth.png             zerosum chart growth: leaves against depth, minimax and a
 cfr-leduc.png          zerosum chart cfr leduc: the CFR family's exploitability on Leduc poker
 connect4-analysis.svg  zerosum analyze connect4 4453 --depth 8, drawn as a terminal under
                        the position it analyses
-page-*.png             zerosum serve's pages in chromium: a matrix game solved with its
+page-*.png             zerosum serve's pages in chromium: Connect Four played against the
+                       engine, its iterations beside the board; a matrix game solved with its
                        picture, the textbook's tree stepped to its first cut-off above
                        tic-tac-toe's move-order chart
 
@@ -175,7 +176,25 @@ def tree_page(page: Any, address: str) -> None:
             raise SystemExit("the stepper ended without a cut-off to show")
 
 
-PAGES = {"page-matrix.png": matrix_page, "page-tree.png": tree_page}
+def play_page(page: Any, address: str) -> None:
+    """Connect Four on the Play page after 4453, the program (X) answering with a search to
+    depth 10: the board with its move, its iterations beside it."""
+    page.goto(address + "/play")
+    page.wait_for_selector("body[data-game='1']")
+    page.select_option("#game", "connect4")
+    page.select_option("#side", "1")
+    page.select_option("#strength", "depth")
+    page.fill("#amount", "10")
+    page.fill("#position", CONNECT4_MOVES)
+    page.click("#new")
+    page.wait_for_selector("#record li", timeout=120_000)  # the record starts at the position
+
+
+PAGES = {
+    "page-play.png": play_page,
+    "page-matrix.png": matrix_page,
+    "page-tree.png": tree_page,
+}
 """Each screenshot of `zerosum serve` and how the page is brought to what it shows."""
 
 
