@@ -338,3 +338,60 @@ def test_the_bars_words_are_the_estimate_for_the_first_player_or_who_is_proven_t
     assert play.first_player_words(game, black, 1.0, proven=True) == "Black wins"
     assert play.first_player_words(game, black, 0.0, proven=True) == "a draw"
     assert play.first_player_bar(game, black, 0.21) == -math.tanh(0.21 / play.ESTIMATE_SCALE)
+
+
+ADDING_GAME = '''
+class Adding:
+    """Players add 1 or 2 in turn to a total from 0; whoever reaches 4 wins. With BUG set,
+    the rules fail as soon as the total passes 1."""
+
+    BUG = False
+
+    def initial_state(self):
+        return (0, 0)
+
+    def to_move(self, state):
+        return state[1]
+
+    def legal_moves(self, state):
+        if self.BUG and state[0] > 1:
+            raise RuntimeError("my rules are broken")
+        return [1, 2] if state[0] < 4 else []
+
+    def result(self, state, move):
+        return (min(4, state[0] + move), 1 - state[1])
+
+    def is_terminal(self, state):
+        return state[0] >= 4
+
+    def utility(self, state, player):
+        return -1.0 if state[1] == player else 1.0  # the player who just moved reached 4
+
+
+class Broken(Adding):
+    BUG = True
+'''
+
+
+def test_a_users_file_game_is_played_as_text_and_a_fault_in_it_is_one_line(tmp_path, caplog):
+    path = tmp_path / "adding.py"
+    path.write_text(ADDING_GAME)
+    good, broken = f"{path}:Adding", f"{path}:Broken"
+    local = TestClient(
+        create_app(own_hosts("127.0.0.1", 8000), [good, broken]), base_url=f"http://{HOST}"
+    )
+    with local.websocket_connect(URL) as websocket:
+        names = [game["name"] for game in websocket.receive_json()["games"]]
+        assert names[-2:] == [good, broken]
+        position = position_after(websocket, new(good, strength={"kind": "perfect"}))
+        assert position["board"] == {"kind": "text", "text": "(0, 0)"}
+        assert [move["text"] for move in position["moves"]] == ["1", "2"]
+        websocket.send_json({"type": "move", "move": "1"})
+        position, _ = until(websocket, "position")  # the person's move
+        position, _ = until(websocket, "position")  # the program's: to 3, from where 1 wins
+        assert position["record"][0] == "1" and position["board"]["text"] in ("(2, 0)", "(3, 0)")
+        websocket.send_json(new(broken, human=1, strength={"kind": "perfect"}))
+        until(websocket, "position")
+        message, _ = until(websocket, "error")
+    assert message["message"] == ("the program's search failed: RuntimeError: my rules are broken")
+    assert "my rules are broken" in caplog.text and "Traceback" in caplog.text

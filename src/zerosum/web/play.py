@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import math
 import threading
 from collections.abc import Awaitable, Callable, Sequence
@@ -73,6 +74,9 @@ MESSAGE_CHARACTERS = 100_000
 ESTIMATE_SCALE = 3.0
 """The estimate of a game without bounds on its utilities that fills three quarters of the
 evaluation bar (`tanh(1)`): three pawns up in chess, whose evaluation is in pawns."""
+
+LOG = logging.getLogger(__name__)
+"""Where a fault in a game's own code is told in full: the terminal running the server."""
 
 STOP_AGAIN = 0.05
 """Seconds between two stop requests to a search asked to stop: a request made as it starts
@@ -549,6 +553,8 @@ class PlaySession:
                 await self.send({"type": "error", "message": one_line(str(error))})
             return
         except Exception as error:  # a fault in a game's own code: one line, not a traceback
+            # The page gets one line; the terminal running the server, the whole story.
+            LOG.exception("the program's search failed in %s", setup.name)
             if generation == self.generation:
                 failed = f"the program's search failed: {type(error).__name__}: {error}"
                 await self.send({"type": "error", "message": one_line(failed)})
