@@ -36,21 +36,29 @@ def owner(key: Any, parts: int) -> Any:
     return ((key * _FIBONACCI & _MASK) >> 32) * parts >> 32
 
 
+def by_owner(keys: np.ndarray, parts: int) -> tuple[np.ndarray, np.ndarray]:
+    """How an array of keys falls to `parts` owners: an order of its indices, owner after
+    owner and in the order they had within one, and where each owner's begin in it
+    (`bounds[q]:bounds[q + 1]`)."""
+    owners = owner(keys, parts)
+    order = np.argsort(owners, kind="stable")
+    return order, np.searchsorted(owners[order], np.arange(parts + 1))
+
+
 def split_by_owner(keys: np.ndarray, parts: int) -> list[np.ndarray | None]:
     """An array of keys in `parts` arrays by `owner`, each in the order it had, None when
     empty."""
     if parts == 1:
         return [keys if len(keys) else None]
-    tasks = owner(keys, parts)
-    order = np.argsort(tasks, kind="stable")
-    bounds = np.searchsorted(tasks[order], np.arange(parts + 1))
+    order, bounds = by_owner(keys, parts)
     return [keys[order[a:b]] if b > a else None for a, b in pairwise(bounds)]
 
 
-def sorted_unique(keys: np.ndarray) -> np.ndarray:
+def sorted_unique(keys: np.ndarray, *, runs: bool = False) -> np.ndarray:
     """The distinct keys of an array, in order (by sorting: numpy's `unique` hashes them, many
-    times slower on these arrays)."""
-    keys = np.sort(keys)
+    times slower on these arrays). `runs`: the array is a few sorted runs end to end, which a
+    merging sort (numpy's stable one) takes in one pass each."""
+    keys = np.sort(keys, kind="stable" if runs else None)
     distinct = np.ones(len(keys), bool)
     np.not_equal(keys[1:], keys[:-1], out=distinct[1:])
     return keys[distinct]

@@ -111,14 +111,49 @@ class _Call:
         return self.function(*task)
 
 
+def peak_memory() -> int:
+    """The peak resident memory of this process so far, in bytes (0 where it is not known)."""
+    try:
+        import resource
+    except ImportError:  # not on Unix
+        return 0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+@contextmanager
+def local_cluster(workers: int) -> Iterator[Mapper]:
+    """A mapper over a Dask cluster of `workers` processes started on this machine, one thread
+    each, and closed afterwards. Dask is given no memory limit: the work sized for a bound
+    honours it (a limit would pause a worker whose freed memory the allocator keeps)."""
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    workers_limit().check(workers)
+    try:
+        from dask.distributed import LocalCluster
+    except ImportError:
+        raise ValueError(_NEEDS_DASK) from None
+    with (
+        LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            memory_limit=0,
+        ) as cluster,
+        _dask(cluster.scheduler_address) as mapping,
+    ):
+        yield mapping
+
+
+_NEEDS_DASK = "a Dask cluster needs dask: pip install 'zerosum[distributed]'"
+
+
 @contextmanager
 def _dask(address: str) -> Iterator[Mapper]:
     try:
         from dask.distributed import Client
     except ImportError:
-        raise ValueError(
-            "a Dask scheduler needs dask: pip install 'zerosum[distributed]'"
-        ) from None
+        raise ValueError(_NEEDS_DASK) from None
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as error:
@@ -132,3 +167,18 @@ def _dask(address: str) -> Iterator[Mapper]:
         yield Mapper(mapping, max(1, sum(client.nthreads().values())))
     finally:
         client.close()
+
+
+@contextmanager
+def cluster(workers: int | None = None, scheduler: str | None = None) -> Iterator[Mapper]:
+    """A mapper for work that exchanges files, not arrays: this process for one worker (the
+    default), a local Dask cluster of `workers` processes, or the Dask cluster whose scheduler
+    listens at `scheduler`."""
+    if scheduler is not None:
+        with _dask(scheduler) as mapping:
+            yield mapping
+    elif workers is None or workers == 1:
+        yield Mapper(_serial, 1)
+    else:
+        with local_cluster(workers) as mapping:
+            yield mapping

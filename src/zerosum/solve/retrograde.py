@@ -68,7 +68,7 @@ from zerosum.solve.outcome import (
     seen_by_opponent,
     terminal_rank,
 )
-from zerosum.solve.parallel import Mapper, mapper
+from zerosum.solve.parallel import Mapper, mapper, peak_memory
 from zerosum.solve.table import Section, Table
 
 __all__ = ["Progress", "solve"]
@@ -375,7 +375,7 @@ def _solve_layered(
         else:  # every position is a finished game: nothing to propagate
             meter.advance(layer, len(keys))
         keys, movers, ranks = _by_key(keys, movers, ranks)
-        sections.append(_section(layer, keys, ranks))
+        sections.append(section(layer, keys, ranks))
         above = (layer, keys, movers, ranks)
     sections.reverse()
     return sections
@@ -473,7 +473,7 @@ def _solve_unlayered(game: KeyedGame, starts: list[Any], meter: _Meter) -> Secti
         for index, done in enumerate(settled):
             if not done:
                 ranks[index] = ENDLESS
-    return _section(None, *_by_key(np.frombuffer(keys, "Q"), np.frombuffer(ranks, "q")))
+    return section(None, *_by_key(np.frombuffer(keys, "Q"), np.frombuffer(ranks, "q")))
 
 
 def _enumerate_graph(game: KeyedGame, starts: list[Any], meter: _Meter) -> tuple:
@@ -568,8 +568,9 @@ def _propagate_graph(
     return settled
 
 
-def _section(layer: int | None, keys: np.ndarray, ranks: np.ndarray) -> Section:
-    """The table section of these positions, given in key order."""
+def section(layer: int | None, keys: np.ndarray, ranks: np.ndarray) -> Section:
+    """The table section of these positions, given in key order with their ranks (each for
+    its side to move)."""
     values, distances = outcomes(ranks)
     endless = ranks == ENDLESS
     values[endless], distances[endless] = 0, NO_END
@@ -629,12 +630,4 @@ class _Meter:
             self.bound.check(max(self.done, seen), self.moves)
         if self.report is not None:
             elapsed = max(time.perf_counter() - self.began, 1e-9)
-            self.report(Progress(self.phase, layer, self.done, self.done / elapsed, _peak_memory()))
-
-
-def _peak_memory() -> int:
-    try:
-        import resource
-    except ImportError:  # not on Unix
-        return 0
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+            self.report(Progress(self.phase, layer, self.done, self.done / elapsed, peak_memory()))

@@ -271,9 +271,9 @@ class Table:
             header, body = _verified_header(path, file)
             name, parameters = identity(game)
             if (header["game"], header["parameters"]) != (name, parameters):
+                built_for = describe_game(header["game"], header["parameters"])
                 raise ValueError(
-                    f"{path}: table built for {_describe(header['game'], header['parameters'])},"
-                    f" not {_describe(name, parameters)}"
+                    f"{path}: table built for {built_for}, not {describe_game(name, parameters)}"
                 )
             file.seek(body)
             sections = []
@@ -444,6 +444,7 @@ def _little_endian(column: array) -> bytes:
     return column.tobytes()
 
 
-def _describe(name: str, parameters: dict[str, Any]) -> str:
+def describe_game(name: str, parameters: dict[str, Any]) -> str:
+    """A game as a person reads it: `ConnectFour(width=5, height=4, connect=4)`."""
     arguments = ", ".join(f"{key}={value!r}" for key, value in parameters.items())
     return f"{name.rsplit('.', 1)[-1]}({arguments})"

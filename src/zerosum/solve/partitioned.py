@@ -1,0 +1,748 @@
+"""Retrograde analysis out of core: every layer split by a hash of the key into partitions kept
+as files, so that no process ever holds a whole layer.
+
+The same two passes as `zerosum.solve.retrograde`, on a `Layered` game whose positions travel as
+keys (`Vectorized`, or `Restorable`), with every rank from the point of view of the side to
+move (see `zerosum.solve.outcome`). Partition `p` of a layer holds the positions whose keys
+`zerosum.solve.layers.owner` gives to `p`; every step is a task on one partition, run in this
+process, on a local Dask cluster or on a Dask cluster at an address, the tasks exchanging
+files only (on a shared filesystem when the cluster spans machines):
+
+- *Enumeration*, layer k to k + 1: each partition of layer k expands its positions (in
+  batches) and writes its children's distinct keys to one file per owner in layer k + 1
+  (`inbox/to-Q-from-P.npy`); then each partition of layer k + 1 merges the files sent to it,
+  each position once, into its keys in order.
+- *Propagation*, from the last layer back: each partition of layer k expands its positions
+  again (cheaper than keeping their children's keys on disk) and asks each owner in layer k + 1
+  for its children (`asked/to-Q-from-P.npy`); each owner answers with their ranks and movers
+  (`answered/to-P-from-Q.*.npy`); each partition of layer k then takes, for each position, the
+  best of its children's ranks as seen from it.
+
+The work directory:
+
+    build.json                  the game, its parameters, the partitions (written first)
+    layer-007/keys-0003.npy     the keys of partition 3 of layer 7, ascending (uint64)
+    layer-007/enumerated.json   the layer's files: shape, dtype and CRC-32 of each
+    layer-007/ranks-0003.npy    their ranks (int32) and movers (uint8), once solved
+    layer-007/solved.json       the solved layer's files, as `enumerated.json`
+    enumerated.json             the last layer, once the enumeration is over
+
+Every file is written to a temporary name and renamed into place, and a layer's manifest is
+written last, once all its partitions are: a layer is finished when its manifest is. A rerun
+with the same directory verifies the finished layers (each file's shape, dtype and checksum),
+skips them, and rebuilds from the first damaged or unfinished one, saying so; a directory made
+for another game, or another board, is refused.
+
+Memory: a task holds one partition (its keys, its children's keys and their ranks: about
+`BYTES_PER_POSITION` a position) and one batch of positions being expanded. `plan` chooses the
+partitions and the batch so that both fit in the bound asked per worker, from the number of
+positions the game says it reaches (every layer taken as large as the whole game: a
+conservative bound).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import time
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from zerosum.game import Game, Keyed, Layered, Restorable, Vectorized, has_chance, require
+from zerosum.solve.layers import (
+    best_of_children,
+    by_owner,
+    expand_layer,
+    sorted_unique,
+    split_by_owner,
+)
+from zerosum.solve.parallel import Mapper, cluster, peak_memory
+from zerosum.solve.retrograde import Progress, section
+from zerosum.solve.table import Table, describe_game, identity
+
+__all__ = ["Build", "DamagedPartition", "Plan", "build", "open_build", "parse_bytes", "plan"]
+
+FORMAT = 1
+"""The layout of the work directory, recorded in its `build.json`."""
+BYTES_PER_POSITION = 96
+"""Memory a task takes per position of its partition: its key (8), its children's keys and
+their ranks and movers (about 13 each, for up to `width` children, each batch's distinct)."""
+BYTES_PER_EXPANDED = 512
+"""Memory per position of a batch being expanded (the arrays of its children's keys)."""
+PROCESS_BYTES = 160 << 20
+"""What a worker process holds before any work: Python, numpy, Dask."""
+MIN_BATCH = 1024
+MAX_BATCH = 1 << 20
+DEFAULT_MEMORY = 2 << 30
+"""The memory per worker a build plans for when no bound is asked."""
+TASKS_PER_WORKER = 2
+"""Partitions per worker at least, so that a slow one holds up less."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a build is cut: `partitions` per layer, `batch` positions expanded at a time."""
+
+    partitions: int
+    batch: int
+
+
+def parse_bytes(text: str) -> int:
+    """Bytes from `8GB`, `512MB`, `1.5 GiB`, `4096` (K, M, G, T: powers of 1024);
+    ValueError otherwise."""
+    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+    cleaned = text.strip().upper().replace(" ", "").removesuffix("B").removesuffix("I")
+    number = cleaned.rstrip("KMGT")
+    unit = cleaned[len(number) :]
+    try:
+        amount = float(number)
+    except ValueError:
+        amount = -1.0
+    if unit not in units or not math.isfinite(amount) or amount <= 0:
+        raise ValueError(f"bad memory size {text!r}: expected a size such as 8GB or 512MB")
+    return int(amount * units[unit])
+
+
+def _megabytes(count: int) -> str:
+    return f"{count / (1 << 20):,.0f} MB"
+
+
+def plan(
+    game: Game, memory_per_worker: int | None, workers: int, partitions: int | None = None
+) -> Plan:
+    """The partitions and batch size that keep each of `workers` workers within
+    `memory_per_worker` bytes (default `DEFAULT_MEMORY`), for the positions the game says it
+    reaches (`reachable_at_most`; without it, `partitions` or two a worker). ValueError when
+    the bound cannot hold one batch of `MIN_BATCH` positions."""
+    memory = DEFAULT_MEMORY if memory_per_worker is None else memory_per_worker
+    smallest = PROCESS_BYTES + 2 * MIN_BATCH * BYTES_PER_EXPANDED
+    if memory < smallest:
+        raise ValueError(
+            f"a memory bound of {_megabytes(memory)} per worker cannot hold one batch of"
+            f" {MIN_BATCH:,} positions: give at least {_megabytes(smallest)}"
+        )
+    budget = memory - PROCESS_BYTES
+    batch = max(MIN_BATCH, min(MAX_BATCH, budget // 4 // BYTES_PER_EXPANDED))
+    if partitions is None:
+        bound = getattr(game, "reachable_at_most", None)
+        positions = int(bound()[0]) if callable(bound) else 0
+        held = budget - batch * BYTES_PER_EXPANDED
+        partitions = max(-(-positions * BYTES_PER_POSITION // held), 1)
+        if workers > 1:
+            partitions = max(partitions, TASKS_PER_WORKER * workers)
+    if partitions < 1:
+        raise ValueError(f"partitions must be at least 1, got {partitions}")
+    return Plan(partitions, batch)
+
+
+@dataclass(frozen=True)
+class Build:
+    """A finished partitioned build: its work directory, the `partitions` of every layer, the
+    positions of each layer (`layers`), the largest peak resident memory of a worker in bytes
+    (`peak_memory`, of this process when it ran alone), the layers found finished in the
+    directory and skipped (`resumed`), and what was found damaged and rebuilt (`notes`)."""
+
+    game: Game
+    work_dir: Path
+    partitions: int
+    layers: dict[int, int]
+    peak_memory: int
+    resumed: int
+    notes: tuple[str, ...]
+
+    @property
+    def positions(self) -> int:
+        return sum(self.layers.values())
+
+    def partition(self, layer: int, partition: int) -> tuple[np.ndarray, np.ndarray]:
+        """The keys (ascending) and ranks (for the side to move) of one partition of a layer,
+        verified."""
+        folder = _layer_dir(self.work_dir, layer)
+        keys = _manifest(folder / ENUMERATED)["files"]
+        solved = _manifest(folder / SOLVED)["files"]
+        name = _name("keys", partition)
+        ranks = _name("ranks", partition)
+        return _load(folder / name, keys[name]), _load(folder / ranks, solved[ranks])
+
+    def table(self) -> Table:
+        """The whole build as an in-memory `Table` (for boards that fit in memory): the same
+        sections, key by key, as `zerosum.solve.solve` gives."""
+        sections = []
+        for layer in self.layers:
+            parts = [self.partition(layer, p) for p in range(self.partitions)]
+            keys = np.concatenate([keys for keys, _ in parts])
+            ranks = np.concatenate([ranks for _, ranks in parts]).astype(np.int64)
+            order = np.argsort(keys, kind="stable")
+            sections.append(section(layer, keys[order], ranks[order]))
+        return Table(self.game, sections)
+
+
+ENUMERATED, SOLVED, BUILD = "enumerated.json", "solved.json", "build.json"
+
+
+class DamagedPartition(ValueError):
+    """A partition file that is not what its layer's manifest recorded."""
+
+
+def build(
+    game: Game,
+    work_dir: str | os.PathLike,
+    *,
+    memory_per_worker: int | None = None,
+    partitions: int | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: Callable[[Progress], None] | None = None,
+    notice: Callable[[str], None] | None = None,
+) -> Build:
+    """Solve every position reachable from the initial position of a layered `game` into the
+    work directory `work_dir`, partition by partition; its `Build`.
+
+    Runs in this process (the default), on a local Dask cluster of `workers` processes, or on
+    the Dask cluster whose scheduler listens at `scheduler` (every worker then sees
+    `work_dir` at the same path: a shared filesystem). `memory_per_worker` (bytes) bounds each
+    worker (see `plan`); `partitions` forces their number. `progress` is called as the build
+    advances, `notice` with each finding of a rerun (a damaged file, the layers rebuilt).
+
+    Rerun with the same `work_dir`, a build skips every finished layer. ValueError for a game
+    that is not layered or sends no keys, a `work_dir` that is a file, or one made for another
+    game."""
+    _check_game(game)
+    folder = _work_dir(work_dir)
+    notes: list[str] = []
+
+    def note(text: str) -> None:
+        notes.append(text)
+        if notice is not None:
+            notice(text)
+
+    with cluster(workers, scheduler) as mapping:
+        chosen = plan(game, memory_per_worker, mapping.width, partitions)
+        parts = _claim(folder, game, chosen.partitions, note)
+        run = _Run(game, folder, parts, chosen.batch, mapping, progress)
+        resumed = run.verify(note)
+        run.enumerate()
+        run.propagate()
+    return Build(game, folder, parts, run.sizes(), run.peak, resumed, tuple(notes))
+
+
+def open_build(game: Game, work_dir: str | os.PathLike) -> Build:
+    """The finished build in `work_dir` for `game`; ValueError when it is not one, or not
+    finished."""
+    folder = Path(work_dir)
+    record = _read_json(folder / BUILD)
+    if record is None:
+        raise ValueError(f"{folder}: no partitioned build here")
+    _same_game(folder, record, game)
+    run = _Run(game, folder, record["partitions"], MIN_BATCH, None, None)
+    last = _read_json(folder / ENUMERATED)
+    if last is None or any(
+        _read_json(_layer_dir(folder, layer) / SOLVED) is None
+        for layer in range(run.first, last["last"] + 1)
+    ):
+        raise ValueError(f"{folder}: the build is not finished (rerun it to finish it)")
+    return Build(game, folder, run.parts, run.sizes(), 0, 0, ())
+
+
+def _check_game(game: Game) -> None:
+    require(game, Keyed, "a partitioned build")
+    require(game, Layered, "a partitioned build")
+    if has_chance(game):
+        raise ValueError(
+            f"{type(game).__name__} has dice: retrograde analysis solves games without chance"
+        )
+    if not isinstance(game, Vectorized | Restorable):
+        raise ValueError(
+            f"{type(game).__name__} cannot rebuild positions from keys (from_keys): a partitioned"
+            " build sends positions between workers as keys"
+        )
+
+
+def _work_dir(work_dir: str | os.PathLike) -> Path:
+    """`work_dir` as a directory that exists (made when its parent does); ValueError otherwise."""
+    folder = Path(work_dir)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"cannot use {str(folder)!r} as a work directory: it is a file")
+    if not folder.exists():
+        if not folder.parent.is_dir():
+            raise ValueError(
+                f"cannot make work directory {str(folder)!r}: no directory {str(folder.parent)!r}"
+            )
+        try:
+            folder.mkdir()
+        except OSError as error:
+            raise ValueError(
+                f"cannot make work directory {str(folder)!r}: {error.strerror}"
+            ) from None
+    return folder
+
+
+def _claim(folder: Path, game: Game, partitions: int, note: Callable[[str], None]) -> int:
+    """The partitions of the build in `folder`: those recorded when it was made for `game`,
+    else `partitions`, recorded now. ValueError for a directory of another game's build, or
+    one that holds other files."""
+    record = _read_json(folder / BUILD)
+    if record is None:
+        if any(folder.iterdir()):
+            raise ValueError(
+                f"cannot use {str(folder)!r} as a work directory: it holds other files"
+                " and no zerosum build"
+            )
+        name, parameters = identity(game)
+        record = {
+            "format": FORMAT,
+            "game": name,
+            "parameters": parameters,
+            "partitions": partitions,
+        }
+        _write_json(folder / BUILD, record)
+        return partitions
+    _same_game(folder, record, game)
+    if record["partitions"] != partitions:
+        note(f"{folder} was made with {record['partitions']} partitions a layer: kept")
+    return int(record["partitions"])
+
+
+def _same_game(folder: Path, record: dict[str, Any], game: Game) -> None:
+    name, parameters = identity(game)
+    if record.get("format") != FORMAT or not isinstance(record.get("partitions"), int):
+        raise ValueError(
+            f"{folder}: not a work directory of this zerosum (format {record.get('format')})"
+        )
+    if (record.get("game"), record.get("parameters")) != (name, parameters):
+        if not isinstance(record.get("parameters"), dict):
+            raise ValueError(f"{folder}: an unreadable {BUILD}")
+        raise ValueError(
+            f"{folder} holds a build of {describe_game(record['game'], record['parameters'])},"
+            f" not {describe_game(name, parameters)}: give another work directory"
+        )
+
+
+class _Run:
+    """One run of a build: the steps over the layers, each a map of tasks over partitions."""
+
+    def __init__(
+        self,
+        game: Game,
+        folder: Path,
+        parts: int,
+        batch: int,
+        mapping: Mapper | None,
+        progress: Callable[[Progress], None] | None,
+    ) -> None:
+        self.game, self.folder, self.parts, self.batch = game, folder, parts, batch
+        self.mapping, self.progress = mapping, progress
+        self.first = int(game.layer(game.initial_state()))  # type: ignore[attr-defined]
+        self.peak = peak_memory()
+        self.phase, self.done, self.began = "", 0, time.perf_counter()
+
+    # Finding what is finished
+
+    def verify(self, note: Callable[[str], None]) -> int:
+        """Check every finished layer's files; drop the first damaged enumerated layer and
+        every one after it, and any damaged solved layer. The layers kept (enumerated and
+        solved)."""
+        kept, layer = 0, self.first
+        while (manifest := _read_json(_layer_dir(self.folder, layer) / ENUMERATED)) is not None:
+            damage = _damage(_layer_dir(self.folder, layer), manifest)
+            if damage is not None:
+                note(f"{damage}: layer {layer} and the layers after it are rebuilt")
+                self._drop_from(layer)
+                break
+            kept += 1
+            solved = _read_json(_layer_dir(self.folder, layer) / SOLVED)
+            if solved is not None:
+                damage = _damage(_layer_dir(self.folder, layer), solved)
+                if damage is None:
+                    kept += 1
+                else:
+                    note(f"{damage}: the values of layer {layer} are rebuilt")
+                    (_layer_dir(self.folder, layer) / SOLVED).unlink()
+            layer += 1
+        last = _read_json(self.folder / ENUMERATED)
+        if last is not None and last.get("last", -1) >= layer:
+            (self.folder / ENUMERATED).unlink()
+        return kept
+
+    def _drop_from(self, layer: int) -> None:
+        (self.folder / ENUMERATED).unlink(missing_ok=True)
+        while _layer_dir(self.folder, layer).exists():
+            shutil.rmtree(_layer_dir(self.folder, layer))
+            layer += 1
+
+    def sizes(self) -> dict[int, int]:
+        """The positions of each enumerated layer, by layer."""
+        sizes, layer = {}, self.first
+        while (manifest := _read_json(_layer_dir(self.folder, layer) / ENUMERATED)) is not None:
+            sizes[layer] = manifest["positions"]
+            layer += 1
+        return sizes
+
+    # Enumeration
+
+    def enumerate(self) -> None:
+        self._start("enumerate")
+        folder = _layer_dir(self.folder, self.first)
+        if _read_json(folder / ENUMERATED) is None:
+            key = np.array([self.game.key(self.game.initial_state())], np.uint64)  # type: ignore[attr-defined]
+            folder.mkdir(exist_ok=True)
+            files = {}
+            for partition, keys in enumerate(split_by_owner(key, self.parts)):
+                name = _name("keys", partition)
+                held = np.empty(0, np.uint64) if keys is None else keys
+                files[name] = _save(folder / name, held)
+            _write_json(folder / ENUMERATED, {"layer": self.first, "positions": 1, "files": files})
+        layer = self.first
+        while _read_json(self.folder / ENUMERATED) is None:
+            following = _layer_dir(self.folder, layer + 1)
+            if _read_json(following / ENUMERATED) is None and not self._enumerate_layer(layer):
+                _write_json(self.folder / ENUMERATED, {"last": layer})
+                break
+            layer += 1
+
+    def _enumerate_layer(self, layer: int) -> int:
+        """Write layer + 1 from layer `layer`; its positions (0: the enumeration is over)."""
+        source, target = _layer_dir(self.folder, layer), _layer_dir(self.folder, layer + 1)
+        manifest = _manifest(source / ENUMERATED)
+        inbox = _fresh(target / "inbox")
+        tasks = [
+            (self.game, layer, str(source), manifest["files"][_name("keys", p)], p, self.parts,
+             self.batch, str(inbox))
+            for p in range(self.parts)
+        ]  # fmt: skip
+        for positions, _, peak in self._map(route, tasks):
+            self._advance(layer, positions, peak)
+        gathered = list(self._map(gather, [(str(target), p) for p in range(self.parts)]))
+        positions = sum(count for _, count, _ in gathered)
+        if not positions:
+            shutil.rmtree(target)
+            return 0
+        files = {_name("keys", p): entry for p, (entry, _, _) in enumerate(gathered)}
+        for _, _, peak in gathered:
+            self.peak = max(self.peak, peak)
+        _write_json(
+            target / ENUMERATED, {"layer": layer + 1, "positions": positions, "files": files}
+        )
+        shutil.rmtree(inbox)
+        return positions
+
+    # Propagation
+
+    def propagate(self) -> None:
+        self._start("propagate")
+        last = _manifest(self.folder / ENUMERATED)["last"]
+        for layer in range(last, self.first - 1, -1):
+            folder = _layer_dir(self.folder, layer)
+            if _read_json(folder / SOLVED) is None:
+                self._propagate_layer(layer, last)
+            else:
+                self._advance(layer, _manifest(folder / ENUMERATED)["positions"], 0)
+
+    def _propagate_layer(self, layer: int, last: int) -> None:
+        """Solve layer `layer` from the solved layer after it (none after the last): expand
+        each partition again and ask the owners of its children for their ranks."""
+        folder = _layer_dir(self.folder, layer)
+        keys = _manifest(folder / ENUMERATED)["files"]
+        asked, answered = _fresh(folder / "asked"), _fresh(folder / "answered")
+        tasks = [
+            (self.game, layer, str(folder), keys[_name("keys", p)], p, self.parts,
+             self.batch, str(asked), str(asked))
+            for p in range(self.parts)
+        ]  # fmt: skip
+        for _, _, peak in self._map(route, tasks):
+            self.peak = max(self.peak, peak)
+        if layer < last:
+            above = _layer_dir(self.folder, layer + 1)
+            files = {**_manifest(above / ENUMERATED)["files"], **_manifest(above / SOLVED)["files"]}
+            questions = [
+                (str(above), files, q, str(asked), str(answered)) for q in range(self.parts)
+            ]
+            for peak in self._map(answer, questions):
+                self.peak = max(self.peak, peak)
+        settling = [
+            (str(folder), keys[_name("keys", p)], p, self.parts, self.batch, str(asked),
+             str(answered))
+            for p in range(self.parts)
+        ]  # fmt: skip
+        files = {}
+        for entries, positions, peak in self._map(settle, settling):
+            files.update(entries)
+            self._advance(layer, positions, peak)
+        _write_json(folder / SOLVED, {"layer": layer, "files": files})
+        shutil.rmtree(asked)
+        shutil.rmtree(answered)
+
+    # Reporting
+
+    def _map(self, function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
+        assert self.mapping is not None  # a build being read has no mapper, and runs no task
+        return self.mapping(function, tasks)
+
+    def _start(self, phase: str) -> None:
+        self.phase, self.done, self.began = phase, 0, time.perf_counter()
+
+    def _advance(self, layer: int, positions: int, peak: int) -> None:
+        self.done += positions
+        self.peak = max(self.peak, peak, peak_memory())
+        if self.progress is not None:
+            elapsed = max(time.perf_counter() - self.began, 1e-9)
+            self.progress(Progress(self.phase, layer, self.done, self.done / elapsed, self.peak))
+
+
+# The tasks: each reads and writes files only, and returns counts and its process's peak memory.
+
+
+def route(
+    game: Any,
+    layer: int,
+    source: str,
+    entry: dict[str, Any],
+    partition: int,
+    parts: int,
+    batch: int,
+    outbox: str,
+    keep: str | None = None,
+) -> tuple[int, int, int]:
+    """Expand partition `partition` of layer `layer` (in `source`) and send its children's
+    distinct keys to their owners among `parts`: one file each in `outbox`
+    (`to-Q-from-P.npy`, ascending). With `keep`, a directory, the expansion is kept there for
+    `settle` (`expanded-P.npz`). Its positions, their moves and this process's peak memory."""
+    keys = _load(Path(source) / _name("keys", partition), entry)
+    children, expanded, moves = [], [], 0
+    for start in range(0, len(keys), batch):
+        columns = expand_layer(game, layer, keys[start : start + batch])
+        moves += len(columns[3])
+        children.append(sorted_unique(columns[3]))
+        if keep is not None:
+            expanded.append(columns)
+    if len(children) == 1:
+        merged = children[0]
+    else:
+        merged = sorted_unique(np.concatenate(children), runs=True) if children else _NO_KEYS
+    del children
+    for target, sent in enumerate(split_by_owner(merged, parts)):
+        if sent is not None:
+            _save(Path(outbox) / f"to-{target:04d}-from-{partition:04d}.npy", sent)
+    if keep is not None:
+        if not expanded:  # an empty partition
+            expanded.append(expand_layer(game, layer, _NO_KEYS))
+        movers, counts, ranks, child_keys = (np.concatenate(c) for c in zip(*expanded, strict=True))
+        del expanded
+        _save_bundle(
+            Path(keep) / f"expanded-{partition:04d}.npz",
+            movers=movers,
+            counts=counts.astype(np.uint32),
+            ranks=ranks.astype(np.int32),
+            children=child_keys,
+            merged=merged,
+        )
+    return len(keys), moves, peak_memory()
+
+
+_NO_KEYS = np.empty(0, np.uint64)
+
+
+def gather(folder: str, partition: int) -> tuple[dict[str, Any], int, int]:
+    """Partition `partition` of the layer in `folder` from the keys the layer before sent it
+    (its `inbox`), each position once, written in order: its manifest entry, its positions and
+    this process's peak memory."""
+    inbox = Path(folder) / "inbox"
+    sent = [np.load(path) for path in sorted(inbox.glob(f"to-{partition:04d}-from-*.npy"))]
+    if len(sent) == 1:  # already distinct and in order
+        keys = sent[0]
+    else:
+        keys = sorted_unique(np.concatenate(sent), runs=True) if sent else _NO_KEYS
+    del sent
+    return _save(Path(folder) / _name("keys", partition), keys), len(keys), peak_memory()
+
+
+def answer(above: str, files: dict[str, Any], partition: int, asked: str, answered: str) -> int:
+    """Answer, for partition `partition` of the solved layer in `above`, every key asked of it
+    (in `asked`) with its rank and mover (in `answered`); this process's peak memory."""
+    folder = Path(above)
+    keys, ranks, movers = (
+        _load(folder / _name(kind, partition), files[_name(kind, partition)])
+        for kind in ("keys", "ranks", "movers")
+    )
+    for path in sorted(Path(asked).glob(f"to-{partition:04d}-from-*.npy")):
+        wanted = np.load(path)
+        index = np.searchsorted(keys, wanted)
+        if len(wanted) and (index[-1] >= len(keys) or not np.array_equal(keys[index], wanted)):
+            raise ValueError(f"{path}: a child the layer above does not hold (a damaged build?)")
+        source = path.stem.rsplit("-", 1)[1]
+        _save_bundle(
+            Path(answered) / f"to-{source}-from-{partition:04d}.npz",
+            ranks=ranks[index],
+            movers=movers[index],
+        )
+    return peak_memory()
+
+
+def settle(
+    source: str,
+    entry: dict[str, Any],
+    partition: int,
+    parts: int,
+    batch: int,
+    asked: str,
+    answered: str,
+) -> tuple[dict[str, Any], int, int]:
+    """Solve partition `partition` of a layer (in `source`) from its expansion (kept by
+    `route` in `asked`) and its children's ranks and movers (answered by their owners among
+    `parts`, in `answered`): each position's rank for its side to move and its mover, written
+    beside its keys. Their manifest entries, its positions and this process's peak memory."""
+    folder = Path(source)
+    count = entry["shape"][0]
+    with np.load(Path(asked) / f"expanded-{partition:04d}.npz") as expanded:
+        movers, counts, ranks = expanded["movers"], expanded["counts"], expanded["ranks"]
+        child_keys, merged = expanded["children"], expanded["merged"]
+    if len(movers) != count:
+        raise ValueError(f"{asked}: the expansion of partition {partition} is not whole")
+    # The ranks and movers of the distinct children, in the order of `merged`: each owner
+    # answered its share in that order (`split_by_owner` keeps it).
+    child_ranks = np.empty(len(merged), np.int64)
+    child_movers = np.empty(len(merged), np.uint8)
+    order, bounds = by_owner(merged, parts)
+    for target in range(parts):
+        share = order[bounds[target] : bounds[target + 1]]
+        if len(share):
+            path = Path(answered) / f"to-{partition:04d}-from-{target:04d}.npz"
+            with np.load(path) as answers:
+                child_ranks[share], child_movers[share] = answers["ranks"], answers["movers"]
+    del order
+    solved = ranks.astype(np.int32)
+    edges = np.zeros(count + 1, np.intp)
+    np.cumsum(counts, out=edges[1:])
+    for start in range(0, count, batch):
+        stop = min(start + batch, count)
+        index = np.searchsorted(merged, child_keys[edges[start] : edges[stop]])
+        solved[start:stop] = best_of_children(
+            movers[start:stop],
+            counts[start:stop].astype(np.intp),
+            ranks[start:stop].astype(np.int64),
+            child_movers[index],
+            child_ranks[index],
+        )
+    entries = {
+        _name(kind, partition): _save(folder / _name(kind, partition), column)
+        for kind, column in (("ranks", solved), ("movers", movers))
+    }
+    return entries, count, peak_memory()
+
+
+# Files
+
+
+def _layer_dir(folder: Path, layer: int) -> Path:
+    return folder / f"layer-{layer:03d}"
+
+
+def _name(kind: str, partition: int) -> str:
+    return f"{kind}-{partition:04d}.npy"
+
+
+def _fresh(folder: Path) -> Path:
+    """An empty directory at `folder` (what a step interrupted before left there removed)."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    return folder
+
+
+def _checksum(array: np.ndarray) -> int:
+    return zlib.crc32(np.ascontiguousarray(array).data.cast("B"))
+
+
+def _save(path: Path, array: np.ndarray) -> dict[str, Any]:
+    """Write `array` to `path` atomically (a temporary file renamed into place); its manifest
+    entry: shape, dtype and CRC-32 of its data. Not forced to the disk (no fsync): a file a
+    crash lost or cut short fails its checksum when the build is rerun, and is rebuilt."""
+    _atomically(path, lambda handle: np.save(handle, array, allow_pickle=False))
+    return {"shape": list(array.shape), "dtype": array.dtype.str, "crc32": _checksum(array)}
+
+
+def _save_bundle(path: Path, **arrays: np.ndarray) -> None:
+    """Write several arrays to one `.npz` file at `path`, atomically: what a step hands the
+    next within a layer (redone whole when the layer is)."""
+    _atomically(path, lambda handle: np.savez(handle, **arrays))  # type: ignore[arg-type]
+
+
+def _atomically(path: Path, write: Callable[[Any], None]) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "wb") as handle:
+            write(handle)
+        os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise ValueError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from None
+
+
+def _load(path: Path, entry: dict[str, Any]) -> np.ndarray:
+    """The array in `path`, checked against its manifest entry; `DamagedPartition` saying what
+    is wrong otherwise."""
+    problem = _problem(path, entry)
+    if isinstance(problem, str):
+        raise DamagedPartition(f"{path}: damaged partition ({problem})")
+    return problem
+
+
+def _problem(path: Path, entry: dict[str, Any]) -> np.ndarray | str:
+    """The array in `path` if it is what `entry` records, else what is wrong with it."""
+    try:
+        array = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        return "missing"
+    except (OSError, ValueError, EOFError):
+        return "unreadable"
+    if list(array.shape) != entry.get("shape") or array.dtype.str != entry.get("dtype"):
+        return "not the shape or type its layer recorded"
+    if _checksum(array) != entry.get("crc32"):
+        return "checksum mismatch"
+    return array
+
+
+def _damage(folder: Path, manifest: dict[str, Any]) -> str | None:
+    """What is wrong with the first damaged file of a layer's manifest, None when all are
+    whole."""
+    files = manifest.get("files")
+    if not isinstance(files, dict):
+        return f"{folder}: unreadable manifest"
+    for name, entry in files.items():
+        problem = _problem(folder / name, entry)
+        if isinstance(problem, str):
+            return f"{folder / name}: damaged partition ({problem})"
+    return None
+
+
+def _write_json(path: Path, record: dict[str, Any]) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(json.dumps(record))
+        os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise ValueError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from None
+
+
+def _read_json(path: Path) -> dict[str, Any] | None:
+    """The JSON object in `path`, None when there is none (or not a whole one)."""
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def _manifest(path: Path) -> dict[str, Any]:
+    record = _read_json(path)
+    if record is None:
+        raise ValueError(f"{path}: missing or unreadable (rerun the build to rebuild it)")
+    return record
