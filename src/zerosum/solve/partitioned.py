@@ -215,7 +215,8 @@ def build(
     that is not layered or sends no keys, a `work_dir` that is a file, or one made for another
     game."""
     _check_game(game)
-    folder = _work_dir(work_dir)
+    folder = _work_dir(work_dir, make=False)  # refused before a cluster is started
+    plan(game, memory_per_worker, 1, partitions)  # a bound too small, likewise
     notes: list[str] = []
 
     def note(text: str) -> None:
@@ -225,6 +226,7 @@ def build(
 
     with cluster(workers, scheduler) as mapping:
         chosen = plan(game, memory_per_worker, mapping.width, partitions)
+        _work_dir(folder, make=True)
         parts = _claim(folder, game, chosen.partitions, note)
         run = _Run(game, folder, parts, chosen.batch, mapping, progress)
         resumed = run.verify(note)
@@ -265,16 +267,17 @@ def _check_game(game: Game) -> None:
         )
 
 
-def _work_dir(work_dir: str | os.PathLike) -> Path:
-    """`work_dir` as a directory that exists (made when its parent does); ValueError otherwise."""
+def _work_dir(work_dir: str | os.PathLike, *, make: bool) -> Path:
+    """`work_dir` as a directory that exists or can be made (in a directory that exists), made
+    when `make` says so; ValueError otherwise."""
     folder = Path(work_dir)
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"cannot use {str(folder)!r} as a work directory: it is a file")
-    if not folder.exists():
-        if not folder.parent.is_dir():
-            raise ValueError(
-                f"cannot make work directory {str(folder)!r}: no directory {str(folder.parent)!r}"
-            )
+    if not folder.parent.is_dir():
+        raise ValueError(
+            f"cannot make work directory {str(folder)!r}: no directory {str(folder.parent)!r}"
+        )
+    if make and not folder.exists():
         try:
             folder.mkdir()
         except OSError as error:
