@@ -8,15 +8,16 @@ move (see `zerosum.solve.outcome`). Partition `p` of a layer holds the positions
 process, on a local Dask cluster or on a Dask cluster at an address, the tasks exchanging
 files only (on a shared filesystem when the cluster spans machines):
 
-- *Enumeration*, layer k to k + 1: each partition of layer k expands its positions (in
-  batches) and writes its children's distinct keys to one file per owner in layer k + 1
-  (`inbox/to-Q-from-P.npy`); then each partition of layer k + 1 merges the files sent to it,
-  each position once, into its keys in order.
-- *Propagation*, from the last layer back: each partition of layer k expands its positions
-  again (cheaper than keeping their children's keys on disk) and asks each owner in layer k + 1
-  for its children (`asked/to-Q-from-P.npy`); each owner answers with their ranks and movers
-  (`answered/to-P-from-Q.*.npy`); each partition of layer k then takes, for each position, the
-  best of its children's ranks as seen from it.
+- *Enumeration*, layer k to k + 1: each partition P of layer k expands its positions (in
+  batches) and writes its children's distinct keys in one file, a share for each owner in
+  layer k + 1 (`inbox/from-P.npy`); then each partition Q of layer k + 1 reads its share of
+  every such file and merges them, each position once, into its keys in order.
+- *Propagation*, from the last layer back: each partition P of layer k expands its positions
+  again (cheaper than keeping their children's keys on disk from the enumeration) and asks the
+  owners in layer k + 1 for its children the same way (`asked/from-P.npy`); each owner Q
+  answers every asker with their ranks and movers, in one file (`answered/from-Q.npy`); each
+  partition of layer k then takes, for each position, the best of its children's ranks as
+  seen from it. A step writes one file a partition, not one for each pair of partitions.
 
 The work directory:
 
@@ -26,6 +27,7 @@ The work directory:
     layer-007/ranks-0003.npy    their ranks (int32) and movers (uint8), once solved
     layer-007/solved.json       the solved layer's files, as `enumerated.json`
     enumerated.json             the last layer, once the enumeration is over
+    layer-008/inbox/, layer-007/asked/, layer-007/answered/: what is in transit
 
 Every file is written to a temporary name and renamed into place, and a layer's manifest is
 written last, once all its partitions are: a layer is finished when its manifest is. A rerun
@@ -36,8 +38,9 @@ for another game, or another board, is refused.
 Memory: a task holds one partition (its keys, its children's keys and their ranks: about
 `BYTES_PER_POSITION` a position) and one batch of positions being expanded. `plan` chooses the
 partitions and the batch so that both fit in the bound asked per worker, from the number of
-positions the game says it reaches (every layer taken as large as the whole game: a
-conservative bound).
+positions the game says it reaches, every layer taken as large as the whole game: a safe bound
+for any game, and about six times what Connect Four needs (its widest layer holds about a
+sixth of its positions), so more partitions than needed.
 """
 
 from __future__ import annotations
@@ -71,9 +74,10 @@ __all__ = ["Build", "DamagedPartition", "Plan", "build", "open_build", "parse_by
 
 FORMAT = 1
 """The layout of the work directory, recorded in its `build.json`."""
-BYTES_PER_POSITION = 96
-"""Memory a task takes per position of its partition: its key (8), its children's keys and
-their ranks and movers (about 13 each, for up to `width` children, each batch's distinct)."""
+BYTES_PER_POSITION = 200
+"""Memory a task takes per position of its partition, measured (5x4 Connect Four in one
+partition: 162 MB at the peak for a widest layer of 620,337 positions, 40 MB of it the
+process's own): its key, its children's keys, their ranks and movers, the expansion kept."""
 BYTES_PER_EXPANDED = 512
 """Memory per position of a batch being expanded (the arrays of its children's keys)."""
 PROCESS_BYTES = 160 << 20
@@ -422,7 +426,9 @@ class _Run:
         ]  # fmt: skip
         for positions, _, peak in self._map(route, tasks):
             self._advance(layer, positions, peak)
-        gathered = list(self._map(gather, [(str(target), p) for p in range(self.parts)]))
+        gathered = list(
+            self._map(gather, [(str(target), p, self.parts) for p in range(self.parts)])
+        )
         positions = sum(count for _, count, _ in gathered)
         if not positions:
             shutil.rmtree(target)
@@ -465,7 +471,8 @@ class _Run:
             above = _layer_dir(self.folder, layer + 1)
             files = {**_manifest(above / ENUMERATED)["files"], **_manifest(above / SOLVED)["files"]}
             questions = [
-                (str(above), files, q, str(asked), str(answered)) for q in range(self.parts)
+                (str(above), files, q, self.parts, str(asked), str(answered))
+                for q in range(self.parts)
             ]
             for peak in self._map(answer, questions):
                 self.peak = max(self.peak, peak)
@@ -514,9 +521,10 @@ def route(
     keep: str | None = None,
 ) -> tuple[int, int, int]:
     """Expand partition `partition` of layer `layer` (in `source`) and send its children's
-    distinct keys to their owners among `parts`: one file each in `outbox`
-    (`to-Q-from-P.npy`, ascending). With `keep`, a directory, the expansion is kept there for
-    `settle` (`expanded-P.npz`). Its positions, their moves and this process's peak memory."""
+    distinct keys to their owners among `parts`, ascending within each owner's share: one file
+    in `outbox` (`from-P.npy`, see `_send`). With `keep`, a directory, the expansion is kept
+    there for `settle` (`expanded-P.npz`). Its positions, their moves and this process's peak
+    memory."""
     keys = _load(Path(source) / _name("keys", partition), entry)
     children, expanded, moves = [], [], 0
     for start in range(0, len(keys), batch):
@@ -530,9 +538,8 @@ def route(
     else:
         merged = sorted_unique(np.concatenate(children), runs=True) if children else _NO_KEYS
     del children
-    for target, sent in enumerate(split_by_owner(merged, parts)):
-        if sent is not None:
-            _save(Path(outbox) / f"to-{target:04d}-from-{partition:04d}.npy", sent)
+    order, bounds = by_owner(merged, parts)
+    _send(Path(outbox) / _name("from", partition), merged[order], bounds)
     if keep is not None:
         if not expanded:  # an empty partition
             expanded.append(expand_layer(game, layer, _NO_KEYS))
@@ -552,12 +559,13 @@ def route(
 _NO_KEYS = np.empty(0, np.uint64)
 
 
-def gather(folder: str, partition: int) -> tuple[dict[str, Any], int, int]:
-    """Partition `partition` of the layer in `folder` from the keys the layer before sent it
-    (its `inbox`), each position once, written in order: its manifest entry, its positions and
-    this process's peak memory."""
+def gather(folder: str, partition: int, parts: int) -> tuple[dict[str, Any], int, int]:
+    """Partition `partition` of the layer in `folder` from the keys each of the `parts`
+    partitions of the layer before sent it (in its `inbox`), each position once, written in
+    order: its manifest entry, its positions and this process's peak memory."""
     inbox = Path(folder) / "inbox"
-    sent = [np.load(path) for path in sorted(inbox.glob(f"to-{partition:04d}-from-*.npy"))]
+    sent = [_share(inbox / _name("from", source), partition, parts) for source in range(parts)]
+    sent = [share for share in sent if len(share)]
     if len(sent) == 1:  # already distinct and in order
         keys = sent[0]
     else:
@@ -566,25 +574,28 @@ def gather(folder: str, partition: int) -> tuple[dict[str, Any], int, int]:
     return _save(Path(folder) / _name("keys", partition), keys), len(keys), peak_memory()
 
 
-def answer(above: str, files: dict[str, Any], partition: int, asked: str, answered: str) -> int:
-    """Answer, for partition `partition` of the solved layer in `above`, every key asked of it
-    (in `asked`) with its rank and mover (in `answered`); this process's peak memory."""
+def answer(
+    above: str, files: dict[str, Any], partition: int, parts: int, asked: str, answered: str
+) -> int:
+    """Answer, for partition `partition` of the solved layer in `above`, every key each of the
+    `parts` partitions of the layer before asked of it (in `asked`) with its rank and mover,
+    packed as `rank * 2 + mover`, in the order asked: one file in `answered` (`from-Q.npy`,
+    see `_send`). This process's peak memory."""
     folder = Path(above)
     keys, ranks, movers = (
         _load(folder / _name(kind, partition), files[_name(kind, partition)])
         for kind in ("keys", "ranks", "movers")
     )
-    for path in sorted(Path(asked).glob(f"to-{partition:04d}-from-*.npy")):
-        wanted = np.load(path)
+    answers, sizes = [], np.zeros(parts + 1, np.int64)
+    for source in range(parts):
+        path = Path(asked) / _name("from", source)
+        wanted = _share(path, partition, parts)
         index = np.searchsorted(keys, wanted)
         if len(wanted) and (index[-1] >= len(keys) or not np.array_equal(keys[index], wanted)):
             raise ValueError(f"{path}: a child the layer above does not hold (a damaged build?)")
-        source = path.stem.rsplit("-", 1)[1]
-        _save_bundle(
-            Path(answered) / f"to-{source}-from-{partition:04d}.npz",
-            ranks=ranks[index],
-            movers=movers[index],
-        )
+        answers.append(ranks[index].astype(np.int64) * 2 + movers[index])
+        sizes[source + 1] = len(wanted)
+    _send(Path(answered) / _name("from", partition), np.concatenate(answers), np.cumsum(sizes))
     return peak_memory()
 
 
@@ -609,16 +620,15 @@ def settle(
     if len(movers) != count:
         raise ValueError(f"{asked}: the expansion of partition {partition} is not whole")
     # The ranks and movers of the distinct children, in the order of `merged`: each owner
-    # answered its share in that order (`split_by_owner` keeps it).
+    # answered its share in the order it was asked (`by_owner` keeps that of `merged`).
     child_ranks = np.empty(len(merged), np.int64)
     child_movers = np.empty(len(merged), np.uint8)
     order, bounds = by_owner(merged, parts)
     for target in range(parts):
         share = order[bounds[target] : bounds[target + 1]]
         if len(share):
-            path = Path(answered) / f"to-{partition:04d}-from-{target:04d}.npz"
-            with np.load(path) as answers:
-                child_ranks[share], child_movers[share] = answers["ranks"], answers["movers"]
+            packed = _share(Path(answered) / _name("from", target), partition, parts)
+            child_ranks[share], child_movers[share] = packed >> 1, packed & 1
     del order
     solved = ranks.astype(np.int32)
     edges = np.zeros(count + 1, np.intp)
@@ -657,6 +667,21 @@ def _fresh(folder: Path) -> Path:
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     return folder
+
+
+def _send(path: Path, shares: np.ndarray, bounds: np.ndarray) -> None:
+    """Write what one partition sends every partition as one file: the bounds of each share
+    in `shares` (`bounds[q]:bounds[q + 1]`, as many as the partitions and one more), then the
+    shares end to end, all as the type of `shares`."""
+    _save(path, np.concatenate([bounds.astype(shares.dtype), shares]))
+
+
+def _share(path: Path, receiver: int, parts: int) -> np.ndarray:
+    """The share of partition `receiver` (of `parts`) in a file written by `_send`, read alone
+    (the file is mapped, not read whole)."""
+    sent = np.load(path, mmap_mode="r")
+    begin, end = int(sent[receiver]), int(sent[receiver + 1])
+    return np.array(sent[parts + 1 + begin : parts + 1 + end])
 
 
 def _checksum(array: np.ndarray) -> int:
