@@ -87,7 +87,9 @@ def expand_layer(game: Any, layer: int, keys: np.ndarray) -> tuple[np.ndarray, .
         counts = np.asarray(counts, np.intp)
         ranks = np.where(counts == 0, terminal_rank_all(np.asarray(utilities)), 0)
         child_keys = np.asarray(child_keys, np.uint64)
-        refuse_strays(set(game.layers(sorted_unique(child_keys)).tolist()), layer)
+        if len(child_keys):  # the lowest and highest layers of the children, not a sort
+            layers = game.layers(child_keys)
+            refuse_strays({int(layers.min()), int(layers.max())}, layer)
         return np.asarray(movers, np.uint8), counts, ranks.astype(np.int64), child_keys
     if not isinstance(game, Restorable):
         raise ValueError(
