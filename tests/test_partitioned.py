@@ -1,6 +1,7 @@
 """The partitioned build: the same values as today's builder, partition files checked, resumes."""
 
 import json
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tictactoe import TicTacToe
-from zerosum.solve import partitioned, solve
+from zerosum.solve import parallel, partitioned, solve
 from zerosum.solve.layers import owner
 from zerosum.solve.partitioned import build, open_build, parse_bytes, plan
 
@@ -278,3 +279,25 @@ def test_bad_memory_sizes_are_refused(text):
 def test_a_game_without_layers_or_keys_is_refused(tmp_path):
     with pytest.raises(ValueError, match="partitioned build"):
         build(Unlayered(TicTacToe()), tmp_path / "work")
+
+
+def test_only_steps_of_many_positions_go_to_the_workers(tmp_path, monkeypatch):
+    sent = []
+
+    @contextmanager
+    def recording(workers, scheduler):
+        def mapping(function, tasks):
+            sent.append(function.__name__)
+            return (function(*task) for task in tasks)
+
+        yield parallel.Mapper(mapping, 2)
+
+    monkeypatch.setattr(partitioned, "cluster", recording)
+    monkeypatch.setattr(partitioned, "HERE_AT_MOST", 1000)
+    built = build(TicTacToe(), tmp_path / "work", workers=2)
+    assert built.table().sections == solve(TicTacToe(), workers=1).sections
+    # Layers 5 to 7 hold 1,260, 1,520 and 1,140 positions, and layers 3 to 7 have 1,392 moves
+    # or more: each of layers 5 to 7 is expanded twice (`route`) and solved (`settle`) on the
+    # workers; the layers after 3 to 7 are gathered there, and layers 5 to 7 answer there.
+    expected = ["route"] * 6 + ["settle"] * 3 + ["gather"] * 5 + ["answer"] * 3
+    assert sorted(sent) == sorted(expected)

@@ -12,8 +12,14 @@ from dask.distributed import LocalCluster  # noqa: E402
 
 from zerosum.games.connect4 import ConnectFour  # noqa: E402
 from zerosum.games.tictactoe import TicTacToe  # noqa: E402
-from zerosum.solve import parallel, solve  # noqa: E402
+from zerosum.solve import parallel, partitioned, solve  # noqa: E402
 from zerosum.solve.partitioned import build  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def every_step_on_the_workers(monkeypatch):
+    """Small steps run in the building process; these boards are all small."""
+    monkeypatch.setattr(partitioned, "HERE_AT_MOST", 0)
 
 
 @pytest.fixture(scope="module")

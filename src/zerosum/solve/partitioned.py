@@ -86,6 +86,8 @@ MIN_BATCH = 1024
 MAX_BATCH = 1 << 20
 DEFAULT_MEMORY = 2 << 30
 """The memory per worker a build plans for when no bound is asked."""
+HERE_AT_MOST = 100_000
+"""The fewest positions a step sends to the workers: a smaller step runs in this process."""
 TASKS_PER_WORKER = 2
 """Partitions per worker at least, so that a slow one holds up less."""
 
@@ -424,11 +426,13 @@ class _Run:
              self.batch, str(inbox))
             for p in range(self.parts)
         ]  # fmt: skip
-        for positions, _, peak in self._map(route, tasks):
+        size = manifest["positions"]
+        moves = 0
+        for positions, found, peak in self._map(route, tasks, size):
+            moves += found
             self._advance(layer, positions, peak)
-        gathered = list(
-            self._map(gather, [(str(target), p, self.parts) for p in range(self.parts)])
-        )
+        gathering = [(str(target), p, self.parts) for p in range(self.parts)]
+        gathered = list(self._map(gather, gathering, moves))  # at most one position a move
         positions = sum(count for _, count, _ in gathered)
         if not positions:
             shutil.rmtree(target)
@@ -465,7 +469,8 @@ class _Run:
              self.batch, str(asked), str(asked))
             for p in range(self.parts)
         ]  # fmt: skip
-        for _, _, peak in self._map(route, tasks):
+        size = _manifest(folder / ENUMERATED)["positions"]
+        for _, _, peak in self._map(route, tasks, size):
             self.peak = max(self.peak, peak)
         if layer < last:
             above = _layer_dir(self.folder, layer + 1)
@@ -474,7 +479,8 @@ class _Run:
                 (str(above), files, q, self.parts, str(asked), str(answered))
                 for q in range(self.parts)
             ]
-            for peak in self._map(answer, questions):
+            above_size = _manifest(above / ENUMERATED)["positions"]
+            for peak in self._map(answer, questions, above_size):
                 self.peak = max(self.peak, peak)
         settling = [
             (str(folder), keys[_name("keys", p)], p, self.parts, self.batch, str(asked),
@@ -482,7 +488,7 @@ class _Run:
             for p in range(self.parts)
         ]  # fmt: skip
         files = {}
-        for entries, positions, peak in self._map(settle, settling):
+        for entries, positions, peak in self._map(settle, settling, size):
             files.update(entries)
             self._advance(layer, positions, peak)
         _write_json(folder / SOLVED, {"layer": layer, "files": files})
@@ -491,8 +497,15 @@ class _Run:
 
     # Reporting
 
-    def _map(self, function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
+    def _map(
+        self, function: Callable[..., Any], tasks: list[tuple], positions: int
+    ) -> Iterator[Any]:
+        """The results of `function` on every task, on the cluster; in this process when the
+        step handles fewer than `HERE_AT_MOST` positions in all (a round trip to the workers
+        would cost more: this process sees the work directory as they do)."""
         assert self.mapping is not None  # a build being read has no mapper, and runs no task
+        if positions < HERE_AT_MOST:
+            return (function(*task) for task in tasks)
         return self.mapping(function, tasks)
 
     def _start(self, phase: str) -> None:
