@@ -301,3 +301,23 @@ def test_only_steps_of_many_positions_go_to_the_workers(tmp_path, monkeypatch):
     # workers; the layers after 3 to 7 are gathered there, and layers 5 to 7 answer there.
     expected = ["route"] * 6 + ["settle"] * 3 + ["gather"] * 5 + ["answer"] * 3
     assert sorted(sent) == sorted(expected)
+
+
+def test_a_full_disk_is_a_clear_error_and_the_finished_layers_are_kept(tmp_path, monkeypatch):
+    game, work = TicTacToe(), tmp_path / "work"
+    real, written = np.save, []
+
+    def filling(handle, array, **options):
+        written.append(len(array))
+        if len(written) == 40:
+            raise OSError(28, "No space left on device")
+        real(handle, array, **options)
+
+    monkeypatch.setattr(np, "save", filling)
+    with pytest.raises(ValueError, match=r"cannot write .*\.npy: no space left on device"):
+        build(game, work, partitions=2)
+    assert not list(work.rglob(".*.tmp"))  # nothing half-written left behind
+    monkeypatch.setattr(np, "save", real)
+    resumed = build(game, work, partitions=2)
+    assert resumed.resumed > 0
+    assert resumed.table().sections == solve(game, workers=1).sections
