@@ -153,10 +153,10 @@ def test_cli_builds_by_partitions_and_reads_the_compact_table(cli, tmp_path):
     today = cli.json(*argv[:-1], str(tmp_path / "c.tb"), "--workers", "1", progress=True)
     same = ("positions", "terminal", "wins", "draws", "losses", "value", "plies", "layers")
     assert {key: report[key] for key in same} == {key: today[key] for key in same}
-    assert report["partitions"] == 1 and report["layers_resumed"] == 0
+    assert report["partitions"] == 1 and report["passes_resumed"] == 0
     assert report["peak_mb_per_worker"] > 0
     again = cli.json(*argv, "--work-dir", str(work), progress=True)
-    assert again["layers_resumed"] == 2 * len(report["layers"])
+    assert again["passes_resumed"] == 2 * len(report["layers"])
     info = cli.json("tablebase", "info", str(path))
     assert info["positions"] == today["positions"] and info["bytes"] == path.stat().st_size
     probe = cli.json("tablebase", "probe", str(path), "--position", "21")

@@ -184,7 +184,7 @@ def run_partitioned_build(args: argparse.Namespace, game: Game, output: Path) ->
     report["work_dir"] = str(built.work_dir)
     report["partitions"] = built.partitions
     report["peak_mb_per_worker"] = round(built.peak_memory / 2**20)
-    report["layers_resumed"] = built.resumed
+    report["passes_resumed"] = built.resumed
     if args.json:
         print_json(report)
     else:

@@ -79,7 +79,8 @@ BYTES_PER_POSITION = 200
 partition: 162 MB at the peak for a widest layer of 620,337 positions, 40 MB of it the
 process's own): its key, its children's keys, their ranks and movers, the expansion kept."""
 BYTES_PER_EXPANDED = 512
-"""Memory per position of a batch being expanded (the arrays of its children's keys)."""
+"""Memory per position of a batch being expanded: the arrays of its children's keys (Connect
+Four 7 columns wide: about five arrays of seven 8-byte keys)."""
 PROCESS_BYTES = 160 << 20
 """What a worker process holds before any work: Python, numpy, Dask."""
 MIN_BATCH = 1024
@@ -152,8 +153,9 @@ def plan(
 class Build:
     """A finished partitioned build: its work directory, the `partitions` of every layer, the
     positions of each layer (`layers`), the largest peak resident memory of a worker in bytes
-    (`peak_memory`, of this process when it ran alone), the layers found finished in the
-    directory and skipped (`resumed`), and what was found damaged and rebuilt (`notes`)."""
+    (`peak_memory`, of this process when it ran alone), how many passes over a layer (its
+    enumeration, its solving) were found finished in the directory and skipped (`resumed`),
+    and what was found damaged and rebuilt (`notes`)."""
 
     game: Game
     work_dir: Path
