@@ -1,6 +1,9 @@
 """The partitioned build: the same values as today's builder, partition files checked, resumes."""
 
 import json
+import os
+import socket
+import subprocess
 from contextlib import contextmanager
 
 import numpy as np
@@ -321,3 +324,32 @@ def test_a_full_disk_is_a_clear_error_and_the_finished_layers_are_kept(tmp_path,
     resumed = build(game, work, partitions=2)
     assert resumed.resumed > 0
     assert resumed.table().sections == solve(game, workers=1).sections
+
+
+def test_a_work_directory_in_use_by_a_running_build_is_refused(tmp_path):
+    work = tmp_path / "work"
+    build(TicTacToe(), work, partitions=1)
+    assert not (work / "build.lock").exists()  # released at the end
+    (work / "build.lock").write_text(f"{socket.gethostname()} {os.getpid()}")
+    with pytest.raises(ValueError, match=f"in use by another build \\(process {os.getpid()}\\)"):
+        build(TicTacToe(), work, partitions=1)
+    (work / "build.lock").write_text("elsewhere 12")
+    with pytest.raises(ValueError, match="in use by a build on elsewhere: if it has ended"):
+        build(TicTacToe(), work, partitions=1)
+
+
+def test_the_lock_of_a_build_that_has_ended_is_taken_over(tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "build.lock").write_text(f"{socket.gethostname()} {ended_pid()}")
+    notes = []
+    built = build(TicTacToe(), work, partitions=1, notice=notes.append)
+    assert built.positions == 5478 and not (work / "build.lock").exists()
+    assert notes == [f"{work / 'build.lock'}: left by a build that has ended: taken over"]
+
+
+def ended_pid():
+    """The id of a process that has ended (and been reaped)."""
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid

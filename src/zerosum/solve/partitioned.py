@@ -22,6 +22,7 @@ files only (on a shared filesystem when the cluster spans machines):
 The work directory:
 
     build.json                  the game, its parameters, the partitions (written first)
+    build.lock                  the machine and process of the build running in it
     layer-007/keys-0003.npy     the keys of partition 3 of layer 7, ascending (uint64)
     layer-007/enumerated.json   the layer's files: shape, dtype and CRC-32 of each
     layer-007/ranks-0003.npy    their ranks (int32) and movers (uint8), once solved
@@ -49,9 +50,11 @@ import json
 import math
 import os
 import shutil
+import socket
 import time
 import zlib
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -192,7 +195,7 @@ class Build:
         return Table(self.game, sections)
 
 
-ENUMERATED, SOLVED, BUILD = "enumerated.json", "solved.json", "build.json"
+ENUMERATED, SOLVED, BUILD, LOCK = "enumerated.json", "solved.json", "build.json", "build.lock"
 
 
 class DamagedPartition(ValueError):
@@ -232,9 +235,10 @@ def build(
         if notice is not None:
             notice(text)
 
-    with cluster(workers, scheduler) as mapping:
+    with ExitStack() as stack, cluster(workers, scheduler) as mapping:
         chosen = plan(game, memory_per_worker, mapping.width, partitions)
         _work_dir(folder, make=True)
+        stack.enter_context(_locked(folder, note))
         parts = _claim(folder, game, chosen.partitions, note)
         run = _Run(game, folder, parts, chosen.batch, mapping, progress)
         resumed = run.verify(note)
@@ -295,13 +299,57 @@ def _work_dir(work_dir: str | os.PathLike, *, make: bool) -> Path:
     return folder
 
 
+@contextmanager
+def _locked(folder: Path, note: Callable[[str], None]) -> Iterator[None]:
+    """Hold the work directory for this build while it runs: a lock file naming this machine
+    and process, removed at the end. ValueError when another build that is still running (or
+    one on another machine, whose end cannot be seen from here) holds it; a lock left by a
+    build of this machine that has ended is taken over, with a note."""
+    path = folder / LOCK
+    while True:
+        try:
+            handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            host, _, pid = path.read_text(errors="replace").partition(" ")
+            if host != socket.gethostname():
+                raise ValueError(
+                    f"{folder} is in use by a build on {host or 'another machine'}: if it has"
+                    f" ended, remove {path}"
+                ) from None
+            if pid.isdigit() and _running(int(pid)):
+                raise ValueError(
+                    f"{folder} is in use by another build (process {pid}): wait for it to end"
+                ) from None
+            note(f"{path}: left by a build that has ended: taken over")
+            path.unlink(missing_ok=True)
+            continue
+        with os.fdopen(handle, "w") as lock:
+            lock.write(f"{socket.gethostname()} {os.getpid()}")
+        break
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def _running(pid: int) -> bool:
+    """True when a process `pid` runs on this machine."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it runs, as another user
+        return True
+    return True
+
+
 def _claim(folder: Path, game: Game, partitions: int, note: Callable[[str], None]) -> int:
     """The partitions of the build in `folder`: those recorded when it was made for `game`,
     else `partitions`, recorded now. ValueError for a directory of another game's build, or
     one that holds other files."""
     record = _read_json(folder / BUILD)
     if record is None:
-        if any(folder.iterdir()):
+        if any(path.name != LOCK for path in folder.iterdir()):
             raise ValueError(
                 f"cannot use {str(folder)!r} as a work directory: it holds other files"
                 " and no zerosum build"
