@@ -117,9 +117,12 @@ def reachable(game):
     ids=["tictactoe-1", "tictactoe-3", "c4-4x4-1", "c4-4x4-5", "c4-4x3-keys-4"],
 )  # fmt: skip
 def test_every_position_has_the_value_and_distance_of_todays_table(game, parts, tmp_path):
-    built = build(game, tmp_path / "work", partitions=parts)
-    assert built.partitions == parts
-    assert built.table().sections == solve(game, workers=1).sections
+    today = solve(game, workers=1).sections
+    for keep in (True, False):  # the expansion kept for the propagation, or expanded again
+        built = build(game, tmp_path / f"{keep}", partitions=parts, keep_expansions=keep)
+        assert built.partitions == parts
+        assert built.table().sections == today
+        assert not list((tmp_path / f"{keep}").glob("layer-*/asked*"))  # nothing left over
 
 
 def test_connect4_5x4_in_three_partitions_equals_todays_table(tmp_path):
@@ -297,13 +300,16 @@ def test_only_steps_of_many_positions_go_to_the_workers(tmp_path, monkeypatch):
 
     monkeypatch.setattr(partitioned, "cluster", recording)
     monkeypatch.setattr(partitioned, "HERE_AT_MOST", 1000)
-    built = build(TicTacToe(), tmp_path / "work", workers=2)
-    assert built.table().sections == solve(TicTacToe(), workers=1).sections
-    # Layers 5 to 7 hold 1,260, 1,520 and 1,140 positions, and layers 3 to 7 have 1,392 moves
-    # or more: each of layers 5 to 7 is expanded twice (`route`) and solved (`settle`) on the
-    # workers; the layers after 3 to 7 are gathered there, and layers 5 to 7 answer there.
-    expected = ["route"] * 6 + ["settle"] * 3 + ["gather"] * 5 + ["answer"] * 3
-    assert sorted(sent) == sorted(expected)
+    for keep, expansions in ((True, 1), (False, 2)):
+        sent.clear()
+        built = build(TicTacToe(), tmp_path / f"{keep}", workers=2, keep_expansions=keep)
+        assert built.table().sections == solve(TicTacToe(), workers=1).sections
+        # Layers 5 to 7 hold 1,260, 1,520 and 1,140 positions, and layers 3 to 7 have 1,392
+        # moves or more: each of layers 5 to 7 is expanded (`route`: once when the expansion
+        # is kept, twice if not) and solved (`settle`) on the workers; the layers after 3 to 7
+        # are gathered there, and layers 5 to 7 answer there.
+        expected = ["route"] * 3 * expansions + ["settle"] * 3 + ["gather"] * 5 + ["answer"] * 3
+        assert sorted(sent) == sorted(expected)
 
 
 def test_a_full_disk_is_a_clear_error_and_the_finished_layers_are_kept(tmp_path, monkeypatch):
@@ -353,3 +359,15 @@ def ended_pid():
     child = subprocess.Popen(["true"])
     child.wait()
     return child.pid
+
+
+def test_a_damaged_kept_expansion_is_expanded_again(tmp_path):
+    game, work = ConnectFour(4, 4), tmp_path / "work"
+    with pytest.raises(Stop):
+        build(game, work, partitions=2, keep_expansions=True, progress=stop_at("propagate", 12))
+    damaged = work / "layer-009" / "asked" / "expanded-children-0001.npy"
+    damaged.write_bytes(damaged.read_bytes()[:-8])
+    notes = []
+    resumed = build(game, work, partitions=2, keep_expansions=True, notice=notes.append)
+    assert notes == [f"{damaged}: damaged partition (unreadable): layer 9 is expanded again"]
+    assert resumed.table().sections == solve(game, workers=1).sections

@@ -10,14 +10,16 @@ files only (on a shared filesystem when the cluster spans machines):
 
 - *Enumeration*, layer k to k + 1: each partition P of layer k expands its positions (in
   batches) and writes its children's distinct keys in one file, a share for each owner in
-  layer k + 1 (`inbox/from-P.npy`); then each partition Q of layer k + 1 reads its share of
-  every such file and merges them, each position once, into its keys in order.
-- *Propagation*, from the last layer back: each partition P of layer k expands its positions
-  again (cheaper than keeping their children's keys on disk from the enumeration) and asks the
-  owners in layer k + 1 for its children the same way (`asked/from-P.npy`); each owner Q
-  answers every asker with their ranks and movers, in one file (`answered/from-Q.npy`); each
-  partition of layer k then takes, for each position, the best of its children's ranks as
-  seen from it. A step writes one file a partition, not one for each pair of partitions.
+  layer k + 1 (`layer-k/asked/from-P.npy`); then each partition Q of layer k + 1 reads its
+  share of every such file and merges them, each position once, into its keys in order. While
+  the disk has room, the expansion is kept beside them (`asked/expanded-P.*.npy`, about 50
+  bytes a position) for the propagation.
+- *Propagation*, from the last layer back: each partition P of layer k asks the owners in
+  layer k + 1 for its children's ranks with the files of its enumeration (or expands its
+  positions again when they were not kept); each owner Q answers every asker with their ranks
+  and movers, in one file (`answered/from-Q.npy`); each partition of layer k then takes, for
+  each position, the best of its children's ranks as seen from it. A step writes one file a
+  partition, not one for each pair of partitions.
 
 The work directory:
 
@@ -28,7 +30,8 @@ The work directory:
     layer-007/ranks-0003.npy    their ranks (int32) and movers (uint8), once solved
     layer-007/solved.json       the solved layer's files, as `enumerated.json`
     enumerated.json             the last layer, once the enumeration is over
-    layer-008/inbox/, layer-007/asked/, layer-007/answered/: what is in transit
+    layer-007/asked/, asked.json  what layer 7 asks of layer 8, and its expansion, kept
+    layer-007/answered/         what layer 8 answers, while layer 7 is solved
 
 Every file is written to a temporary name and renamed into place, and a layer's manifest is
 written last, once all its partitions are: a layer is finished when its manifest is. A rerun
@@ -92,6 +95,8 @@ DEFAULT_MEMORY = 2 << 30
 """The memory per worker a build plans for when no bound is asked."""
 HERE_AT_MOST = 100_000
 """The fewest positions a step sends to the workers: a smaller step runs in this process."""
+KEEP_WHILE_FREE = 0.10
+"""The share of the disk that must stay free for a build to keep a layer's expansion."""
 TASKS_PER_WORKER = 2
 """Partitions per worker at least, so that a slow one holds up less."""
 
@@ -196,6 +201,11 @@ class Build:
 
 
 ENUMERATED, SOLVED, BUILD, LOCK = "enumerated.json", "solved.json", "build.json", "build.lock"
+ASKED, ASKED_MANIFEST = "asked", "asked.json"
+EXPANSION = ("movers", "counts", "ranks", "children", "merged")
+"""What `route` keeps of a partition's expansion for `settle`: each position's mover, number of
+moves and terminal rank, the keys of its children one position after another, and those keys
+distinct and in order."""
 
 
 class DamagedPartition(ValueError):
@@ -212,6 +222,7 @@ def build(
     scheduler: str | None = None,
     progress: Callable[[Progress], None] | None = None,
     notice: Callable[[str], None] | None = None,
+    keep_expansions: bool | None = None,
 ) -> Build:
     """Solve every position reachable from the initial position of a layered `game` into the
     work directory `work_dir`, partition by partition; its `Build`.
@@ -221,6 +232,9 @@ def build(
     `work_dir` at the same path: a shared filesystem). `memory_per_worker` (bytes) bounds each
     worker (see `plan`); `partitions` forces their number. `progress` is called as the build
     advances, `notice` with each finding of a rerun (a damaged file, the layers rebuilt).
+    `keep_expansions` keeps (True) or drops (False) each layer's expansion between its
+    enumeration and its propagation, which then need not expand it again; by default it is
+    kept while more than `KEEP_WHILE_FREE` of the disk is free (about 50 bytes a position).
 
     Rerun with the same `work_dir`, a build skips every finished layer. ValueError for a game
     that is not layered or sends no keys, a `work_dir` that is a file, or one made for another
@@ -240,7 +254,7 @@ def build(
         _work_dir(folder, make=True)
         stack.enter_context(_locked(folder, note))
         parts = _claim(folder, game, chosen.partitions, note)
-        run = _Run(game, folder, parts, chosen.batch, mapping, progress)
+        run = _Run(game, folder, parts, chosen.batch, mapping, progress, keep_expansions)
         resumed = run.verify(note)
         run.enumerate()
         run.propagate()
@@ -395,8 +409,10 @@ class _Run:
         batch: int,
         mapping: Mapper | None,
         progress: Callable[[Progress], None] | None,
+        keep: bool | None = None,
     ) -> None:
         self.game, self.folder, self.parts, self.batch = game, folder, parts, batch
+        self.keep = keep
         self.mapping, self.progress = mapping, progress
         self.first = int(game.layer(game.initial_state()))  # type: ignore[attr-defined]
         self.peak = peak_memory()
@@ -416,6 +432,12 @@ class _Run:
                 self._drop_from(layer)
                 break
             kept += 1
+            expansion = _read_json(_layer_dir(self.folder, layer) / ASKED_MANIFEST)
+            if expansion is not None:
+                damage = _damage(_layer_dir(self.folder, layer), expansion)
+                if damage is not None:
+                    note(f"{damage}: layer {layer} is expanded again")
+                    (_layer_dir(self.folder, layer) / ASKED_MANIFEST).unlink()
             solved = _read_json(_layer_dir(self.folder, layer) / SOLVED)
             if solved is not None:
                 damage = _damage(_layer_dir(self.folder, layer), solved)
@@ -470,20 +492,28 @@ class _Run:
         """Write layer + 1 from layer `layer`; its positions (0: the enumeration is over)."""
         source, target = _layer_dir(self.folder, layer), _layer_dir(self.folder, layer + 1)
         manifest = _manifest(source / ENUMERATED)
-        inbox = _fresh(target / "inbox")
+        (source / ASKED_MANIFEST).unlink(missing_ok=True)
+        outbox = _fresh(source / ASKED)
+        target.mkdir(exist_ok=True)
+        keep = self._room_to_keep()
         tasks = [
             (self.game, layer, str(source), manifest["files"][_name("keys", p)], p, self.parts,
-             self.batch, str(inbox))
+             self.batch, str(outbox), keep)
             for p in range(self.parts)
         ]  # fmt: skip
         size = manifest["positions"]
-        moves = 0
-        for positions, found, peak in self._map(route, tasks, size):
+        moves, written = 0, {}
+        for positions, found, peak, files in self._map(route, tasks, size):
             moves += found
+            written.update(files)
             self._advance(layer, positions, peak)
-        gathering = [(str(target), p, self.parts) for p in range(self.parts)]
+        gathering = [(str(target), p, self.parts, str(outbox)) for p in range(self.parts)]
         gathered = list(self._map(gather, gathering, moves))  # at most one position a move
         positions = sum(count for _, count, _ in gathered)
+        if keep:  # what the propagation of this layer would compute again
+            _write_json(source / ASKED_MANIFEST, {"layer": layer, "files": written})
+        else:
+            shutil.rmtree(outbox)
         if not positions:
             shutil.rmtree(target)
             return 0
@@ -493,8 +523,15 @@ class _Run:
         _write_json(
             target / ENUMERATED, {"layer": layer + 1, "positions": positions, "files": files}
         )
-        shutil.rmtree(inbox)
         return positions
+
+    def _room_to_keep(self) -> bool:
+        """Whether to keep a layer's expansion on disk for its propagation: as `keep` says,
+        else while more than `KEEP_WHILE_FREE` of the disk is free."""
+        if self.keep is not None:
+            return self.keep
+        usage = shutil.disk_usage(self.folder)
+        return usage.free > KEEP_WHILE_FREE * usage.total
 
     # Propagation
 
@@ -509,19 +546,22 @@ class _Run:
                 self._advance(layer, _manifest(folder / ENUMERATED)["positions"], 0)
 
     def _propagate_layer(self, layer: int, last: int) -> None:
-        """Solve layer `layer` from the solved layer after it (none after the last): expand
-        each partition again and ask the owners of its children for their ranks."""
+        """Solve layer `layer` from the solved layer after it (none after the last): from the
+        expansion its enumeration kept, else expanding each partition again, ask the owners of
+        its children for their ranks."""
         folder = _layer_dir(self.folder, layer)
         keys = _manifest(folder / ENUMERATED)["files"]
-        asked, answered = _fresh(folder / "asked"), _fresh(folder / "answered")
-        tasks = [
-            (self.game, layer, str(folder), keys[_name("keys", p)], p, self.parts,
-             self.batch, str(asked), str(asked))
-            for p in range(self.parts)
-        ]  # fmt: skip
         size = _manifest(folder / ENUMERATED)["positions"]
-        for _, _, peak in self._map(route, tasks, size):
-            self.peak = max(self.peak, peak)
+        asked, answered = folder / ASKED, _fresh(folder / "answered")
+        if _read_json(folder / ASKED_MANIFEST) is None:
+            _fresh(asked)
+            tasks = [
+                (self.game, layer, str(folder), keys[_name("keys", p)], p, self.parts,
+                 self.batch, str(asked), True)
+                for p in range(self.parts)
+            ]  # fmt: skip
+            for _, _, peak, _ in self._map(route, tasks, size):
+                self.peak = max(self.peak, peak)
         if layer < last:
             above = _layer_dir(self.folder, layer + 1)
             files = {**_manifest(above / ENUMERATED)["files"], **_manifest(above / SOLVED)["files"]}
@@ -542,6 +582,7 @@ class _Run:
             files.update(entries)
             self._advance(layer, positions, peak)
         _write_json(folder / SOLVED, {"layer": layer, "files": files})
+        (folder / ASKED_MANIFEST).unlink(missing_ok=True)
         shutil.rmtree(asked)
         shutil.rmtree(answered)
 
@@ -581,20 +622,21 @@ def route(
     parts: int,
     batch: int,
     outbox: str,
-    keep: str | None = None,
-) -> tuple[int, int, int]:
+    keep: bool = False,
+) -> tuple[int, int, int, dict[str, Any]]:
     """Expand partition `partition` of layer `layer` (in `source`) and send its children's
     distinct keys to their owners among `parts`, ascending within each owner's share: one file
-    in `outbox` (`from-P.npy`, see `_send`). With `keep`, a directory, the expansion is kept
-    there for `settle` (`expanded-P.npz`). Its positions, their moves and this process's peak
-    memory."""
+    in `outbox` (`from-P.npy`, see `_send`). With `keep`, the expansion is kept there too for
+    `settle` (`expanded-P.KIND.npy`, see `EXPANSION`). Its positions, their moves, this
+    process's peak memory and the manifest entries of the files written (named from the layer's
+    directory)."""
     keys = _load(Path(source) / _name("keys", partition), entry)
     children, expanded, moves = [], [], 0
     for start in range(0, len(keys), batch):
         columns = expand_layer(game, layer, keys[start : start + batch])
         moves += len(columns[3])
         children.append(sorted_unique(columns[3]))
-        if keep is not None:
+        if keep:
             expanded.append(columns)
     if len(children) == 1:
         merged = children[0]
@@ -602,32 +644,31 @@ def route(
         merged = sorted_unique(np.concatenate(children), runs=True) if children else _NO_KEYS
     del children
     order, bounds = by_owner(merged, parts)
-    _send(Path(outbox) / _name("from", partition), merged[order], bounds)
-    if keep is not None:
+    box = Path(outbox)
+    written = {
+        _name("from", partition): _send(box / _name("from", partition), merged[order], bounds)
+    }
+    if keep:
         if not expanded:  # an empty partition
             expanded.append(expand_layer(game, layer, _NO_KEYS))
         movers, counts, ranks, child_keys = (np.concatenate(c) for c in zip(*expanded, strict=True))
         del expanded
-        _save_bundle(
-            Path(keep) / f"expanded-{partition:04d}.npz",
-            movers=movers,
-            counts=counts.astype(np.uint32),
-            ranks=ranks.astype(np.int32),
-            children=child_keys,
-            merged=merged,
-        )
-    return len(keys), moves, peak_memory()
+        columns = (movers, counts.astype(np.uint32), ranks.astype(np.int32), child_keys, merged)
+        for kind, column in zip(EXPANSION, columns, strict=True):
+            name = _name(f"expanded-{kind}", partition)
+            written[name] = _save(box / name, column)
+    return len(keys), moves, peak_memory(), {f"{box.name}/{n}": e for n, e in written.items()}
 
 
 _NO_KEYS = np.empty(0, np.uint64)
 
 
-def gather(folder: str, partition: int, parts: int) -> tuple[dict[str, Any], int, int]:
+def gather(folder: str, partition: int, parts: int, outbox: str) -> tuple[dict[str, Any], int, int]:
     """Partition `partition` of the layer in `folder` from the keys each of the `parts`
-    partitions of the layer before sent it (in its `inbox`), each position once, written in
-    order: its manifest entry, its positions and this process's peak memory."""
-    inbox = Path(folder) / "inbox"
-    sent = [_share(inbox / _name("from", source), partition, parts) for source in range(parts)]
+    partitions of the layer before sent it (in that layer's `outbox`), each position once,
+    written in order: its manifest entry, its positions and this process's peak memory."""
+    box = Path(outbox)
+    sent = [_share(box / _name("from", source), partition, parts) for source in range(parts)]
     sent = [share for share in sent if len(share)]
     if len(sent) == 1:  # already distinct and in order
         keys = sent[0]
@@ -672,14 +713,15 @@ def settle(
     answered: str,
 ) -> tuple[dict[str, Any], int, int]:
     """Solve partition `partition` of a layer (in `source`) from its expansion (kept by
-    `route` in `asked`) and its children's ranks and movers (answered by their owners among
-    `parts`, in `answered`): each position's rank for its side to move and its mover, written
-    beside its keys. Their manifest entries, its positions and this process's peak memory."""
+    `route` in `asked`, checked by the run that found it there) and its children's ranks and
+    movers (answered by their owners among `parts`, in `answered`): each position's rank for
+    its side to move and its mover, written beside its keys. Their manifest entries, its
+    positions and this process's peak memory."""
     folder = Path(source)
     count = entry["shape"][0]
-    with np.load(Path(asked) / f"expanded-{partition:04d}.npz") as expanded:
-        movers, counts, ranks = expanded["movers"], expanded["counts"], expanded["ranks"]
-        child_keys, merged = expanded["children"], expanded["merged"]
+    movers, counts, ranks, child_keys, merged = (
+        np.load(Path(asked) / _name(f"expanded-{kind}", partition)) for kind in EXPANSION
+    )
     if len(movers) != count:
         raise ValueError(f"{asked}: the expansion of partition {partition} is not whole")
     # The ranks and movers of the distinct children, in the order of `merged`: each owner
@@ -732,11 +774,11 @@ def _fresh(folder: Path) -> Path:
     return folder
 
 
-def _send(path: Path, shares: np.ndarray, bounds: np.ndarray) -> None:
+def _send(path: Path, shares: np.ndarray, bounds: np.ndarray) -> dict[str, Any]:
     """Write what one partition sends every partition as one file: the bounds of each share
     in `shares` (`bounds[q]:bounds[q + 1]`, as many as the partitions and one more), then the
-    shares end to end, all as the type of `shares`."""
-    _save(path, np.concatenate([bounds.astype(shares.dtype), shares]))
+    shares end to end, all as the type of `shares`. Its manifest entry."""
+    return _save(path, np.concatenate([bounds.astype(shares.dtype), shares]))
 
 
 def _share(path: Path, receiver: int, parts: int) -> np.ndarray:
@@ -757,12 +799,6 @@ def _save(path: Path, array: np.ndarray) -> dict[str, Any]:
     crash lost or cut short fails its checksum when the build is rerun, and is rebuilt."""
     _atomically(path, lambda handle: np.save(handle, array, allow_pickle=False))
     return {"shape": list(array.shape), "dtype": array.dtype.str, "crc32": _checksum(array)}
-
-
-def _save_bundle(path: Path, **arrays: np.ndarray) -> None:
-    """Write several arrays to one `.npz` file at `path`, atomically: what a step hands the
-    next within a layer (redone whole when the layer is)."""
-    _atomically(path, lambda handle: np.savez(handle, **arrays))  # type: ignore[arg-type]
 
 
 def _atomically(path: Path, write: Callable[[Any], None]) -> None:
