@@ -40,6 +40,8 @@ def by_owner(keys: np.ndarray, parts: int) -> tuple[np.ndarray, np.ndarray]:
     """How an array of keys falls to `parts` owners: an order of its indices, owner after
     owner and in the order they had within one, and where each owner's begin in it
     (`bounds[q]:bounds[q + 1]`)."""
+    if parts == 1:  # one owner: nothing to sort
+        return np.arange(len(keys)), np.array([0, len(keys)])
     owners = owner(keys, parts)
     order = np.argsort(owners, kind="stable")
     return order, np.searchsorted(owners[order], np.arange(parts + 1))
