@@ -43,6 +43,8 @@ def by_owner(keys: np.ndarray, parts: int) -> tuple[np.ndarray, np.ndarray]:
     if parts == 1:  # one owner: nothing to sort
         return np.arange(len(keys)), np.array([0, len(keys)])
     owners = owner(keys, parts)
+    if parts <= 1 << 16:  # numpy sorts 16-bit integers by radix, stably, in linear time
+        owners = owners.astype(np.uint16)
     order = np.argsort(owners, kind="stable")
     return order, np.searchsorted(owners[order], np.arange(parts + 1))
 
