@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tictactoe import TicTacToe
-from zerosum.solve import parallel, partitioned, solve
+from zerosum.solve import compact, parallel, partitioned, solve
 from zerosum.solve.layers import owner
 from zerosum.solve.partitioned import build, open_build, parse_bytes, plan
 
@@ -134,13 +134,18 @@ def test_connect4_5x4_in_three_partitions_equals_todays_table(tmp_path):
 
 @settings(max_examples=40, deadline=None)
 @given(random_layered(), st.integers(1, 3))
-def test_random_layered_games_equal_the_unlayered_solver(tmp_path_factory, game, parts):
-    built = build(game, tmp_path_factory.mktemp("work"), partitions=parts).table()
+def test_random_layered_games_equal_the_unlayered_solver_in_memory_and_compact(
+    tmp_path_factory, game, parts
+):
+    folder = tmp_path_factory.mktemp("work")
+    built = build(game, folder / "work", partitions=parts)
+    compact.write(built, folder / "t.zt")
+    tables = (built.table(), compact.load(folder / "t.zt", game))
     flat = solve(Unlayered(game))
     positions = reachable(game)
-    assert len(built) == len(flat) == len(positions)
+    assert len(flat) == len(positions) and all(len(table) == len(flat) for table in tables)
     for state in positions:
-        assert built.lookup(state) == flat.lookup(state)
+        assert all(table.lookup(state) == flat.lookup(state) for table in tables)
 
 
 def test_a_layer_holds_every_position_once_in_the_partition_its_key_hashes_to(tmp_path):
