@@ -376,3 +376,11 @@ def test_a_damaged_kept_expansion_is_expanded_again(tmp_path):
     resumed = build(game, work, partitions=2, keep_expansions=True, notice=notes.append)
     assert notes == [f"{damaged}: damaged partition (unreadable): layer 9 is expanded again"]
     assert resumed.table().sections == solve(game, workers=1).sections
+
+
+def test_a_partition_a_worker_cannot_see_is_told_as_such(tmp_path):
+    built = build(TicTacToe(), tmp_path / "work", partitions=1)
+    keys = tmp_path / "work" / "layer-003" / "keys-0000.npy"
+    keys.unlink()
+    with pytest.raises(ValueError, match="keys-0000.npy: not found from .*: is the work directory"):
+        built.partition(3, 0)

@@ -816,6 +816,11 @@ def _load(path: Path, entry: dict[str, Any]) -> np.ndarray:
     """The array in `path`, checked against its manifest entry; `DamagedPartition` saying what
     is wrong otherwise."""
     problem = _problem(path, entry)
+    if isinstance(problem, str) and problem == "missing":  # a worker that does not see it
+        raise ValueError(
+            f"{path}: not found from {socket.gethostname()}: is the work directory on a"
+            " filesystem every worker shares, at the same path?"
+        )
     if isinstance(problem, str):
         raise DamagedPartition(f"{path}: damaged partition ({problem})")
     return problem
