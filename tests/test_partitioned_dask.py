@@ -88,3 +88,15 @@ def test_a_scheduler_that_does_not_answer_is_one_line(monkeypatch, tmp_path):
     monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(ValueError, match="cannot reach the Dask scheduler"):
         build(TicTacToe(), tmp_path / "work", scheduler="tcp://127.0.0.1:9")
+
+
+def test_the_command_builds_by_partitions_on_a_scheduler(scheduler, tmp_path, cli):
+    path = tmp_path / "c.zt"
+    argv = ["tablebase", "build", "connect4", "--width", "4", "--height", "3", "-o", str(path)]
+    report = cli.json(*argv, "--work-dir", str(tmp_path / "w"), "--scheduler", scheduler)
+    today = solve(ConnectFour(4, 3), workers=1)
+    assert report["positions"] == today.counts.positions
+    assert report["partitions"] == 4  # two for each of the two workers
+    assert cli.json("tablebase", "info", str(path))["layers"] == [
+        {"layer": layer, **vars(counts)} for layer, counts in today.layers.items()
+    ]
