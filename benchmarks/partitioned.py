@@ -4,8 +4,10 @@ Each measure runs in a fresh process (and a fresh work directory), so that its p
 memory is its own. Today's build (`zerosum.solve.solve`, one process) is measured beside the
 partitioned build in one process and on a local Dask cluster of `--workers` processes, where
 the peak is the largest of any worker's (the build reports it) and of the process that drives
-them. The compact table of the partitioned build is then written and probed in-process:
-microseconds a lookup of positions drawn from every layer, beside today's `Table.lookup`. The
+them. The one-process partitioned build's compact table gives the empty board's value and each
+first move's, for the first player. The compact table of the partitioned build is then
+written and probed in-process: microseconds a lookup of positions drawn from every layer,
+beside today's `Table.lookup`. The
 machine's load average is printed with each measure: on a shared machine it says what the
 numbers are worth.
 
@@ -37,7 +39,7 @@ def measure_here(kind: str, board: str, workers: int, memory: str | None, repeat
 
     width, height = map(int, board.split("x"))
     game = ConnectFour(width, height)
-    times, built = [], None
+    times, built, moves = [], None, None
     for _ in range(repeat):
         folder = Path(tempfile.mkdtemp(prefix="zerosum-bench-"))
         start = time.perf_counter()
@@ -49,6 +51,8 @@ def measure_here(kind: str, board: str, workers: int, memory: str | None, repeat
             built = build(game, folder / "work", memory_per_worker=bound, workers=workers)
             positions, partitions = built.positions, built.partitions
         times.append(time.perf_counter() - start)
+        if built is not None and moves is None:
+            moves = first_moves(game, built, folder / "t.zt")
         shutil.rmtree(folder)
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     peak = max(own, built.peak_memory) if built is not None else own
@@ -58,7 +62,24 @@ def measure_here(kind: str, board: str, workers: int, memory: str | None, repeat
         "seconds": statistics.median(times),
         "peak_mb": peak / 2**20,
         "driver_mb": own / 2**20,
+        "moves": moves,
     }
+
+
+def first_moves(game, built, path: Path) -> dict:
+    """From the compact table of `built`: the empty board's value and distance for the first
+    player, and each first move's (column, from 1), also for the first player."""
+    from zerosum.solve import compact
+
+    compact.write(built, path)
+    table = compact.load(path, game)
+    start = game.initial_state()
+    value, distance = table.lookup(start)
+    entries = {"empty": [value, distance]}
+    for column in game.legal_moves(start):
+        value, distance = table.lookup(game.result(start, column))
+        entries[str(column + 1)] = [-value, distance + 1]  # the reply's value, seen by the first
+    return entries
 
 
 def probe_here(board: str, probes: int) -> dict:
@@ -159,6 +180,8 @@ def main() -> None:
                 f"{today / result['seconds']:>8.2f}x  {before}-{load()}",
                 flush=True,
             )
+            if result.get("moves") and workers == 1:
+                print(f"{'':<6}values for the first player (value, plies): {result['moves']}")
     if args.probes:
         before = load()
         probe = run("probe", args.probe_board, str(args.probes))
