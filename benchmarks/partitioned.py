@@ -7,9 +7,8 @@ the peak is the largest of any worker's (the build reports it) and of the proces
 them. The one-process partitioned build's compact table gives the empty board's value and each
 first move's, for the first player. The compact table of the partitioned build is then
 written and probed in-process: microseconds a lookup of positions drawn from every layer,
-beside today's `Table.lookup`. The
-machine's load average is printed with each measure: on a shared machine it says what the
-numbers are worth.
+beside today's `Table.lookup`. The machine's load average is printed with each measure: on a
+shared machine it says what the numbers are worth.
 
     python benchmarks/partitioned.py [--boards 4x4,5x4,4x5] [--workers 2] [--repeat 1]
         [--memory-per-worker 2GB] [--probes 100000]
