@@ -224,8 +224,9 @@ def build(
     notice: Callable[[str], None] | None = None,
     keep_expansions: bool | None = None,
 ) -> Build:
-    """Solve every position reachable from the initial position of a layered `game` into the
-    work directory `work_dir`, partition by partition; its `Build`.
+    """The `Build` of every position reachable from the initial position of a layered `game`,
+    each valued for its side to move, solved partition by partition in the work directory
+    `work_dir`.
 
     Runs in this process (the default), on a local Dask cluster of `workers` processes, or on
     the Dask cluster whose scheduler listens at `scheduler` (every worker then sees
