@@ -100,3 +100,28 @@ def test_the_command_builds_by_partitions_on_a_scheduler(scheduler, tmp_path, cl
     assert cli.json("tablebase", "info", str(path))["layers"] == [
         {"layer": layer, **vars(counts)} for layer, counts in today.layers.items()
     ]
+
+
+class KilledAlways(ConnectFour):
+    """Connect Four whose every expansion of layer 3 kills the worker doing it."""
+
+    def expand_keys(self, keys):
+        if len(keys) and self.layers(keys[:1])[0] == 3:
+            os._exit(1)
+        return super().expand_keys(keys)
+
+
+def test_workers_that_keep_dying_stop_the_build_with_one_line(tmp_path):
+    import dask
+
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+        LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        pytest.raises(ValueError, match="the Dask workers running a task died each time"),
+    ):
+        build(
+            KilledAlways(4, 4), tmp_path / "work", partitions=2, scheduler=cluster.scheduler_address
+        )
+    assert (tmp_path / "work" / "layer-003" / "enumerated.json").exists()  # what was finished

@@ -168,12 +168,24 @@ def _dask(address: str) -> Iterator[Mapper]:
 
     def mapping(function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
         futures = client.map(function, *zip(*tasks, strict=True), pure=False) if tasks else []
-        return (future.result() for future in futures)
+        return (_result(future) for future in futures)
 
     try:
         yield Mapper(mapping, max(1, sum(client.nthreads().values())))
     finally:
         client.close()
+
+
+def _result(future: Any) -> Any:
+    """The result of a Dask task; ValueError when the workers running it kept dying."""
+    from distributed import KilledWorker
+
+    try:
+        return future.result()
+    except KilledWorker:
+        raise ValueError(
+            "the Dask workers running a task died each time (out of memory?): the build stopped"
+        ) from None
 
 
 @contextmanager
