@@ -267,7 +267,7 @@ def test_the_partitions_grow_as_the_memory_bound_shrinks():
     game = ConnectFour(5, 6)  # 1,044,334,437 positions
     small, large = plan(game, parse_bytes("1GB"), 2), plan(game, parse_bytes("8GB"), 2)
     assert small.partitions > large.partitions >= 4
-    positions = game.reachable_at_most()[0]
+    positions = game.widest_layer_at_most()  # 728,042,000: fewer than its 1,044,334,437
     batch = large.batch * partitioned.BYTES_PER_EXPANDED
     held = parse_bytes("8GB") - partitioned.PROCESS_BYTES - batch
     assert positions * partitioned.BYTES_PER_POSITION / large.partitions <= held

@@ -41,10 +41,10 @@ for another game, or another board, is refused.
 
 Memory: a task holds one partition (its keys, its children's keys and their ranks: about
 `BYTES_PER_POSITION` a position) and one batch of positions being expanded. `plan` chooses the
-partitions and the batch so that both fit in the bound asked per worker, from the number of
-positions the game says it reaches, every layer taken as large as the whole game: a safe bound
-for any game, and about six times what Connect Four needs (its widest layer holds about a
-sixth of its positions), so more partitions than needed.
+partitions and the batch so that both fit in the bound asked per worker, every layer taken as
+large as the game says its widest can be (`widest_layer_at_most`: Connect Four counts the ways
+of stacking its stones, 900,900 for 5x4 whose widest layer holds 620,337), else as the whole
+game (`reachable_at_most`): more partitions than needed rather than fewer.
 """
 
 from __future__ import annotations
@@ -129,13 +129,23 @@ def _megabytes(count: int) -> str:
     return f"{count / (1 << 20):,.0f} MB"
 
 
+def widest_layer_at_most(game: Game) -> int:
+    """The most positions the game says one of its layers holds (`widest_layer_at_most()`),
+    else the most it says it reaches in all (`reachable_at_most()`), else 0 (not known)."""
+    widest = getattr(game, "widest_layer_at_most", None)
+    if callable(widest):
+        return int(widest())
+    bound = getattr(game, "reachable_at_most", None)
+    return int(bound()[0]) if callable(bound) else 0
+
+
 def plan(
     game: Game, memory_per_worker: int | None, workers: int, partitions: int | None = None
 ) -> Plan:
     """The partitions and batch size that keep each of `workers` workers within
-    `memory_per_worker` bytes (default `DEFAULT_MEMORY`), for the positions the game says it
-    reaches (`reachable_at_most`; without it, `partitions` or two a worker). ValueError when
-    the bound cannot hold one batch of `MIN_BATCH` positions."""
+    `memory_per_worker` bytes (default `DEFAULT_MEMORY`), for the widest layer the game says it
+    can have (`widest_layer_at_most`; without a bound, `partitions` or two a worker).
+    ValueError when the bound cannot hold one batch of `MIN_BATCH` positions."""
     memory = DEFAULT_MEMORY if memory_per_worker is None else memory_per_worker
     smallest = PROCESS_BYTES + 2 * MIN_BATCH * BYTES_PER_EXPANDED
     if memory < smallest:
@@ -146,8 +156,7 @@ def plan(
     budget = memory - PROCESS_BYTES
     batch = max(MIN_BATCH, min(MAX_BATCH, budget // 4 // BYTES_PER_EXPANDED))
     if partitions is None:
-        bound = getattr(game, "reachable_at_most", None)
-        positions = int(bound()[0]) if callable(bound) else 0
+        positions = widest_layer_at_most(game)
         held = budget - batch * BYTES_PER_EXPANDED
         partitions = max(-(-positions * BYTES_PER_POSITION // held), 1)
         if workers > 1:
