@@ -49,15 +49,12 @@ game (`reachable_at_most`): more partitions than needed rather than fewer.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import shutil
-import socket
 import time
-import zlib
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,6 +72,22 @@ from zerosum.solve.layers import (
 from zerosum.solve.parallel import Mapper, cluster, peak_memory
 from zerosum.solve.retrograde import Progress, section
 from zerosum.solve.table import Table, describe_game, identity
+from zerosum.solve.workdir import (
+    LOCK,
+    DamagedPartition,
+    file_name,
+    first_damage,
+    fresh,
+    layer_dir,
+    load,
+    locked,
+    read_json,
+    read_manifest,
+    save,
+    send,
+    share_of,
+    write_json,
+)
 
 __all__ = ["Build", "DamagedPartition", "Plan", "build", "open_build", "parse_bytes", "plan"]
 
@@ -189,12 +202,12 @@ class Build:
     def partition(self, layer: int, partition: int) -> tuple[np.ndarray, np.ndarray]:
         """The keys (ascending) and ranks (for the side to move) of one partition of a layer,
         verified."""
-        folder = _layer_dir(self.work_dir, layer)
-        keys = _manifest(folder / ENUMERATED)["files"]
-        solved = _manifest(folder / SOLVED)["files"]
-        name = _name("keys", partition)
-        ranks = _name("ranks", partition)
-        return _load(folder / name, keys[name]), _load(folder / ranks, solved[ranks])
+        folder = layer_dir(self.work_dir, layer)
+        keys = read_manifest(folder / ENUMERATED)["files"]
+        solved = read_manifest(folder / SOLVED)["files"]
+        name = file_name("keys", partition)
+        ranks = file_name("ranks", partition)
+        return load(folder / name, keys[name]), load(folder / ranks, solved[ranks])
 
     def table(self) -> Table:
         """The whole build as an in-memory `Table` (for boards that fit in memory): the same
@@ -209,16 +222,12 @@ class Build:
         return Table(self.game, sections)
 
 
-ENUMERATED, SOLVED, BUILD, LOCK = "enumerated.json", "solved.json", "build.json", "build.lock"
+ENUMERATED, SOLVED, BUILD = "enumerated.json", "solved.json", "build.json"
 ASKED, ASKED_MANIFEST = "asked", "asked.json"
 EXPANSION = ("movers", "counts", "ranks", "children", "merged")
 """What `route` keeps of a partition's expansion for `settle`: each position's mover, number of
 moves and terminal rank, the keys of its children one position after another, and those keys
 distinct and in order."""
-
-
-class DamagedPartition(ValueError):
-    """A partition file that is not what its layer's manifest recorded."""
 
 
 def build(
@@ -262,7 +271,7 @@ def build(
     with ExitStack() as stack, cluster(workers, scheduler) as mapping:
         chosen = plan(game, memory_per_worker, mapping.width, partitions)
         _work_dir(folder, make=True)
-        stack.enter_context(_locked(folder, note))
+        stack.enter_context(locked(folder, note))
         parts = _claim(folder, game, chosen.partitions, note)
         run = _Run(game, folder, parts, chosen.batch, mapping, progress, keep_expansions)
         resumed = run.verify(note)
@@ -275,14 +284,14 @@ def open_build(game: Game, work_dir: str | os.PathLike) -> Build:
     """The finished build in `work_dir` for `game`; ValueError when it is not one, or not
     finished."""
     folder = Path(work_dir)
-    record = _read_json(folder / BUILD)
+    record = read_json(folder / BUILD)
     if record is None:
         raise ValueError(f"{folder}: no partitioned build here")
     _same_game(folder, record, game)
     run = _Run(game, folder, record["partitions"], MIN_BATCH, None, None)
-    last = _read_json(folder / ENUMERATED)
+    last = read_json(folder / ENUMERATED)
     if last is None or any(
-        _read_json(_layer_dir(folder, layer) / SOLVED) is None
+        read_json(layer_dir(folder, layer) / SOLVED) is None
         for layer in range(run.first, last["last"] + 1)
     ):
         raise ValueError(f"{folder}: the build is not finished (rerun it to finish it)")
@@ -323,55 +332,11 @@ def _work_dir(work_dir: str | os.PathLike, *, make: bool) -> Path:
     return folder
 
 
-@contextmanager
-def _locked(folder: Path, note: Callable[[str], None]) -> Iterator[None]:
-    """Hold the work directory for this build while it runs: a lock file naming this machine
-    and process, removed at the end. ValueError when another build that is still running (or
-    one on another machine, whose end cannot be seen from here) holds it; a lock left by a
-    build of this machine that has ended is taken over, with a note."""
-    path = folder / LOCK
-    while True:
-        try:
-            handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
-            host, _, pid = path.read_text(errors="replace").partition(" ")
-            if host != socket.gethostname():
-                raise ValueError(
-                    f"{folder} is in use by a build on {host or 'another machine'}: if it has"
-                    f" ended, remove {path}"
-                ) from None
-            if pid.isdigit() and _running(int(pid)):
-                raise ValueError(
-                    f"{folder} is in use by another build (process {pid}): wait for it to end"
-                ) from None
-            note(f"{path}: left by a build that has ended: taken over")
-            path.unlink(missing_ok=True)
-            continue
-        with os.fdopen(handle, "w") as lock:
-            lock.write(f"{socket.gethostname()} {os.getpid()}")
-        break
-    try:
-        yield
-    finally:
-        path.unlink(missing_ok=True)
-
-
-def _running(pid: int) -> bool:
-    """True when a process `pid` runs on this machine."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # it runs, as another user
-        return True
-    return True
-
-
 def _claim(folder: Path, game: Game, partitions: int, note: Callable[[str], None]) -> int:
     """The partitions of the build in `folder`: those recorded when it was made for `game`,
     else `partitions`, recorded now. ValueError for a directory of another game's build, or
     one that holds other files."""
-    record = _read_json(folder / BUILD)
+    record = read_json(folder / BUILD)
     if record is None:
         if any(path.name != LOCK for path in folder.iterdir()):
             raise ValueError(
@@ -385,7 +350,7 @@ def _claim(folder: Path, game: Game, partitions: int, note: Callable[[str], None
             "parameters": parameters,
             "partitions": partitions,
         }
-        _write_json(folder / BUILD, record)
+        write_json(folder / BUILD, record)
         return partitions
     _same_game(folder, record, game)
     if record["partitions"] != partitions:
@@ -435,43 +400,43 @@ class _Run:
         every one after it, and any damaged solved layer. The layers kept (enumerated and
         solved)."""
         kept, layer = 0, self.first
-        while (manifest := _read_json(_layer_dir(self.folder, layer) / ENUMERATED)) is not None:
-            damage = _damage(_layer_dir(self.folder, layer), manifest)
+        while (manifest := read_json(layer_dir(self.folder, layer) / ENUMERATED)) is not None:
+            damage = first_damage(layer_dir(self.folder, layer), manifest)
             if damage is not None:
                 note(f"{damage}: layer {layer} and the layers after it are rebuilt")
                 self._drop_from(layer)
                 break
             kept += 1
-            expansion = _read_json(_layer_dir(self.folder, layer) / ASKED_MANIFEST)
+            expansion = read_json(layer_dir(self.folder, layer) / ASKED_MANIFEST)
             if expansion is not None:
-                damage = _damage(_layer_dir(self.folder, layer), expansion)
+                damage = first_damage(layer_dir(self.folder, layer), expansion)
                 if damage is not None:
                     note(f"{damage}: layer {layer} is expanded again")
-                    (_layer_dir(self.folder, layer) / ASKED_MANIFEST).unlink()
-            solved = _read_json(_layer_dir(self.folder, layer) / SOLVED)
+                    (layer_dir(self.folder, layer) / ASKED_MANIFEST).unlink()
+            solved = read_json(layer_dir(self.folder, layer) / SOLVED)
             if solved is not None:
-                damage = _damage(_layer_dir(self.folder, layer), solved)
+                damage = first_damage(layer_dir(self.folder, layer), solved)
                 if damage is None:
                     kept += 1
                 else:
                     note(f"{damage}: the values of layer {layer} are rebuilt")
-                    (_layer_dir(self.folder, layer) / SOLVED).unlink()
+                    (layer_dir(self.folder, layer) / SOLVED).unlink()
             layer += 1
-        last = _read_json(self.folder / ENUMERATED)
+        last = read_json(self.folder / ENUMERATED)
         if last is not None and last.get("last", -1) >= layer:
             (self.folder / ENUMERATED).unlink()
         return kept
 
     def _drop_from(self, layer: int) -> None:
         (self.folder / ENUMERATED).unlink(missing_ok=True)
-        while _layer_dir(self.folder, layer).exists():
-            shutil.rmtree(_layer_dir(self.folder, layer))
+        while layer_dir(self.folder, layer).exists():
+            shutil.rmtree(layer_dir(self.folder, layer))
             layer += 1
 
     def sizes(self) -> dict[int, int]:
         """The positions of each enumerated layer, by layer."""
         sizes, layer = {}, self.first
-        while (manifest := _read_json(_layer_dir(self.folder, layer) / ENUMERATED)) is not None:
+        while (manifest := read_json(layer_dir(self.folder, layer) / ENUMERATED)) is not None:
             sizes[layer] = manifest["positions"]
             layer += 1
         return sizes
@@ -480,34 +445,34 @@ class _Run:
 
     def enumerate(self) -> None:
         self._start("enumerate")
-        folder = _layer_dir(self.folder, self.first)
-        if _read_json(folder / ENUMERATED) is None:
+        folder = layer_dir(self.folder, self.first)
+        if read_json(folder / ENUMERATED) is None:
             key = np.array([self.game.key(self.game.initial_state())], np.uint64)  # type: ignore[attr-defined]
             folder.mkdir(exist_ok=True)
             files = {}
             for partition, keys in enumerate(split_by_owner(key, self.parts)):
-                name = _name("keys", partition)
+                name = file_name("keys", partition)
                 held = np.empty(0, np.uint64) if keys is None else keys
-                files[name] = _save(folder / name, held)
-            _write_json(folder / ENUMERATED, {"layer": self.first, "positions": 1, "files": files})
+                files[name] = save(folder / name, held)
+            write_json(folder / ENUMERATED, {"layer": self.first, "positions": 1, "files": files})
         layer = self.first
-        while _read_json(self.folder / ENUMERATED) is None:
-            following = _layer_dir(self.folder, layer + 1)
-            if _read_json(following / ENUMERATED) is None and not self._enumerate_layer(layer):
-                _write_json(self.folder / ENUMERATED, {"last": layer})
+        while read_json(self.folder / ENUMERATED) is None:
+            following = layer_dir(self.folder, layer + 1)
+            if read_json(following / ENUMERATED) is None and not self._enumerate_layer(layer):
+                write_json(self.folder / ENUMERATED, {"last": layer})
                 break
             layer += 1
 
     def _enumerate_layer(self, layer: int) -> int:
         """Write layer + 1 from layer `layer`; its positions (0: the enumeration is over)."""
-        source, target = _layer_dir(self.folder, layer), _layer_dir(self.folder, layer + 1)
-        manifest = _manifest(source / ENUMERATED)
+        source, target = layer_dir(self.folder, layer), layer_dir(self.folder, layer + 1)
+        manifest = read_manifest(source / ENUMERATED)
         (source / ASKED_MANIFEST).unlink(missing_ok=True)
-        outbox = _fresh(source / ASKED)
+        outbox = fresh(source / ASKED)
         target.mkdir(exist_ok=True)
         keep = self._room_to_keep()
         tasks = [
-            (self.game, layer, str(source), manifest["files"][_name("keys", p)], p, self.parts,
+            (self.game, layer, str(source), manifest["files"][file_name("keys", p)], p, self.parts,
              self.batch, str(outbox), keep)
             for p in range(self.parts)
         ]  # fmt: skip
@@ -521,16 +486,16 @@ class _Run:
         gathered = list(self._map(gather, gathering, moves))  # at most one position a move
         positions = sum(count for _, count, _ in gathered)
         if keep:  # what the propagation of this layer would compute again
-            _write_json(source / ASKED_MANIFEST, {"layer": layer, "files": written})
+            write_json(source / ASKED_MANIFEST, {"layer": layer, "files": written})
         else:
             shutil.rmtree(outbox)
         if not positions:
             shutil.rmtree(target)
             return 0
-        files = {_name("keys", p): entry for p, (entry, _, _) in enumerate(gathered)}
+        files = {file_name("keys", p): entry for p, (entry, _, _) in enumerate(gathered)}
         for _, _, peak in gathered:
             self.peak = max(self.peak, peak)
-        _write_json(
+        write_json(
             target / ENUMERATED, {"layer": layer + 1, "positions": positions, "files": files}
         )
         return positions
@@ -547,43 +512,46 @@ class _Run:
 
     def propagate(self) -> None:
         self._start("propagate")
-        last = _manifest(self.folder / ENUMERATED)["last"]
+        last = read_manifest(self.folder / ENUMERATED)["last"]
         for layer in range(last, self.first - 1, -1):
-            folder = _layer_dir(self.folder, layer)
-            if _read_json(folder / SOLVED) is None:
+            folder = layer_dir(self.folder, layer)
+            if read_json(folder / SOLVED) is None:
                 self._propagate_layer(layer, last)
             else:
-                self._advance(layer, _manifest(folder / ENUMERATED)["positions"], 0)
+                self._advance(layer, read_manifest(folder / ENUMERATED)["positions"], 0)
 
     def _propagate_layer(self, layer: int, last: int) -> None:
         """Solve layer `layer` from the solved layer after it (none after the last): from the
         expansion its enumeration kept, else expanding each partition again, ask the owners of
         its children for their ranks."""
-        folder = _layer_dir(self.folder, layer)
-        keys = _manifest(folder / ENUMERATED)["files"]
-        size = _manifest(folder / ENUMERATED)["positions"]
-        asked, answered = folder / ASKED, _fresh(folder / "answered")
-        if _read_json(folder / ASKED_MANIFEST) is None:
-            _fresh(asked)
+        folder = layer_dir(self.folder, layer)
+        keys = read_manifest(folder / ENUMERATED)["files"]
+        size = read_manifest(folder / ENUMERATED)["positions"]
+        asked, answered = folder / ASKED, fresh(folder / "answered")
+        if read_json(folder / ASKED_MANIFEST) is None:
+            fresh(asked)
             tasks = [
-                (self.game, layer, str(folder), keys[_name("keys", p)], p, self.parts,
+                (self.game, layer, str(folder), keys[file_name("keys", p)], p, self.parts,
                  self.batch, str(asked), True)
                 for p in range(self.parts)
             ]  # fmt: skip
             for _, _, peak, _ in self._map(route, tasks, size):
                 self.peak = max(self.peak, peak)
         if layer < last:
-            above = _layer_dir(self.folder, layer + 1)
-            files = {**_manifest(above / ENUMERATED)["files"], **_manifest(above / SOLVED)["files"]}
+            above = layer_dir(self.folder, layer + 1)
+            files = {
+                **read_manifest(above / ENUMERATED)["files"],
+                **read_manifest(above / SOLVED)["files"],
+            }
             questions = [
                 (str(above), files, q, self.parts, str(asked), str(answered))
                 for q in range(self.parts)
             ]
-            above_size = _manifest(above / ENUMERATED)["positions"]
+            above_size = read_manifest(above / ENUMERATED)["positions"]
             for peak in self._map(answer, questions, above_size):
                 self.peak = max(self.peak, peak)
         settling = [
-            (str(folder), keys[_name("keys", p)], p, self.parts, self.batch, str(asked),
+            (str(folder), keys[file_name("keys", p)], p, self.parts, self.batch, str(asked),
              str(answered))
             for p in range(self.parts)
         ]  # fmt: skip
@@ -591,7 +559,7 @@ class _Run:
         for entries, positions, peak in self._map(settle, settling, size):
             files.update(entries)
             self._advance(layer, positions, peak)
-        _write_json(folder / SOLVED, {"layer": layer, "files": files})
+        write_json(folder / SOLVED, {"layer": layer, "files": files})
         (folder / ASKED_MANIFEST).unlink(missing_ok=True)
         shutil.rmtree(asked)
         shutil.rmtree(answered)
@@ -640,7 +608,7 @@ def route(
     `settle` (`expanded-P.KIND.npy`, see `EXPANSION`). Its positions, their moves, this
     process's peak memory and the manifest entries of the files written (named from the layer's
     directory)."""
-    keys = _load(Path(source) / _name("keys", partition), entry)
+    keys = load(Path(source) / file_name("keys", partition), entry)
     children, expanded, moves = [], [], 0
     for start in range(0, len(keys), batch):
         columns = expand_layer(game, layer, keys[start : start + batch])
@@ -656,7 +624,9 @@ def route(
     order, bounds = by_owner(merged, parts)
     box = Path(outbox)
     written = {
-        _name("from", partition): _send(box / _name("from", partition), merged[order], bounds)
+        file_name("from", partition): send(
+            box / file_name("from", partition), merged[order], bounds
+        )
     }
     if keep:
         if not expanded:  # an empty partition
@@ -665,8 +635,8 @@ def route(
         del expanded
         columns = (movers, counts.astype(np.uint32), ranks.astype(np.int32), child_keys, merged)
         for kind, column in zip(EXPANSION, columns, strict=True):
-            name = _name(f"expanded-{kind}", partition)
-            written[name] = _save(box / name, column)
+            name = file_name(f"expanded-{kind}", partition)
+            written[name] = save(box / name, column)
     return len(keys), moves, peak_memory(), {f"{box.name}/{n}": e for n, e in written.items()}
 
 
@@ -678,14 +648,14 @@ def gather(folder: str, partition: int, parts: int, outbox: str) -> tuple[dict[s
     partitions of the layer before sent it (in that layer's `outbox`), each position once,
     written in order: its manifest entry, its positions and this process's peak memory."""
     box = Path(outbox)
-    sent = [_share(box / _name("from", source), partition, parts) for source in range(parts)]
+    sent = [share_of(box / file_name("from", source), partition, parts) for source in range(parts)]
     sent = [share for share in sent if len(share)]
     if len(sent) == 1:  # already distinct and in order
         keys = sent[0]
     else:
         keys = sorted_unique(np.concatenate(sent), runs=True) if sent else _NO_KEYS
     del sent
-    return _save(Path(folder) / _name("keys", partition), keys), len(keys), peak_memory()
+    return save(Path(folder) / file_name("keys", partition), keys), len(keys), peak_memory()
 
 
 def answer(
@@ -697,19 +667,19 @@ def answer(
     see `_send`). This process's peak memory."""
     folder = Path(above)
     keys, ranks, movers = (
-        _load(folder / _name(kind, partition), files[_name(kind, partition)])
+        load(folder / file_name(kind, partition), files[file_name(kind, partition)])
         for kind in ("keys", "ranks", "movers")
     )
     answers, sizes = [], np.zeros(parts + 1, np.int64)
     for source in range(parts):
-        path = Path(asked) / _name("from", source)
-        wanted = _share(path, partition, parts)
+        path = Path(asked) / file_name("from", source)
+        wanted = share_of(path, partition, parts)
         index = np.searchsorted(keys, wanted)
         if len(wanted) and (index[-1] >= len(keys) or not np.array_equal(keys[index], wanted)):
             raise ValueError(f"{path}: a child the layer above does not hold (a damaged build?)")
         answers.append(ranks[index].astype(np.int64) * 2 + movers[index])
         sizes[source + 1] = len(wanted)
-    _send(Path(answered) / _name("from", partition), np.concatenate(answers), np.cumsum(sizes))
+    send(Path(answered) / file_name("from", partition), np.concatenate(answers), np.cumsum(sizes))
     return peak_memory()
 
 
@@ -730,7 +700,7 @@ def settle(
     folder = Path(source)
     count = entry["shape"][0]
     movers, counts, ranks, child_keys, merged = (
-        np.load(Path(asked) / _name(f"expanded-{kind}", partition)) for kind in EXPANSION
+        np.load(Path(asked) / file_name(f"expanded-{kind}", partition)) for kind in EXPANSION
     )
     if len(movers) != count:
         raise ValueError(f"{asked}: the expansion of partition {partition} is not whole")
@@ -742,7 +712,7 @@ def settle(
     for target in range(parts):
         share = order[bounds[target] : bounds[target + 1]]
         if len(share):
-            packed = _share(Path(answered) / _name("from", target), partition, parts)
+            packed = share_of(Path(answered) / file_name("from", target), partition, parts)
             child_ranks[share], child_movers[share] = packed >> 1, packed & 1
     del order
     solved = ranks.astype(np.int32)
@@ -759,132 +729,7 @@ def settle(
             child_ranks[index],
         )
     entries = {
-        _name(kind, partition): _save(folder / _name(kind, partition), column)
+        file_name(kind, partition): save(folder / file_name(kind, partition), column)
         for kind, column in (("ranks", solved), ("movers", movers))
     }
     return entries, count, peak_memory()
-
-
-# Files
-
-
-def _layer_dir(folder: Path, layer: int) -> Path:
-    return folder / f"layer-{layer:03d}"
-
-
-def _name(kind: str, partition: int) -> str:
-    return f"{kind}-{partition:04d}.npy"
-
-
-def _fresh(folder: Path) -> Path:
-    """An empty directory at `folder` (what a step interrupted before left there removed)."""
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    return folder
-
-
-def _send(path: Path, shares: np.ndarray, bounds: np.ndarray) -> dict[str, Any]:
-    """Write what one partition sends every partition as one file: the bounds of each share
-    in `shares` (`bounds[q]:bounds[q + 1]`, as many as the partitions and one more), then the
-    shares end to end, all as the type of `shares`. Its manifest entry."""
-    return _save(path, np.concatenate([bounds.astype(shares.dtype), shares]))
-
-
-def _share(path: Path, receiver: int, parts: int) -> np.ndarray:
-    """The share of partition `receiver` (of `parts`) in a file written by `_send`, read alone
-    (the file is mapped, not read whole)."""
-    sent = np.load(path, mmap_mode="r")
-    begin, end = int(sent[receiver]), int(sent[receiver + 1])
-    return np.array(sent[parts + 1 + begin : parts + 1 + end])
-
-
-def _checksum(array: np.ndarray) -> int:
-    return zlib.crc32(np.ascontiguousarray(array).data.cast("B"))
-
-
-def _save(path: Path, array: np.ndarray) -> dict[str, Any]:
-    """Write `array` to `path` atomically (a temporary file renamed into place); its manifest
-    entry: shape, dtype and CRC-32 of its data. Not forced to the disk (no fsync): a file a
-    crash lost or cut short fails its checksum when the build is rerun, and is rebuilt."""
-    _atomically(path, lambda handle: np.save(handle, array, allow_pickle=False))
-    return {"shape": list(array.shape), "dtype": array.dtype.str, "crc32": _checksum(array)}
-
-
-def _atomically(path: Path, write: Callable[[Any], None]) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "wb") as handle:
-            write(handle)
-        os.replace(temporary, path)
-    except OSError as error:
-        temporary.unlink(missing_ok=True)
-        raise ValueError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from None
-
-
-def _load(path: Path, entry: dict[str, Any]) -> np.ndarray:
-    """The array in `path`, checked against its manifest entry; `DamagedPartition` saying what
-    is wrong otherwise."""
-    problem = _problem(path, entry)
-    if isinstance(problem, str) and problem == "missing":  # a worker that does not see it
-        raise ValueError(
-            f"{path}: not found from {socket.gethostname()}: is the work directory on a"
-            " filesystem every worker shares, at the same path?"
-        )
-    if isinstance(problem, str):
-        raise DamagedPartition(f"{path}: damaged partition ({problem})")
-    return problem
-
-
-def _problem(path: Path, entry: dict[str, Any]) -> np.ndarray | str:
-    """The array in `path` if it is what `entry` records, else what is wrong with it."""
-    try:
-        array = np.load(path, allow_pickle=False)
-    except FileNotFoundError:
-        return "missing"
-    except (OSError, ValueError, EOFError):
-        return "unreadable"
-    if list(array.shape) != entry.get("shape") or array.dtype.str != entry.get("dtype"):
-        return "not the shape or type its layer recorded"
-    if _checksum(array) != entry.get("crc32"):
-        return "checksum mismatch"
-    return array
-
-
-def _damage(folder: Path, manifest: dict[str, Any]) -> str | None:
-    """What is wrong with the first damaged file of a layer's manifest, None when all are
-    whole."""
-    files = manifest.get("files")
-    if not isinstance(files, dict):
-        return f"{folder}: unreadable manifest"
-    for name, entry in files.items():
-        problem = _problem(folder / name, entry)
-        if isinstance(problem, str):
-            return f"{folder / name}: damaged partition ({problem})"
-    return None
-
-
-def _write_json(path: Path, record: dict[str, Any]) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_text(json.dumps(record))
-        os.replace(temporary, path)
-    except OSError as error:
-        temporary.unlink(missing_ok=True)
-        raise ValueError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from None
-
-
-def _read_json(path: Path) -> dict[str, Any] | None:
-    """The JSON object in `path`, None when there is none (or not a whole one)."""
-    try:
-        record = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-    return record if isinstance(record, dict) else None
-
-
-def _manifest(path: Path) -> dict[str, Any]:
-    record = _read_json(path)
-    if record is None:
-        raise ValueError(f"{path}: missing or unreadable (rerun the build to rebuild it)")
-    return record
