@@ -201,5 +201,8 @@ def test_a_build_report_reads_as_json(cli, tmp_path):
     argv = ["tablebase", "build", "tictactoe", "-o", str(path), "--work-dir", str(tmp_path / "w")]
     code, out, err = cli(*argv)
     assert code == 0, err
-    assert "5,478 positions" in out and "1 partition a layer" in out
+    assert "5,478 positions" in out and "1 partition a layer" in out and "resumed" not in out
+    code, out, err = cli(*argv)
+    assert code == 0, err
+    assert "resumed: 20 of the 20 passes over the layers (enumerating, solving) were found" in out
     assert json.loads(json.dumps(compact.read_header(path)))["positions"] == 5478

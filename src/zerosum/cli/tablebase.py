@@ -193,6 +193,11 @@ def run_partitioned_build(args: argparse.Namespace, game: Game, output: Path) ->
             f"{counted(built.partitions, 'partition', 'partitions')} a layer, at most"
             f" {report['peak_mb_per_worker']:,} MB a worker"
         )
+        if built.resumed:
+            print(
+                f"resumed: {built.resumed} of the {2 * len(built.layers)} passes over the layers"
+                f" (enumerating, solving) were found finished in {built.work_dir}"
+            )
         print(f"written {output} ({size:,} bytes) in {report['seconds']:.1f} s")
     return 0
 
