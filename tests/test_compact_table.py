@@ -57,10 +57,9 @@ class Rekeyed:
 def every_entry_agrees(table, reference, game):
     """True when `table` gives every position of `reference` its value and distance."""
     for section in reference.sections:
-        keys = np.frombuffer(section.keys, np.uint64)
-        for key, value, distance in zip(keys.tolist(), section.values, section.distances,
-                                        strict=True):  # fmt: skip
-            if table._entry(game.from_keys(np.array([key], np.uint64))[0]) != (value, distance):
+        states = game.from_keys(np.frombuffer(section.keys, np.uint64))  # all at once
+        for state, value, distance in zip(states, section.values, section.distances, strict=True):
+            if table._entry(state) != (value, distance):
                 return False
     return True
 
