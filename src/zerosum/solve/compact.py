@@ -66,8 +66,8 @@ from zerosum.solve.table import (
     Counts,
     Probe,
     Table,
+    check_built_for,
     check_destination,
-    describe_game,
     identity,
     open_file,
     probe_entries,
@@ -297,12 +297,7 @@ class CompactTable:
         """The compact table in `path`, verified whole and checked to be built for `game`."""
         with open_file(path) as file:
             header, body = _verified(path, file)
-        name, parameters = identity(game)
-        if (header["game"], header["parameters"]) != (name, parameters):
-            built_for = describe_game(header["game"], header["parameters"])
-            raise ValueError(
-                f"{path}: table built for {built_for}, not {describe_game(name, parameters)}"
-            )
+        check_built_for(path, header, game)
         return cls(game, path, header, body)
 
     def __len__(self) -> int:

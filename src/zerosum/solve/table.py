@@ -108,6 +108,17 @@ class Section:
     distances: array  # 'H'
 
 
+def check_built_for(path: str | os.PathLike, header: dict[str, Any], game: Game) -> None:
+    """ValueError, naming both games, unless the table whose `header` was read from `path`
+    was built for `game` (its class and its parameters)."""
+    name, parameters = identity(game)
+    if (header["game"], header["parameters"]) != (name, parameters):
+        built_for = describe_game(header["game"], header["parameters"])
+        raise ValueError(
+            f"{path}: table built for {built_for}, not {describe_game(name, parameters)}"
+        )
+
+
 def identity(game: Game) -> tuple[str, dict[str, Any]]:
     """The game's class as `module.Class` and its constructor arguments read back from it."""
     cls = type(game)
@@ -246,12 +257,7 @@ class Table:
         """The table saved in `path`, verified whole and checked to be built for `game`."""
         with open_file(path) as file:
             header, body = verified_header(path, file)
-            name, parameters = identity(game)
-            if (header["game"], header["parameters"]) != (name, parameters):
-                built_for = describe_game(header["game"], header["parameters"])
-                raise ValueError(
-                    f"{path}: table built for {built_for}, not {describe_game(name, parameters)}"
-                )
+            check_built_for(path, header, game)
             file.seek(body)
             sections = []
             for entry in header["sections"]:
