@@ -2,7 +2,7 @@
 
 Each measure runs in a fresh process (and a fresh work directory), so that its peak resident
 memory is its own. Today's build (`zerosum.solve.solve`, one process) is measured beside the
-partitioned build in one process and on a local Dask cluster of `--workers` processes, where
+partitioned build in one process and in a pool of `--workers` processes, where
 the peak is the largest of any worker's (the build reports it) and of the process that drives
 them. The one-process partitioned build's compact table gives the empty board's value and each
 first move's, for the first player. The compact table of the partitioned build is then
@@ -159,7 +159,7 @@ def main() -> None:
         return
     memory = args.memory_per_worker or "-"
     print(
-        f"{'board':<6}{'build':<22}{'positions':>12}{'parts':>6}{'seconds':>9}"
+        f"{'board':<6}{'build':<26}{'positions':>12}{'parts':>6}{'seconds':>9}"
         f"{'pos/s/core':>12}{'peak MB/worker':>16}{'vs today':>9}  load"
     )
     for board in args.boards.split(","):
@@ -167,14 +167,14 @@ def main() -> None:
         for kind, workers, label in (
             ("today", 1, "today (1 process)"),
             ("partitioned", 1, "partitioned, 1"),
-            ("partitioned", args.workers, f"partitioned, {args.workers} Dask"),
+            ("partitioned", args.workers, f"partitioned, {args.workers} processes"),
         ):
             before = load()
             result = run(kind, board, str(workers), memory, str(args.repeat))
             today = today or result["seconds"]
             rate = result["positions"] / result["seconds"] / workers
             print(
-                f"{board:<6}{label:<22}{result['positions']:>12,}{result['partitions']:>6}"
+                f"{board:<6}{label:<26}{result['positions']:>12,}{result['partitions']:>6}"
                 f"{result['seconds']:>9.2f}{rate:>12,.0f}{result['peak_mb']:>16,.0f}"
                 f"{today / result['seconds']:>8.2f}x  {before}-{load()}",
                 flush=True,

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 
 import numpy as np
 import pytest
+from dying_workers import KilledAlways, KilledOnce
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -303,7 +304,7 @@ def test_only_steps_of_many_positions_go_to_the_workers(tmp_path, monkeypatch):
 
         yield parallel.Mapper(mapping, 2)
 
-    monkeypatch.setattr(partitioned, "cluster", recording)
+    monkeypatch.setattr(partitioned, "mapper", recording)
     monkeypatch.setattr(partitioned, "HERE_AT_MOST", 1000)
     for keep, expansions in ((True, 1), (False, 2)):
         sent.clear()
@@ -384,3 +385,26 @@ def test_a_partition_a_worker_cannot_see_is_told_as_such(tmp_path):
     keys.unlink()
     with pytest.raises(ValueError, match="keys-0000.npy: not found from .*: is the work directory"):
         built.partition(3, 0)
+
+
+def test_two_worker_processes_build_todays_table(tmp_path, monkeypatch):
+    monkeypatch.setattr(partitioned, "HERE_AT_MOST", 0)  # every step on the workers
+    game = ConnectFour(4, 3)
+    built = build(game, tmp_path / "work", workers=2)
+    assert built.partitions == 4  # two a worker
+    assert built.table().sections == solve(game, workers=1).sections
+
+
+def test_a_worker_process_killed_in_the_middle_of_a_layer_costs_no_value(tmp_path, monkeypatch):
+    monkeypatch.setattr(partitioned, "HERE_AT_MOST", 0)
+    marker = tmp_path / "killed"
+    built = build(KilledOnce(4, 3, 5, str(marker)), tmp_path / "work", partitions=3, workers=2)
+    assert marker.exists()  # a worker did die, and its tasks ran again in a new pool
+    assert built.table().sections == solve(ConnectFour(4, 3), workers=1).sections
+
+
+def test_worker_processes_that_keep_dying_stop_the_build_with_one_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(partitioned, "HERE_AT_MOST", 0)
+    with pytest.raises(ValueError, match=r"^the worker processes died 4 times \(out of memory\?\)"):
+        build(KilledAlways(4, 4), tmp_path / "work", partitions=2, workers=2)
+    assert (tmp_path / "work" / "layer-003" / "enumerated.json").exists()  # what was finished

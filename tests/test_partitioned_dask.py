@@ -1,14 +1,12 @@
 """The partitioned build on Dask clusters (skipped only where dask is not installed): the same
 values as today's builder, and a worker killed in the middle of a layer costs no value."""
 
-import os
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("dask.distributed")
 
 from dask.distributed import LocalCluster  # noqa: E402
+from dying_workers import KilledAlways, KilledOnce  # noqa: E402
 
 from zerosum.games.connect4 import ConnectFour  # noqa: E402
 from zerosum.games.tictactoe import TicTacToe  # noqa: E402
@@ -30,35 +28,9 @@ def scheduler():
         yield cluster.scheduler_address
 
 
-class KilledOnce(ConnectFour):
-    """Connect Four whose first expansion of layer `killed_layer` kills the worker process
-    doing it (a file at `marker` remembers that it has happened)."""
-
-    def __init__(self, width, height, killed_layer, marker):
-        super().__init__(width, height)
-        self.killed_layer, self.marker = killed_layer, marker
-
-    def expand_keys(self, keys):
-        if len(keys) and self.layers(keys[:1])[0] == self.killed_layer:
-            try:
-                Path(self.marker).touch(exist_ok=False)
-            except FileExistsError:
-                pass
-            else:
-                os._exit(1)  # the worker dies in the middle of the layer
-        return super().expand_keys(keys)
-
-
 def test_a_dask_cluster_of_two_workers_builds_todays_connect4_4x4_table(scheduler, tmp_path):
     game = ConnectFour(4, 4)
     built = build(game, tmp_path / "work", partitions=4, scheduler=scheduler)
-    assert built.table().sections == solve(game, workers=1).sections
-
-
-def test_two_local_workers_build_todays_tictactoe_table(tmp_path):
-    game = TicTacToe()
-    built = build(game, tmp_path / "work", workers=2)
-    assert built.partitions == 4  # two a worker
     assert built.table().sections == solve(game, workers=1).sections
 
 
@@ -100,15 +72,6 @@ def test_the_command_builds_by_partitions_on_a_scheduler(scheduler, tmp_path, cl
     assert cli.json("tablebase", "info", str(path))["layers"] == [
         {"layer": layer, **vars(counts)} for layer, counts in today.layers.items()
     ]
-
-
-class KilledAlways(ConnectFour):
-    """Connect Four whose every expansion of layer 3 kills the worker doing it."""
-
-    def expand_keys(self, keys):
-        if len(keys) and self.layers(keys[:1])[0] == 3:
-            os._exit(1)
-        return super().expand_keys(keys)
 
 
 def test_workers_that_keep_dying_stop_the_build_with_one_line(tmp_path):

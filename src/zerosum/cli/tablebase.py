@@ -56,7 +56,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="build partition by partition in this directory (made if missing; on a filesystem"
         " every worker shares, with --scheduler), resuming what a build there has finished,"
-        " and write a compact table; --workers N then starts a local Dask cluster of N",
+        " and write a compact table; --workers N then runs N processes on this machine",
     )
     build.add_argument(
         "--memory-per-worker",
@@ -164,7 +164,7 @@ def run_build(args: argparse.Namespace) -> int:
 def run_partitioned_build(args: argparse.Namespace, game: Game, output: Path) -> int:
     """`build --work-dir`: the partitioned build, written as a compact table."""
     if args.workers is not None and args.scheduler is not None:
-        raise ValueError("give --workers (a local cluster) or --scheduler, not both")
+        raise ValueError("give --workers (processes on this machine) or --scheduler, not both")
     memory = None if args.memory_per_worker is None else parse_bytes(args.memory_per_worker)
     began = time.perf_counter()
     with BuildProgress() as shown:

@@ -8,10 +8,11 @@ picklable (a game defined at module level is).
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -60,8 +61,9 @@ def workers_limit() -> Limit:
 
 @contextmanager
 def mapper(workers: int | None = None, scheduler: str | None = None) -> Iterator[Mapper]:
-    """A mapper over `workers` processes (default: every core), or the Dask cluster whose
-    scheduler listens at `scheduler`; one worker, or a single task, maps in this process."""
+    """A mapper over a pool of `workers` processes on this machine (default: every core), or
+    over the Dask cluster whose scheduler listens at `scheduler` (on this machine or many); one
+    worker, or a single task, maps in this process."""
     if scheduler is not None:
         with _dask(scheduler) as cluster:
             yield cluster
@@ -73,42 +75,83 @@ def mapper(workers: int | None = None, scheduler: str | None = None) -> Iterator
     if workers == 1:
         yield Mapper(_serial, 1)
         return
-    pool = None
-
-    def mapping(function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
-        nonlocal pool
-        if len(tasks) < 2:  # not worth a process: small layers stay here
-            return _serial(function, tasks)
-        if pool is None:
-            pool = multiprocessing.get_context().Pool(workers, _ignore_interrupts)
-        return pool.imap(_Call(function), tasks)
-
-    try:
-        yield Mapper(mapping, workers)
-    finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
-
-
-def _ignore_interrupts() -> None:
-    """In a worker: leave Ctrl-C to the building process, which stops the pool (a worker
-    interrupted mid-task would print its traceback)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with processes(workers) as pool:
+        yield Mapper(pool, workers)
 
 
 def _serial(function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
     return (function(*task) for task in tasks)
 
 
-class _Call:
-    """`function(*task)`, picklable for a process pool."""
+DEATHS_FORGIVEN = 3
+"""How many times a pool's worker processes may die (killed, out of memory) in one build
+before it stops: each time the pool is started again and the unfinished tasks run anew."""
 
-    def __init__(self, function: Callable[..., Any]) -> None:
-        self.function = function
 
-    def __call__(self, task: tuple) -> Any:
-        return self.function(*task)
+class _Pool:
+    """Worker processes on this machine, started at the first task that needs them. A task
+    whose process dies is run again in a new pool (every task of a build writes its files
+    atomically, so running one twice is harmless), up to `DEATHS_FORGIVEN` deaths."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers, self.deaths = workers, 0
+        self.pool: ProcessPoolExecutor | None = None
+
+    def __call__(self, function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
+        """The results of `function(*task)` in task order; in this process for a single task
+        (not worth a process)."""
+        if len(tasks) < 2:
+            return _serial(function, tasks)
+        return self._results(function, tasks)
+
+    def _results(self, function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
+        done = 0
+        while done < len(tasks):
+            if self.pool is None:
+                self.pool = ProcessPoolExecutor(self.workers, initializer=_ignore_interrupts)
+            futures = [self.pool.submit(function, *task) for task in tasks[done:]]
+            try:
+                for future in futures:
+                    result = future.result()
+                    done += 1
+                    yield result
+            except BrokenProcessPool:
+                self.stop()
+                self.deaths += 1
+                if self.deaths > DEATHS_FORGIVEN:
+                    raise ValueError(
+                        f"the worker processes died {self.deaths} times (out of memory?):"
+                        " the build stopped"
+                    ) from None
+
+    def stop(self) -> None:
+        """End the workers now, tasks running or not."""
+        if self.pool is None:
+            return
+        children = list((self.pool._processes or {}).values())  # no public way before 3.14
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for child in children:
+            child.terminate()
+        for child in children:
+            child.join()
+        self.pool = None
+
+
+@contextmanager
+def processes(workers: int) -> Iterator[_Pool]:
+    """A pool of `workers` processes on this machine, ended on leaving (by an error or Ctrl-C
+    too, without waiting for the tasks running)."""
+    pool = _Pool(workers)
+    try:
+        yield pool
+    finally:
+        pool.stop()
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: leave Ctrl-C to the building process, which stops the pool (a worker
+    interrupted mid-task would print its traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def peak_memory() -> int:
@@ -118,38 +161,6 @@ def peak_memory() -> int:
     except ImportError:  # not on Unix
         return 0
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
-
-@contextmanager
-def local_cluster(workers: int) -> Iterator[Mapper]:
-    """A mapper over a Dask cluster of `workers` processes started on this machine, one thread
-    each, and closed afterwards. Dask is given no memory limit: the work sized for a bound
-    honours it (a limit would pause a worker whose freed memory the allocator keeps)."""
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
-    workers_limit().check(workers)
-    try:
-        import dask
-        from dask.distributed import LocalCluster
-    except ImportError:
-        raise ValueError(_NEEDS_DASK) from None
-    # Dask sets MALLOC_TRIM_THRESHOLD_ in its workers, which stops glibc from raising its mmap
-    # threshold: every large numpy array is then a fresh mapping whose pages fault in anew, and
-    # a build's tasks took twice as long as in a plain process (5x4 Connect Four).
-    environment = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))
-    environment.pop("MALLOC_TRIM_THRESHOLD_", None)
-    with (
-        dask.config.set({"distributed.nanny.pre-spawn-environ": environment}),
-        LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            memory_limit=0,
-        ) as cluster,
-        _dask(cluster.scheduler_address) as mapping,
-    ):
-        yield mapping
 
 
 _NEEDS_DASK = "a Dask cluster needs dask: pip install 'zerosum[distributed]'"
@@ -186,18 +197,3 @@ def _result(future: Any) -> Any:
         raise ValueError(
             "the Dask workers running a task died each time (out of memory?): the build stopped"
         ) from None
-
-
-@contextmanager
-def cluster(workers: int | None = None, scheduler: str | None = None) -> Iterator[Mapper]:
-    """A mapper for work that exchanges files, not arrays: this process for one worker (the
-    default), a local Dask cluster of `workers` processes, or the Dask cluster whose scheduler
-    listens at `scheduler`."""
-    if scheduler is not None:
-        with _dask(scheduler) as mapping:
-            yield mapping
-    elif workers is None or workers == 1:
-        yield Mapper(_serial, 1)
-    else:
-        with local_cluster(workers) as mapping:
-            yield mapping

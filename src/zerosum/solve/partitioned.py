@@ -5,7 +5,7 @@ The same two passes as `zerosum.solve.retrograde`, on a `Layered` game whose pos
 keys (`Vectorized`, or `Restorable`), with every rank from the point of view of the side to
 move (see `zerosum.solve.outcome`). Partition `p` of a layer holds the positions whose keys
 `zerosum.solve.layers.owner` gives to `p`; every step is a task on one partition, run in this
-process, on a local Dask cluster or on a Dask cluster at an address, the tasks exchanging
+process, in a pool of processes on this machine or on a Dask cluster, the tasks exchanging
 files only (on a shared filesystem when the cluster spans machines):
 
 - *Enumeration*, layer k to k + 1: each partition P of layer k expands its positions (in
@@ -69,7 +69,7 @@ from zerosum.solve.layers import (
     sorted_unique,
     split_by_owner,
 )
-from zerosum.solve.parallel import Mapper, cluster, peak_memory
+from zerosum.solve.parallel import Mapper, mapper, peak_memory
 from zerosum.solve.retrograde import Progress, section
 from zerosum.solve.table import Table, describe_game, identity
 from zerosum.solve.workdir import (
@@ -246,7 +246,7 @@ def build(
     each valued for its side to move, solved partition by partition in the work directory
     `work_dir`.
 
-    Runs in this process (the default), on a local Dask cluster of `workers` processes, or on
+    Runs in this process (the default), in a pool of `workers` processes, or on
     the Dask cluster whose scheduler listens at `scheduler` (every worker then sees
     `work_dir` at the same path: a shared filesystem). `memory_per_worker` (bytes) bounds each
     worker (see `plan`); `partitions` forces their number. `progress` is called as the build
@@ -268,7 +268,7 @@ def build(
         if notice is not None:
             notice(text)
 
-    with ExitStack() as stack, cluster(workers, scheduler) as mapping:
+    with ExitStack() as stack, mapper(1 if workers is None else workers, scheduler) as mapping:
         chosen = plan(game, memory_per_worker, mapping.width, partitions)
         _work_dir(folder, make=True)
         stack.enter_context(locked(folder, note))
