@@ -154,6 +154,7 @@ def test_cli_builds_by_partitions_and_reads_the_compact_table(cli, tmp_path):
     assert {key: report[key] for key in same} == {key: today[key] for key in same}
     assert report["partitions"] == 1 and report["passes_resumed"] == 0
     assert report["peak_mb_per_worker"] > 0
+    assert report["keys_sent"] == report["positions"] - 1  # one partition: each child once
     again = cli.json(*argv, "--work-dir", str(work), progress=True)
     assert again["passes_resumed"] == 2 * len(report["layers"])
     info = cli.json("tablebase", "info", str(path))

@@ -408,3 +408,23 @@ def test_worker_processes_that_keep_dying_stop_the_build_with_one_line(tmp_path,
     with pytest.raises(ValueError, match=r"^the worker processes died 4 times \(out of memory\?\)"):
         build(KilledAlways(4, 4), tmp_path / "work", partitions=2, workers=2)
     assert (tmp_path / "work" / "layer-003" / "enumerated.json").exists()  # what was finished
+
+
+def test_the_traffic_of_each_layer_is_its_moves_and_the_distinct_children_sent(tmp_path):
+    game = TicTacToe()
+    layer, moves = {game.initial_state()}, {}
+    for depth in range(1, 10):  # every position by breadth, each layer's moves counted
+        children = [
+            game.result(state, move)
+            for state in layer
+            if not game.is_terminal(state)
+            for move in game.legal_moves(state)
+        ]
+        moves[depth], layer = len(children), set(children)
+    alone = build(game, tmp_path / "one", partitions=1)
+    assert alone.traffic == {depth: (moves[depth], alone.layers[depth]) for depth in moves}
+    split = build(game, tmp_path / "four", partitions=4)
+    for depth, (found, sent) in split.traffic.items():
+        assert found == moves[depth]
+        assert split.layers[depth] <= sent <= found  # a child once a partition that reaches it
+    assert open_build(game, tmp_path / "four").traffic == split.traffic

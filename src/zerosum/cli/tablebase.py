@@ -185,13 +185,15 @@ def run_partitioned_build(args: argparse.Namespace, game: Game, output: Path) ->
     report["partitions"] = built.partitions
     report["peak_mb_per_worker"] = round(built.peak_memory / 2**20)
     report["passes_resumed"] = built.resumed
+    report["keys_sent"] = sum(sent for _, sent in built.traffic.values())
     if args.json:
         print_json(report)
     else:
         print(describe(report))
         print(
             f"{counted(built.partitions, 'partition', 'partitions')} a layer, at most"
-            f" {report['peak_mb_per_worker']:,} MB a worker"
+            f" {report['peak_mb_per_worker']:,} MB a worker,"
+            f" {report['keys_sent']:,} keys sent to their owners"
         )
         if built.resumed:
             print(

@@ -185,7 +185,10 @@ class Build:
     positions of each layer (`layers`), the largest peak resident memory of a worker in bytes
     (`peak_memory`, of this process when it ran alone), how many passes over a layer (its
     enumeration, its solving) were found finished in the directory and skipped (`resumed`),
-    and what was found damaged and rebuilt (`notes`)."""
+    and what was found damaged and rebuilt (`notes`). `traffic` gives, for each layer after
+    the first, the moves that reach it and the keys sent to its partitions (`_Run.traffic`):
+    what a cluster's workers exchange, as a file of keys and one of their answers (8 bytes a
+    key each)."""
 
     game: Game
     work_dir: Path
@@ -194,6 +197,7 @@ class Build:
     peak_memory: int
     resumed: int
     notes: tuple[str, ...]
+    traffic: dict[int, tuple[int, int]]
 
     @property
     def positions(self) -> int:
@@ -277,7 +281,7 @@ def build(
         resumed = run.verify(note)
         run.enumerate()
         run.propagate()
-    return Build(game, folder, parts, run.sizes(), run.peak, resumed, tuple(notes))
+    return Build(game, folder, parts, run.sizes(), run.peak, resumed, tuple(notes), run.traffic())
 
 
 def open_build(game: Game, work_dir: str | os.PathLike) -> Build:
@@ -295,7 +299,7 @@ def open_build(game: Game, work_dir: str | os.PathLike) -> Build:
         for layer in range(run.first, last["last"] + 1)
     ):
         raise ValueError(f"{folder}: the build is not finished (rerun it to finish it)")
-    return Build(game, folder, run.parts, run.sizes(), 0, 0, ())
+    return Build(game, folder, run.parts, run.sizes(), 0, 0, (), run.traffic())
 
 
 def _check_game(game: Game) -> None:
@@ -435,11 +439,23 @@ class _Run:
 
     def sizes(self) -> dict[int, int]:
         """The positions of each enumerated layer, by layer."""
-        sizes, layer = {}, self.first
+        return {layer: manifest["positions"] for layer, manifest in self._manifests()}
+
+    def traffic(self) -> dict[int, tuple[int, int]]:
+        """For each layer after the first: the moves that reach it from the layer before, and
+        the keys its partitions were sent for it (each partition sends a child once, so
+        between the layer's positions and those moves)."""
+        return {
+            layer: (manifest["moves"], manifest["sent"])
+            for layer, manifest in self._manifests()
+            if "sent" in manifest
+        }
+
+    def _manifests(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        layer = self.first
         while (manifest := read_json(layer_dir(self.folder, layer) / ENUMERATED)) is not None:
-            sizes[layer] = manifest["positions"]
+            yield layer, manifest
             layer += 1
-        return sizes
 
     # Enumeration
 
@@ -477,9 +493,10 @@ class _Run:
             for p in range(self.parts)
         ]  # fmt: skip
         size = manifest["positions"]
-        moves, written = 0, {}
-        for positions, found, peak, files in self._map(route, tasks, size):
+        moves, sent, written = 0, 0, {}
+        for positions, found, distinct, peak, files in self._map(route, tasks, size):
             moves += found
+            sent += distinct
             written.update(files)
             self._advance(layer, positions, peak)
         gathering = [(str(target), p, self.parts, str(outbox)) for p in range(self.parts)]
@@ -496,8 +513,10 @@ class _Run:
         for _, _, peak in gathered:
             self.peak = max(self.peak, peak)
         write_json(
-            target / ENUMERATED, {"layer": layer + 1, "positions": positions, "files": files}
-        )
+            target / ENUMERATED,
+            {"layer": layer + 1, "positions": positions, "files": files, "moves": moves,
+             "sent": sent},
+        )  # fmt: skip
         return positions
 
     def _room_to_keep(self) -> bool:
@@ -535,7 +554,7 @@ class _Run:
                  self.batch, str(asked), True)
                 for p in range(self.parts)
             ]  # fmt: skip
-            for _, _, peak, _ in self._map(route, tasks, size):
+            for _, _, _, peak, _ in self._map(route, tasks, size):
                 self.peak = max(self.peak, peak)
         if layer < last:
             above = layer_dir(self.folder, layer + 1)
@@ -601,13 +620,13 @@ def route(
     batch: int,
     outbox: str,
     keep: bool = False,
-) -> tuple[int, int, int, dict[str, Any]]:
+) -> tuple[int, int, int, int, dict[str, Any]]:
     """Expand partition `partition` of layer `layer` (in `source`) and send its children's
     distinct keys to their owners among `parts`, ascending within each owner's share: one file
     in `outbox` (`from-P.npy`, see `_send`). With `keep`, the expansion is kept there too for
-    `settle` (`expanded-P.KIND.npy`, see `EXPANSION`). Its positions, their moves, this
-    process's peak memory and the manifest entries of the files written (named from the layer's
-    directory)."""
+    `settle` (`expanded-P.KIND.npy`, see `EXPANSION`). Its positions, their moves, their
+    distinct children (the keys sent), this process's peak memory and the manifest entries of
+    the files written (named from the layer's directory)."""
     keys = load(Path(source) / file_name("keys", partition), entry)
     children, expanded, moves = [], [], 0
     for start in range(0, len(keys), batch):
@@ -637,7 +656,8 @@ def route(
         for kind, column in zip(EXPANSION, columns, strict=True):
             name = file_name(f"expanded-{kind}", partition)
             written[name] = save(box / name, column)
-    return len(keys), moves, peak_memory(), {f"{box.name}/{n}": e for n, e in written.items()}
+    entries = {f"{box.name}/{name}": entry for name, entry in written.items()}
+    return len(keys), moves, len(merged), peak_memory(), entries
 
 
 _NO_KEYS = np.empty(0, np.uint64)
