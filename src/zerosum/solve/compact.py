@@ -45,11 +45,10 @@ then mapped; any mismatch is one line.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import tempfile
 from bisect import bisect_left
+from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any
@@ -61,7 +60,6 @@ from zerosum.solve.layers import owner
 from zerosum.solve.outcome import NO_END, outcomes
 from zerosum.solve.partitioned import Build
 from zerosum.solve.table import (
-    MAX_HEADER_BYTES,
     PREAMBLE,
     Counts,
     Probe,
@@ -71,9 +69,8 @@ from zerosum.solve.table import (
     identity,
     open_file,
     probe_entries,
-    reason,
-    umask,
     verified_header,
+    write_file,
 )
 from zerosum.solve.table import read_header as read_table_header
 
@@ -176,10 +173,7 @@ def write(build: Build, path: str | os.PathLike) -> int:
     }
     text = json.dumps(header, separators=(",", ":")).encode()
     text += b" " * (-(PREAMBLE.size + len(text)) % 8)  # the body starts 8-byte aligned
-    if len(text) > MAX_HEADER_BYTES:
-        raise ValueError(f"the table's header would take {len(text):,} bytes, over the"
-                         f" {MAX_HEADER_BYTES:,} a table file may have")  # fmt: skip
-    return _write_file(target, text, build, header)
+    return write_file(target, MAGIC, FORMAT, text, _body(build, header))
 
 
 def _counts(section: dict[str, Any]) -> dict[str, int]:
@@ -205,46 +199,26 @@ def _runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     return highs[begins], starts
 
 
-def _write_file(target: Path, text: bytes, build: Build, header: dict[str, Any]) -> int:
+def _body(build: Build, header: dict[str, Any]) -> Iterator[bytes]:
+    """The body of the compact table of `build` (see the layout above), piece by piece: one
+    partition read at a time."""
     code = header["code"]
     dtype = np.dtype(code["dtype"]).newbyteorder("<")
-    digest = hashlib.sha256(text)
-    temporary = None
-    try:
-        with tempfile.NamedTemporaryFile(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".tmp", delete=False
-        ) as handle:
-            temporary = handle.name
-            handle.write(PREAMBLE.pack(MAGIC, FORMAT, len(text), bytes(32)))
-            handle.write(text)
-            for section in header["sections"]:
-                keys, ranks = build.partition(section["layer"], section["partition"])
-                values, distances = outcomes(ranks.astype(np.int64))
-                if code["endless"] is not None:
-                    distances = np.where(distances == NO_END, code["endless"], distances)
-                codes = (distances * code["values"] + (values - code["lowest"])).astype(dtype)
-                runs = _runs(keys) if section["keys"] == "u4" else None
-                if runs is None:
-                    arrays = [keys.astype("<u8")]
-                else:
-                    lows = (keys & np.uint64(_LOW)).astype("<u4")
-                    arrays = [runs[0].astype("<u8"), runs[1].astype("<u8"), lows]
-                for array in (*arrays, codes):
-                    data = array.tobytes()
-                    data += bytes(-len(data) % 8)
-                    digest.update(data)
-                    handle.write(data)
-            handle.seek(0)
-            handle.write(PREAMBLE.pack(MAGIC, FORMAT, len(text), digest.digest()))
-        os.chmod(temporary, 0o666 & ~umask())  # a temporary file is private; a table not
-        os.replace(temporary, target)
-    except BaseException as error:
-        if temporary is not None and os.path.exists(temporary):
-            os.unlink(temporary)
-        if isinstance(error, OSError):
-            raise ValueError(f"cannot write table {str(target)!r}: {reason(error)}") from None
-        raise
-    return target.stat().st_size
+    for section in header["sections"]:
+        keys, ranks = build.partition(section["layer"], section["partition"])
+        values, distances = outcomes(ranks.astype(np.int64))
+        if code["endless"] is not None:
+            distances = np.where(distances == NO_END, code["endless"], distances)
+        codes = (distances * code["values"] + (values - code["lowest"])).astype(dtype)
+        runs = _runs(keys) if section["keys"] == "u4" else None
+        if runs is None:
+            arrays = [keys.astype("<u8")]
+        else:
+            lows = (keys & np.uint64(_LOW)).astype("<u4")
+            arrays = [runs[0].astype("<u8"), runs[1].astype("<u8"), lows]
+        for array in (*arrays, codes):
+            data = array.tobytes()
+            yield data + bytes(-len(data) % 8)
 
 
 class CompactTable:

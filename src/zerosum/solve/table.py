@@ -41,7 +41,7 @@ import sys
 import tempfile
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from itertools import accumulate
 from pathlib import Path
@@ -221,36 +221,12 @@ class Table:
         """Write the table to `path` atomically (a temporary file renamed into place); its size."""
         path = check_destination(path)
         header = json.dumps(self.header(), separators=(",", ":")).encode()
-        if len(header) > MAX_HEADER_BYTES:
-            raise ValueError(f"the table's header would take {len(header):,} bytes, over the"
-                             f" {MAX_HEADER_BYTES:,} a table file may have")  # fmt: skip
-        digest = hashlib.sha256(header)
-        temporary = None
-        try:
-            with tempfile.NamedTemporaryFile(
-                dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
-            ) as handle:
-                temporary = handle.name
-                handle.write(PREAMBLE.pack(MAGIC, FORMAT, len(header), bytes(32)))
-                handle.write(header)
-                for section in self.sections:
-                    for column in (section.keys, section.values, section.distances):
-                        data = _little_endian(column)
-                        digest.update(data)
-                        handle.write(data)
-                handle.seek(0)
-                handle.write(PREAMBLE.pack(MAGIC, FORMAT, len(header), digest.digest()))
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(temporary, 0o666 & ~umask())  # a temporary file is private; a table not
-            os.replace(temporary, path)
-        except BaseException as error:
-            if temporary is not None and os.path.exists(temporary):
-                os.unlink(temporary)
-            if isinstance(error, OSError):
-                raise ValueError(f"cannot write table {str(path)!r}: {reason(error)}") from None
-            raise
-        return path.stat().st_size
+        body = (
+            _little_endian(column)
+            for section in self.sections
+            for column in (section.keys, section.values, section.distances)
+        )
+        return write_file(path, MAGIC, FORMAT, header, body)
 
     @classmethod
     def load(cls, path: str | os.PathLike, game: Game) -> Table:
@@ -314,6 +290,42 @@ def read_header(path: str | os.PathLike) -> dict[str, Any]:
     checksum, size and the header's own form); ValueError saying what is wrong otherwise."""
     with open_file(path) as file:
         return verified_header(path, file)[0]
+
+
+def write_file(path: Path, magic: bytes, version: int, header: bytes, body: Iterable[bytes]) -> int:
+    """Write a table file to `path` atomically (a temporary file, forced to the disk, renamed
+    into place): the preamble (`magic`, the format `version`, the header's length and the
+    SHA-256 of all
+    that follows it), the `header`, then the pieces of `body`. Its size; ValueError saying why
+    when it cannot be written, or when the header is longer than a table may have."""
+    if len(header) > MAX_HEADER_BYTES:
+        raise ValueError(f"the table's header would take {len(header):,} bytes, over the"
+                         f" {MAX_HEADER_BYTES:,} a table file may have")  # fmt: skip
+    digest = hashlib.sha256(header)
+    temporary = None
+    try:
+        with tempfile.NamedTemporaryFile(
+            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
+        ) as handle:
+            temporary = handle.name
+            handle.write(PREAMBLE.pack(magic, version, len(header), bytes(32)))
+            handle.write(header)
+            for data in body:
+                digest.update(data)
+                handle.write(data)
+            handle.seek(0)
+            handle.write(PREAMBLE.pack(magic, version, len(header), digest.digest()))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, 0o666 & ~umask())  # a temporary file is private; a table not
+        os.replace(temporary, path)
+    except BaseException as error:
+        if temporary is not None and os.path.exists(temporary):
+            os.unlink(temporary)
+        if isinstance(error, OSError):
+            raise ValueError(f"cannot write table {str(path)!r}: {reason(error)}") from None
+        raise
+    return path.stat().st_size
 
 
 def check_destination(path: str | os.PathLike) -> Path:
