@@ -4,18 +4,18 @@ here, and the same model checked against the builds it did not see.
     python benchmarks/estimate_7x6.py REPORT.json [REPORT.json ...]
         [--memory-per-worker 8GB] [--machines 16] [--cores 8]
 
-Each REPORT is the JSON that `zerosum tablebase build connect4 --width W --height H
---work-dir DIR -o FILE --json` printed, its work directory still in place: the script reads
-each layer's positions, moves and keys sent from the directory's manifests, and the time,
-workers, peak memory and table size from the report (a report's workers are given in its
-file name, `5x5-w2.json`, else 1).
+Each REPORT is a measure that `partitioned.py --save DIR` kept (`DIR/5x5-w2.json`: each
+layer's positions, moves and keys sent, the time, workers, peak memory and table size), or
+the JSON that `zerosum tablebase build connect4 --width W --height H --work-dir DIR -o FILE
+--json` printed, its workers given in its file name (`5x6-w2.json`), which has no moves.
 
 The model, per layer k of n_k positions:
 
 - *time*: positions / (positions a second a core), the rate of the largest build measured;
-- *memory*: a worker holds one partition of the widest layer at the bytes a position measured
-  on the largest build (its peak over its widest partition), so the partitions a layer are
-  the widest layer's bytes over the bound;
+- *memory*: a worker holds its own memory (the least peak measured) and one partition of the
+  widest layer at the bytes a position measured on the largest build (its peak past its own
+  memory, over its widest partition), so the partitions a layer are the widest layer's bytes
+  over the bound;
 - *keys sent*: a child reached by d moves from positions spread at random over P partitions
   is sent by about P(1 - (1 - 1/P)^d) of them; with d taken as the layer's moves over its
   positions, sent_k = n_k P (1 - (1 - 1/P)^(m_k / n_k)) (an upper bound: the sum is concave in
@@ -58,46 +58,46 @@ STORED = 13
 """Bytes a position in a work directory once solved: its key (8), rank (4) and mover (1)."""
 CROSSINGS = 3
 """Times a key sent crosses between workers: sent, asked again, answered."""
-PROCESS = 160 << 20
-"""A worker's memory before any work (`zerosum.solve.partitioned.PROCESS_BYTES`)."""
 
 
 class Measured:
     """One finished build: its board, layers (positions, moves, keys sent), time and peak."""
 
     def __init__(self, path: Path) -> None:
-        report = json.loads(path.read_text())
-        parameters = report["parameters"]
-        self.width, self.height = parameters["width"], parameters["height"]
-        self.name = f"{self.width}x{self.height}"
+        record = json.loads(path.read_text())
         found = re.search(r"-w(\d+)", path.stem)
-        self.workers = int(found.group(1)) if found else 1
-        self.seconds, self.partitions = report["seconds"], report["partitions"]
-        self.peak = report["peak_mb_per_worker"] * 2**20
-        self.table_bytes = report["bytes"]
-        self.positions = report["positions"]
-        self.layers, self.moves, self.sent = [], {}, {}
-        folder = Path(report["work_dir"])
-        for layer in range(self.width * self.height + 1):
-            manifest = folder / f"layer-{layer:03d}" / "enumerated.json"
-            if not manifest.exists():
-                break
-            entry = json.loads(manifest.read_text())
-            self.layers.append(entry["positions"])
-            if "sent" in entry:
-                self.moves[layer], self.sent[layer] = entry["moves"], entry["sent"]
+        self.workers = int(found.group(1)) if found else record.get("workers", 1)
+        self.seconds, self.partitions = record["seconds"], record["partitions"]
+        self.positions = record["positions"]
+        self.moves: dict[int, int] = {}
+        self.sent: dict[int, int] = {}
+        if "board" in record:  # a measure of partitioned.py --save
+            self.width, self.height = map(int, record["board"].split("x"))
+            self.peak = record["peak_mb"] * 2**20
+            self.table_bytes = record["table_bytes"]
+            self.layers = [count for count, _, _ in record["layers"]]
+            for layer, (_, moves, sent) in enumerate(record["layers"]):
+                if sent:
+                    self.moves[layer], self.sent[layer] = moves, sent
+        else:  # the report of zerosum tablebase build --work-dir --json
+            self.width = record["parameters"]["width"]
+            self.height = record["parameters"]["height"]
+            self.peak = record["peak_mb_per_worker"] * 2**20
+            self.table_bytes = record["bytes"]
+            self.layers = [layer["positions"] for layer in record["layers"]]
+        self.name = f"{self.width}x{self.height}"
         if sum(self.layers) != self.positions:
-            raise SystemExit(f"{path}: its work directory does not hold the build reported")
+            raise SystemExit(f"{path}: its layers do not add up to its positions")
 
     @property
     def rate(self) -> float:
         """Positions a second a core."""
         return self.positions / self.seconds / self.workers
 
-    @property
-    def bytes_a_position(self) -> float:
-        """A worker's peak over the positions of its widest partition, past its own memory."""
-        return (self.peak - PROCESS) / (max(self.layers) / self.partitions)
+    def bytes_a_position(self, base: float) -> float:
+        """A worker's peak past `base` (its memory before any work) over the positions of its
+        widest partition."""
+        return (self.peak - base) / (max(self.layers) / self.partitions)
 
     def in_degree(self) -> dict[float, float]:
         """Moves into a layer over its positions and the width, by share of the board filled."""
@@ -118,7 +118,9 @@ def sent_estimate(positions: float, moves: float, partitions: int) -> float:
 
 
 def check(builds: list[Measured]) -> None:
-    """Each build predicted from the largest of the others, beside what it measured."""
+    """Each build predicted from the largest of the others, beside what it measured; a
+    worker's memory before any work taken as the least peak of all."""
+    base = min(build.peak for build in builds)
     print("The model checked: each build predicted from the largest other one")
     print(f"{'board':<6}{'quantity':<30}{'predicted':>16}{'measured':>16}{'ratio':>8}")
     for build in builds:
@@ -128,7 +130,7 @@ def check(builds: list[Measured]) -> None:
             basis = max(others, key=lambda other: other.positions)
             rows += [
                 ("seconds a core", build.positions / basis.rate, build.seconds * build.workers),
-                ("peak MB a worker", (PROCESS + basis.bytes_a_position * max(build.layers)
+                ("peak MB a worker", (base + basis.bytes_a_position(base) * max(build.layers)
                                       / build.partitions) / 2**20, build.peak / 2**20),
                 ("table bytes", build.positions * basis.table_bytes / basis.positions,
                  build.table_bytes),
@@ -149,8 +151,12 @@ def check(builds: list[Measured]) -> None:
 def estimate(builds: list[Measured], memory: int, machines: int, cores: int) -> None:
     """The 7x6 build on `machines` machines of `cores` workers, `memory` bytes each."""
     largest = max(builds, key=lambda build: build.positions)
+    base = min(build.peak for build in builds)
     degrees = sorted(
-        (share, degree) for build in builds if build.moves for share, degree in build.in_degree().items()
+        (share, degree)
+        for build in builds
+        if build.moves
+        for share, degree in build.in_degree().items()
     )
     if not degrees:
         raise SystemExit("no report has the moves of its layers: rebuild one with this zerosum")
@@ -160,7 +166,7 @@ def estimate(builds: list[Measured], memory: int, machines: int, cores: int) -> 
     moves = np.interp(np.arange(len(counts)) / cells, shares, values) * 7 * counts
     moves[0] = 0
     widest = counts.max()
-    partitions = int(np.ceil(widest * largest.bytes_a_position / (memory - PROCESS)))
+    partitions = int(np.ceil(widest * largest.bytes_a_position(base) / (memory - base)))
     partitions = max(partitions, machines * cores)
     sent = sum(sent_estimate(n, m, partitions) for n, m in zip(counts[1:], moves[1:], strict=True))
     positions = counts.sum()

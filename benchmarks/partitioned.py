@@ -11,7 +11,10 @@ beside today's `Table.lookup`. The machine's load average is printed with each m
 shared machine it says what the numbers are worth.
 
     python benchmarks/partitioned.py [--boards 4x4,5x4,4x5] [--workers 2] [--repeat 1]
-        [--memory-per-worker 2GB] [--probes 100000]
+        [--memory-per-worker 2GB] [--probes 100000] [--save DIR]
+
+`--save DIR` keeps each partitioned measure, its layers' positions, moves and keys sent, as
+`DIR/WxH-wN.json`, which `estimate_7x6.py` reads.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ def measure_here(kind: str, board: str, workers: int, memory: str | None, repeat
 
     width, height = map(int, board.split("x"))
     game = ConnectFour(width, height)
-    times, built, moves = [], None, None
+    times, built, moves, table_bytes, layers = [], None, None, 0, []
     for _ in range(repeat):
         folder = Path(tempfile.mkdtemp(prefix="zerosum-bench-"))
         start = time.perf_counter()
@@ -52,6 +55,10 @@ def measure_here(kind: str, board: str, workers: int, memory: str | None, repeat
         times.append(time.perf_counter() - start)
         if built is not None and moves is None:
             moves = first_moves(game, built, folder / "t.zt")
+            table_bytes = (folder / "t.zt").stat().st_size
+            layers = [
+                [count, *built.traffic.get(layer, (0, 0))] for layer, count in built.layers.items()
+            ]
         shutil.rmtree(folder)
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     peak = max(own, built.peak_memory) if built is not None else own
@@ -62,6 +69,8 @@ def measure_here(kind: str, board: str, workers: int, memory: str | None, repeat
         "peak_mb": peak / 2**20,
         "driver_mb": own / 2**20,
         "moves": moves,
+        "table_bytes": table_bytes,
+        "layers": layers,
     }
 
 
@@ -147,6 +156,9 @@ def main() -> None:
     parser.add_argument("--memory-per-worker", default=None)
     parser.add_argument("--probes", type=int, default=100_000)
     parser.add_argument("--probe-board", default="5x4")
+    parser.add_argument(
+        "--save", type=Path, help="write each partitioned measure as WxH-wN.json in this folder"
+    )
     parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
@@ -181,6 +193,10 @@ def main() -> None:
             )
             if result.get("moves") and workers == 1:
                 print(f"{'':<6}values for the first player (value, plies): {result['moves']}")
+            if args.save and kind == "partitioned":
+                args.save.mkdir(exist_ok=True)
+                result.update(board=board, workers=workers)
+                (args.save / f"{board}-w{workers}.json").write_text(json.dumps(result))
     if args.probes:
         before = load()
         probe = run("probe", args.probe_board, str(args.probes))
