@@ -12,6 +12,7 @@ shared machine it says what the numbers are worth.
 
     python benchmarks/partitioned.py [--boards 4x4,5x4,4x5] [--workers 2] [--repeat 1]
         [--memory-per-worker 2GB] [--probes 100000] [--save DIR]
+    python benchmarks/partitioned.py --probe-file FILE --probe-board 5x6 [--check 300]
 
 `--save DIR` keeps each partitioned measure, its layers' positions, moves and keys sent, as
 `DIR/WxH-wN.json`, which `estimate_7x6.py` reads.
@@ -136,6 +137,45 @@ def probe_here(board: str, probes: int) -> dict:
     }
 
 
+def probe_file(board: str, path: Path, probes: int, checks: int) -> dict:
+    """Time lookups in the compact table at `path` of Connect Four `board` (verified and
+    mapped first) of `probes` positions reached by random play, and check the value of
+    `checks` of them, of 12 stones or more, against the exact solver, and the distance of
+    those won or lost (the solver gives none for a draw)."""
+    import random
+
+    from zerosum.games.connect4 import ConnectFour
+    from zerosum.solve import compact
+    from zerosum.solve.connect4 import ConnectFourExact
+
+    width, height = map(int, board.split("x"))
+    game = ConnectFour(width, height)
+    start = time.perf_counter()
+    table = compact.load(path, game)
+    loading = time.perf_counter() - start
+    chooser = random.Random(2026)
+    states = []
+    while len(states) < probes:
+        state = game.initial_state()
+        for _ in range(chooser.randrange(game.cells)):
+            if game.is_terminal(state):
+                break
+            state = game.result(state, chooser.choice(game.legal_moves(state)))
+        states.append(state)
+    start = time.perf_counter()
+    for state in states:
+        table.lookup(state)
+    lookup = (time.perf_counter() - start) / len(states) * 1e6
+    solver = ConnectFourExact(game)
+    late = [s for s in states if s[2] >= 12 and not game.is_terminal(s)][:checks]
+    wrong = 0
+    for state in late:
+        answer, (value, distance) = solver.answer(state), table.lookup(state)
+        wrong += value != answer.value or (value != 0 and distance != answer.plies)
+    return {"positions": len(table), "load_s": loading, "lookup_us": lookup,
+            "checked": len(late), "wrong": wrong}  # fmt: skip
+
+
 def run(*arguments: str) -> dict:
     """One measure in a fresh process."""
     done = subprocess.run(
@@ -156,6 +196,8 @@ def main() -> None:
     parser.add_argument("--memory-per-worker", default=None)
     parser.add_argument("--probes", type=int, default=100_000)
     parser.add_argument("--probe-board", default="5x4")
+    parser.add_argument("--probe-file", type=Path, help="a compact table of --probe-board to probe")
+    parser.add_argument("--check", type=int, default=300, help="positions checked by the solver")
     parser.add_argument(
         "--save", type=Path, help="write each partitioned measure as WxH-wN.json in this folder"
     )
@@ -168,6 +210,15 @@ def main() -> None:
             kind, board, workers, memory, repeat = args.one
             memory = None if memory == "-" else memory
             print(json.dumps(measure_here(kind, board, int(workers), memory, int(repeat))))
+        return
+    if args.probe_file:
+        found = probe_file(args.probe_board, args.probe_file, args.probes, args.check)
+        print(
+            f"{args.probe_board} compact table {args.probe_file}: {found['positions']:,}"
+            f" positions, verified and mapped in {found['load_s']:.2f} s; a lookup"
+            f" {found['lookup_us']:.2f} us ({args.probes:,} positions by random play);"
+            f" {found['checked']} of them checked by the exact solver, {found['wrong']} wrong"
+        )
         return
     memory = args.memory_per_worker or "-"
     print(
