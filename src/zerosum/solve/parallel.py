@@ -90,8 +90,9 @@ before it stops: each time the pool is started again and the unfinished tasks ru
 
 class _Pool:
     """Worker processes on this machine, started at the first task that needs them. A task
-    whose process dies is run again in a new pool (every task of a build writes its files
-    atomically, so running one twice is harmless), up to `DEATHS_FORGIVEN` deaths."""
+    whose process dies is run again in a new pool, up to `DEATHS_FORGIVEN` deaths: a build's
+    tasks act only through their results and the files they write atomically, so running one
+    twice is harmless."""
 
     def __init__(self, workers: int) -> None:
         self.workers, self.deaths = workers, 0
