@@ -160,7 +160,8 @@ def plan(
     """The partitions and batch size that keep each of `workers` workers within
     `memory_per_worker` bytes (default `DEFAULT_MEMORY`), for the widest layer the game says it
     can have (`widest_layer_at_most`), at least two a worker and as many for each (unless
-    `partitions` says how many). ValueError when the bound cannot hold one batch of `MIN_BATCH` positions."""
+    `partitions` says how many). ValueError when the bound cannot hold one batch of
+    `MIN_BATCH` positions."""
     memory = DEFAULT_MEMORY if memory_per_worker is None else memory_per_worker
     smallest = PROCESS_BYTES + 2 * MIN_BATCH * BYTES_PER_EXPANDED
     if memory < smallest:
