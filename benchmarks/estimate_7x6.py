@@ -12,7 +12,7 @@ the JSON that `zerosum tablebase build connect4 --width W --height H --work-dir 
 The model, per layer k of n_k positions:
 
 - *time*: positions / (positions a second a core), the rate of the largest build measured;
-- *memory*: a worker holds its own memory (the least peak measured) and one partition of the
+- *memory*: a worker holds its own memory (`OWN`, measured) and one partition of the
   widest layer at the bytes a position measured on the largest build (its peak past its own
   memory, over its widest partition), so the partitions a layer are the widest layer's bytes
   over the bound;
@@ -29,8 +29,9 @@ into each ply are not published, so the in-degree m_k / n_k is taken from the me
 a share of the width at the same share of the board filled, scaled to 7 columns.
 
 The check: every quantity the model predicts is also predicted for each measured build from
-the others (the rate and bytes a position of the largest other build, the keys sent from that
-build's own moves), and printed beside what was measured.
+the largest smaller one (its rate and bytes a position; the keys sent from the build's own
+moves), and printed beside what was measured: how far the model carries from one board to the
+next larger.
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ STORED = 13
 """Bytes a position in a work directory once solved: its key (8), rank (4) and mover (1)."""
 CROSSINGS = 3
 """Times a key sent crosses between workers: sent, asked again, answered."""
+OWN = 36 << 20
+"""A worker's memory before any work, measured: Python, numpy and zerosum's build imported."""
 
 
 class Measured:
@@ -94,10 +97,11 @@ class Measured:
         """Positions a second a core."""
         return self.positions / self.seconds / self.workers
 
-    def bytes_a_position(self, base: float) -> float:
-        """A worker's peak past `base` (its memory before any work) over the positions of its
-        widest partition."""
-        return (self.peak - base) / (max(self.layers) / self.partitions)
+    @property
+    def bytes_a_position(self) -> float:
+        """A worker's peak past its own memory (`OWN`) over the positions of its widest
+        partition."""
+        return (self.peak - OWN) / (max(self.layers) / self.partitions)
 
     def in_degree(self) -> dict[float, float]:
         """Moves into a layer over its positions and the width, by share of the board filled."""
@@ -118,19 +122,17 @@ def sent_estimate(positions: float, moves: float, partitions: int) -> float:
 
 
 def check(builds: list[Measured]) -> None:
-    """Each build predicted from the largest of the others, beside what it measured; a
-    worker's memory before any work taken as the least peak of all."""
-    base = min(build.peak for build in builds)
-    print("The model checked: each build predicted from the largest other one")
+    """Each build predicted from the largest smaller one, beside what it measured."""
+    print("The model checked: each build predicted from the largest smaller one")
     print(f"{'board':<6}{'quantity':<30}{'predicted':>16}{'measured':>16}{'ratio':>8}")
     for build in builds:
-        others = [other for other in builds if other is not build]
+        smaller = [other for other in builds if other.positions < build.positions]
         rows = []
-        if others:
-            basis = max(others, key=lambda other: other.positions)
+        if smaller:
+            basis = max(smaller, key=lambda other: (other.positions, -other.workers))
             rows += [
                 ("seconds a core", build.positions / basis.rate, build.seconds * build.workers),
-                ("peak MB a worker", (base + basis.bytes_a_position(base) * max(build.layers)
+                ("peak MB a worker", (OWN + basis.bytes_a_position * max(build.layers)
                                       / build.partitions) / 2**20, build.peak / 2**20),
                 ("table bytes", build.positions * basis.table_bytes / basis.positions,
                  build.table_bytes),
@@ -151,7 +153,6 @@ def check(builds: list[Measured]) -> None:
 def estimate(builds: list[Measured], memory: int, machines: int, cores: int) -> None:
     """The 7x6 build on `machines` machines of `cores` workers, `memory` bytes each."""
     largest = max(builds, key=lambda build: build.positions)
-    base = min(build.peak for build in builds)
     degrees = sorted(
         (share, degree)
         for build in builds
@@ -166,7 +167,7 @@ def estimate(builds: list[Measured], memory: int, machines: int, cores: int) -> 
     moves = np.interp(np.arange(len(counts)) / cells, shares, values) * 7 * counts
     moves[0] = 0
     widest = counts.max()
-    partitions = int(np.ceil(widest * largest.bytes_a_position(base) / (memory - base)))
+    partitions = int(np.ceil(widest * largest.bytes_a_position / (memory - OWN)))
     partitions = max(partitions, machines * cores)
     sent = sum(sent_estimate(n, m, partitions) for n, m in zip(counts[1:], moves[1:], strict=True))
     positions = counts.sum()
