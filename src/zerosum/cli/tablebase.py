@@ -187,6 +187,10 @@ def load(path: str, name: str | None) -> tuple[str, Table]:
     """The name of the game a table file was built for and the verified table: a built-in game
     is found from the file's header; any other is the one `name` names (checked against it)."""
     header = read_header(path)
+    if name is None:
+        name = registry.openspiel_spec(header["game"], header["parameters"])
+    if name is not None and name.startswith(registry.OPENSPIEL):
+        return name, Table.load(path, registry.setup(name).game)  # its parameters OpenSpiel's
     if name is not None:
         game = registry.setup(name).game if "(" in name else _named_game(name, header)
         return name, Table.load(path, game)

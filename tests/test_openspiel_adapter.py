@@ -1,0 +1,210 @@
+"""OpenSpiel's games through `zerosum.adapters.openspiel`: the same values and counts as
+zerosum's own games where both have one, every command taking them by `openspiel:NAME`, and
+the games the adapter refuses refused with the reason."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import pyspiel  # the test extra installs OpenSpiel (zerosum[openspiel]): CI runs these tests
+import pytest
+
+import zerosum.adapters
+from zerosum import registry
+from zerosum.adapters.openspiel import OpenSpielGame, OpenSpielHiddenGame, load
+from zerosum.game import (
+    Chance,
+    InformationSets,
+    Keyed,
+    MoveText,
+    Rendering,
+    StateText,
+    is_history_dependent,
+)
+from zerosum.games.connect4 import ConnectFour
+from zerosum.games.tictactoe import TicTacToe
+from zerosum.search.exact import alphabeta
+from zerosum.search.ordering import by_priority
+from zerosum.solve.connect4 import ConnectFourExact
+from zerosum.solve.retrograde import solve
+
+# -- tic-tac-toe: OpenSpiel's action a is the square a of zerosum's game (row by row) ---------
+
+
+def test_openspiel_tic_tac_toe_offers_keys_text_and_a_drawing():
+    game = load("tic_tac_toe")
+    assert isinstance(game, OpenSpielGame)
+    for capability in (Keyed, MoveText, StateText, Rendering):
+        assert isinstance(game, capability)
+    assert not isinstance(game, InformationSets)
+    assert not is_history_dependent(game)
+    state = game.parse_state("x(1,1) 0")
+    assert game.render(state) == "o..\n.x.\n..."
+    assert game.format_move(state, 8) == "x(2,2)"
+    assert game.parse_move(state, "X(2,2)") == 8 == game.parse_move(state, "8")
+    with pytest.raises(ValueError, match=r"'x\(1,1\)' is not a legal move: choose one of x\(0,1\)"):
+        game.parse_move(state, "x(1,1)")
+
+
+@pytest.mark.parametrize("order", [None, [4, 0, 2, 6, 8, 1, 3, 5, 7]])
+def test_openspiel_tic_tac_toe_is_a_draw_with_our_alphabeta_counts(order):
+    theirs, ours = load("tic_tac_toe"), TicTacToe()
+    move_order = None if order is None else by_priority(order)
+    through = alphabeta(theirs, theirs.initial_state(), order=move_order)
+    own = alphabeta(ours, ours.initial_state(), order=move_order)
+    assert through.value == own.value == 0
+    assert through.stats == own.stats
+    assert through.pv == own.pv
+    if order is None:
+        assert (through.stats.nodes, through.stats.terminals) == (18_297, 7_330)
+
+
+def test_openspiel_tic_tac_toe_table_holds_5478_positions():
+    game = load("tic_tac_toe")
+    table = solve(game)
+    assert table.counts.positions == 5_478
+    assert table.counts.terminal == 958
+    start = table.initial()
+    assert start is not None and start.value == 0 and start.distance == 9
+
+
+def test_openspiel_key_is_the_position_not_the_path():
+    game = load("tic_tac_toe")
+    one = game.parse_state("0 4 8")
+    other = game.parse_state("8 4 0")
+    assert one.history() != other.history()
+    assert game.key(one) == game.key(other)
+    assert game.key(one) != game.key(game.parse_state("0 4"))
+
+
+def test_tablebase_command_builds_and_reads_an_openspiel_table(cli, tmp_path):
+    path = str(tmp_path / "ttt.tb")
+    built = cli.json("tablebase", "build", "openspiel:tic_tac_toe", "-o", path)
+    assert (built["positions"], built["value"], built["plies"]) == (5_478, 0, 9)
+    info = cli.json("tablebase", "info", path)  # the file names its OpenSpiel game
+    assert info["game"] == "openspiel:tic_tac_toe" and info["positions"] == 5_478
+    probe = cli.json("tablebase", "probe", path, "--position", "x(1,1) o(0,1)")
+    assert probe["value"] == 1  # O's edge reply loses to the centre
+    message = cli.error("tablebase", "info", path, "openspiel:connect_four")
+    assert "table built for" in message and "connect_four" in message
+
+
+# -- Connect Four: OpenSpiel's action a is zerosum's column a + 1 -----------------------------
+
+
+def late_positions(count: int, stones: int) -> list[list[int]]:
+    """`count` unfinished positions of OpenSpiel's connect_four after `stones` random moves
+    (a fixed generator: the same positions every run), as their actions."""
+    spiel = pyspiel.load_game("connect_four")
+    rng = random.Random(21)
+    found: list[list[int]] = []
+    while len(found) < count:
+        state, actions = spiel.new_initial_state(), []
+        while len(actions) < stones and not state.is_terminal():
+            action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            actions.append(action)
+        if not state.is_terminal():
+            found.append(actions)
+    return found
+
+
+@pytest.mark.parametrize("actions", late_positions(5, 30))
+def test_openspiel_connect_four_late_values_equal_our_solvers(actions):
+    theirs = load("connect_four")
+    state = theirs.parse_state(" ".join(map(str, actions)))
+    ours = ConnectFour()
+    own_state = ours.parse_state("".join(str(action + 1) for action in actions))
+    through = alphabeta(theirs, state).value
+    exact = ConnectFourExact(ours).answer(own_state).value
+    assert through == exact
+
+
+# -- games played through the command -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "openspiel:breakthrough(rows=5,columns=5)",
+        "openspiel:checkers(rows=6,columns=6)",
+        "openspiel:hex(board_size=5)",
+    ],
+)
+def test_openspiel_games_play_a_match_through_the_command(cli, name):
+    report = cli.json("match", name, "--a", "random", "--b", "mcts:iterations=20", "--games", "2")
+    assert report["games"] == 2
+    assert report["wins"] + report["draws"] + report["losses"] == 2
+
+
+def test_solve_and_analyze_take_openspiel_games(cli):
+    solved = cli.json("solve", "openspiel:tic_tac_toe")
+    assert solved["value"] == 0
+    analysed = cli.json("analyze", "openspiel:tic_tac_toe", "x(1,1)", "o(0,1)")
+    assert (analysed["value"], analysed["exact"], analysed["plies"]) == (1, True, 5)
+    assert analysed["best_move"] in ("x(0,0)", "x(0,2)", "x(2,0)", "x(2,2)")
+
+
+# -- imperfect information: the CFR family ------------------------------------------------
+
+
+def test_openspiel_kuhn_poker_has_information_sets():
+    game = load("kuhn_poker")
+    assert isinstance(game, OpenSpielHiddenGame)
+    assert isinstance(game, InformationSets) and isinstance(game, Chance)
+    state = game.result(game.result(game.initial_state(), 2), 0)  # a King and a Jack
+    assert game.legal_moves(state) == ("Pass", "Bet")
+    assert game.information_set(state) == "2"
+
+
+@pytest.mark.parametrize("algorithm", ["cfr", "cfr+"])
+def test_openspiel_kuhn_poker_cfr_equals_ours(cli, algorithm):
+    theirs = cli.json(
+        "cfr", "openspiel:kuhn_poker", "--algorithm", algorithm, "--iterations", "300"
+    )
+    ours = cli.json("cfr", "kuhn", "--algorithm", algorithm, "--iterations", "300")
+    assert (theirs["histories"], theirs["information_sets"]) == (58, 12)
+    assert theirs["exploitability"] == pytest.approx(ours["exploitability"], abs=1e-12)
+    assert theirs["value"] == pytest.approx(ours["value"], abs=1e-12)
+
+
+def test_openspiel_leduc_poker_has_as_many_histories_as_ours(cli):
+    report = cli.json("cfr", "openspiel:leduc_poker", "--iterations", "1")
+    assert (report["histories"], report["information_sets"]) == (9_457, 936)
+
+
+# -- refusals ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("openspiel:goofspiel", "openspiel:goofspiel has simultaneous moves"),
+        ("openspiel:blackjack", "openspiel:blackjack has 1 player: zerosum's games have two"),
+        ("openspiel:kuhn_poker(players=3)", "openspiel:kuhn_poker has 3 players"),
+        ("openspiel:sheriff", "openspiel:sheriff is not zero-sum"),
+        ("openspiel:tic_tac_tie", "OpenSpiel has no game 'tic_tac_tie' (did you mean tic_tac_toe"),
+        ("openspiel:breakthrough(rows=x)", "Wrong type for parameter rows"),
+        ("openspiel:breakthrough(size=5)", "Unknown parameter 'size'"),
+        ("openspiel:breakthrough(rows=[5])", "OpenSpiel takes a number, true or false, or text"),
+    ],
+)
+def test_openspiel_games_the_adapter_cannot_take_are_refused_in_one_line(cli, name, reason):
+    assert reason in cli.error("solve", name)
+
+
+def test_openspiel_imperfect_game_is_refused_by_tree_search_and_solved_by_the_sequence_form(cli):
+    message = cli.error("analyze", "openspiel:kuhn_poker")
+    assert "openspiel:kuhn_poker is a game of imperfect information" in message
+    assert "'zerosum cfr openspiel:kuhn_poker'" in message
+    solved = cli.json("solve", "openspiel:kuhn_poker", "--exact")
+    assert solved["exact"]["value"] == "-1/18"  # Kuhn's value, exactly
+
+
+def test_openspiel_missing_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # `import pyspiel` now fails
+    monkeypatch.delitem(sys.modules, "zerosum.adapters.openspiel")
+    monkeypatch.delattr(zerosum.adapters, "openspiel")
+    with pytest.raises(ValueError, match=r"pip install 'zerosum\[openspiel\]'"):
+        registry.setup("openspiel:tic_tac_toe")
