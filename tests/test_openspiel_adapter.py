@@ -13,8 +13,10 @@ import pytest
 import zerosum.adapters
 from zerosum import registry
 from zerosum.adapters.openspiel import OpenSpielGame, OpenSpielHiddenGame, load
+from zerosum.adapters.openspiel_evaluations import ESTIMATE_BOUND, board_rows
 from zerosum.game import (
     Chance,
+    Evaluating,
     InformationSets,
     Keyed,
     MoveText,
@@ -28,6 +30,7 @@ from zerosum.search.exact import alphabeta
 from zerosum.search.ordering import by_priority
 from zerosum.solve.connect4 import ConnectFourExact
 from zerosum.solve.retrograde import solve
+from zerosum.web.play import games_message, offered_games
 
 # -- tic-tac-toe: OpenSpiel's action a is the square a of zerosum's game (row by row) ---------
 
@@ -208,3 +211,66 @@ def test_openspiel_missing_says_how_to_install_it(monkeypatch):
     monkeypatch.delattr(zerosum.adapters, "openspiel")
     with pytest.raises(ValueError, match=r"pip install 'zerosum\[openspiel\]'"):
         registry.setup("openspiel:tic_tac_toe")
+
+
+# -- evaluations ---------------------------------------------------------------------------
+
+
+def random_line(game, plies: int) -> list:
+    """The states of a game played by a fixed generator's random moves, `plies` at most."""
+    rng, state, states = random.Random(7), game.initial_state(), []
+    while len(states) < plies and not game.is_terminal(state):
+        states.append(state)
+        state = game.result(state, rng.choice(game.legal_moves(state)))
+    return states
+
+
+@pytest.mark.parametrize("name", ["checkers", "breakthrough"])
+def test_shipped_material_is_zero_sum_even_at_the_start_and_below_a_win(name):
+    game = load(name)
+    assert isinstance(game, Evaluating)
+    assert game.evaluate(game.initial_state(), 0) == 0 == game.evaluate(game.initial_state(), 1)
+    for state in random_line(game, 60):
+        mine, theirs = game.evaluate(state, 0), game.evaluate(state, 1)
+        assert mine == -theirs and abs(mine) <= ESTIMATE_BOUND < 1
+
+
+def test_checkers_material_counts_a_capture_and_a_king():
+    game = load("checkers")
+    taken = game.parse_state("c3d4 f6e5 d4f6")  # the first player's man takes one
+    assert game.evaluate(taken, 0) == pytest.approx(ESTIMATE_BOUND * (12 - 11) / 23)
+    assert board_rows(game.render(taken))[2] == ".+.+.o.+"
+
+
+def test_breakthrough_material_counts_how_far_a_piece_has_come():
+    game = load("breakthrough", {"rows": 6, "columns": 6})
+    advanced = game.parse_state("a5a4")  # the first player (b) moves down one row
+    assert game.evaluate(advanced, 0) > 0
+    assert game.evaluate(advanced, 1) < 0
+
+
+def test_a_users_evaluation_replaces_the_shipped_one():
+    game = load("checkers", evaluation=lambda state, player: 0.25 if player == 0 else -0.25)
+    assert game.evaluate(game.initial_state(), 0) == 0.25
+    assert "evaluation" in registry.capabilities(registry.entry_of(game), game)
+
+
+@pytest.mark.parametrize(
+    ("name", "player"),
+    [
+        ("openspiel:tic_tac_toe", "solver"),
+        ("openspiel:checkers", "engine:time=2"),
+        ("openspiel:hex(board_size=5)", "mcts:time=2"),
+        ("openspiel:kuhn_poker", registry.IMPERFECT_PLAYER),
+    ],
+)
+def test_play_sets_the_player_the_game_allows_against_a_person(name, player):
+    assert registry.setup(name, hidden=True).entry.player == player
+
+
+def test_the_page_offers_openspiel_games_with_a_default_that_suits_them():
+    offered = offered_games(["openspiel:hex(board_size=5)", "openspiel:checkers"])
+    defaults = {game["name"]: game["default"] for game in games_message(offered)["games"]}
+    assert defaults["openspiel:hex(board_size=5)"] == {"kind": "mcts", "seconds": 1}
+    assert defaults["openspiel:checkers"] == {"kind": "time", "seconds": 1}
+    assert defaults["tictactoe"] == {"kind": "perfect"}

@@ -130,11 +130,11 @@ def games_message(offered: dict[str, registry.GameEntry]) -> dict[str, Any]:
     for name, entry in offered.items():
         game = playable_setup(name).game
         strengths = strengths_of(entry, game)
-        default = (
-            {"kind": "perfect"}
-            if "perfect" in strengths and not isinstance(game, Evaluating)
-            else {"kind": "time", "seconds": 1}
-        )
+        default: dict[str, Any] = {"kind": "time", "seconds": 1}
+        if entry.player.startswith("mcts"):  # the registry's choice for a large game without
+            default = {"kind": "mcts", "seconds": 1}  # an evaluation (OpenSpiel's Hex, Go)
+        elif "perfect" in strengths and not isinstance(game, Evaluating):
+            default = {"kind": "perfect"}
         listed.append(
             {
                 "name": name,
