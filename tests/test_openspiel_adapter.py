@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import sys
+from fractions import Fraction
 
 import pyspiel  # the test extra installs OpenSpiel (zerosum[openspiel]): CI runs these tests
 import pytest
@@ -133,12 +134,25 @@ def test_openspiel_connect_four_late_values_equal_our_solvers(actions):
         "openspiel:breakthrough(rows=5,columns=5)",
         "openspiel:checkers(rows=6,columns=6)",
         "openspiel:hex(board_size=5)",
+        "openspiel:go(board_size=9)",
     ],
 )
 def test_openspiel_games_play_a_match_through_the_command(cli, name):
-    report = cli.json("match", name, "--a", "random", "--b", "mcts:iterations=20", "--games", "2")
+    report = cli.json("match", name, "--a", "random", "--b", "mcts:iterations=8", "--games", "2")
     assert report["games"] == 2
     assert report["wins"] + report["draws"] + report["losses"] == 2
+
+
+def test_openspiel_chance_outcomes_are_exact_fractions():
+    game = load("backgammon")
+    assert isinstance(game, Chance) and game.has_chance and is_history_dependent(game)
+    first_roll = game.chance_outcomes(game.initial_state())  # no doubles: who starts
+    assert {p for _, p in first_roll} == {Fraction(1, 30)} and len(first_roll) == 30
+    state = game.result(game.initial_state(), first_roll[0][0])
+    state = game.result(state, game.legal_moves(state)[0])
+    rolls = game.chance_outcomes(state)
+    assert len(rolls) == 36 and {p for _, p in rolls} == {Fraction(1, 36)}  # ordered dice
+    assert registry.capabilities(registry.entry_of(game), game)[0] == "dice"
 
 
 def test_solve_and_analyze_take_openspiel_games(cli):
