@@ -200,6 +200,8 @@ class _Adapted:
     constructor's arguments, read back by a table file to say which game it holds), the
     states' basics."""
 
+    player_names = ("first player", "second player")  # OpenSpiel's players 0 and 1
+
     def __init__(self, name: str, parameters: Mapping[str, Any] | None = None) -> None:
         self.name = name
         self.parameters = dict(parameters or {})

@@ -253,7 +253,10 @@ def outcomes(counts: dict[str, Any]) -> str:
 
 
 def describe(report: dict[str, Any]) -> str:
-    words = (_parameter(key, value) for key, value in report["parameters"].items())
+    shown = report["parameters"]
+    if report["game"].startswith(registry.OPENSPIEL):
+        shown = {}  # the name, openspiel:NAME(k=v,...), already says OpenSpiel's parameters
+    words = (_parameter(key, value) for key, value in shown.items())
     parameters = " ".join(word for word in words if word)
     lines = [
         f"{report['game']}{' (' + parameters + ')' if parameters else ''}:"
