@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from zerosum.compiled import choice
-from zerosum.game import Evaluating, Game, has_chance, require
+from zerosum.game import Evaluating, Game, NumberedMoves, has_chance, require
 from zerosum.limits import Limit, clipped, shown
 from zerosum.match import Chooser
 from zerosum.registry import GameEntry, entry_of
@@ -381,3 +381,23 @@ def searching_player(game: Game, time: float | None, depth: int | None) -> str:
     budget = [f"time={time}"] if time is not None else []
     budget += [f"depth={depth}"] if depth is not None else []
     return "engine:" + ",".join(budget)
+
+
+def environment_policy(spec: str, environment: Any, seed: int = 0) -> Callable[[Any, str], int]:
+    """An opponent for a reinforcement-learning loop: `policy(observation, agent)` is the
+    number of the move the player `spec` (`engine:time=0.1`, `mcts:iterations=200`, `solver`)
+    chooses for `agent` in the position of `environment`, a `ZerosumEnv`
+    (`zerosum.adapters.pettingzoo`). It reads the environment's position, not the observation
+    (a search needs the whole game); ValueError when the player cannot play the game."""
+    game: Game = environment.game
+    require(game, NumberedMoves, "a policy choosing moves by number")
+    assert isinstance(game, NumberedMoves)  # as `require` has just checked
+    numbered: NumberedMoves = game
+    choose = make_player(parse_player(spec), game, Seat(entry_of(game), seed=seed))
+
+    def policy(observation: Any, agent: str) -> int:
+        if agent != environment.agent_selection:
+            raise ValueError(f"{agent} is not to move: {environment.agent_selection} is")
+        return numbered.move_number(choose(environment.position))
+
+    return policy
