@@ -123,6 +123,9 @@ def test_openspiel_connect_four_late_values_equal_our_solvers(actions):
     through = alphabeta(theirs, state).value
     exact = ConnectFourExact(ours).answer(own_state).value
     assert through == exact
+    centre_first = by_priority([3, 2, 4, 1, 5, 0, 6])  # both games' moves are columns from 0
+    same_order = alphabeta(theirs, state, order=centre_first)
+    assert same_order.stats == alphabeta(ours, own_state, order=centre_first).stats
 
 
 # -- games played through the command -----------------------------------------------------

@@ -276,7 +276,7 @@ class OpenSpielGame(_Adapted):
 
     def legal_moves(self, state: Any) -> tuple[int, ...]:
         """The legal actions in OpenSpiel's order (none at chance nodes and at the end)."""
-        if state.is_chance_node() or state.is_terminal():
+        if state.is_terminal() or (self.has_chance and state.is_chance_node()):
             return ()
         return tuple(state.legal_actions())
 
@@ -347,7 +347,10 @@ class OpenSpielHiddenGame(_Adapted):
         """The texts of the legal actions of the player to move, in OpenSpiel's order."""
         if state.is_chance_node() or state.is_terminal():
             return ()
-        return tuple(state.action_to_string(action) for action in state.legal_actions())
+        texts = tuple(state.action_to_string(action) for action in state.legal_actions())
+        if len(set(texts)) < len(texts):  # a strategy names moves by text: they must differ
+            raise ValueError(f"{PREFIX}{self.name} writes two legal moves alike: {texts[:10]}")
+        return texts
 
     def result(self, state: Any, move: int | str) -> Any:
         """The state after a player's move (its text) or chance's outcome (its number)."""

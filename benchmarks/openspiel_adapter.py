@@ -1,0 +1,173 @@
+"""What the OpenSpiel adapter costs, and how zerosum's searches do on OpenSpiel's games.
+
+    python benchmarks/openspiel_adapter.py [--positions 5] [--stones 26] [--games 20]
+                                           [--simulations 200]
+
+Three studies, each printed as one table:
+
+1. **The adapter's cost.** zerosum's alpha-beta searches the same late Connect Four positions
+   to the end on its own game and on OpenSpiel's `connect_four` through the adapter, both
+   centre first: the node counts are equal (checked), so the ratio of the times is what a
+   node costs through the adapter (a state copied by OpenSpiel's `child`, its legal actions
+   and returns crossing the C++ boundary) against zerosum's bitboards.
+2. **Against OpenSpiel's own Python search.** The same positions searched to the end by
+   OpenSpiel's `alpha_beta_search` (Python over the same C++ rules) and by zerosum's
+   `alphabeta` through the adapter: the values agree (checked); the ratio is OpenSpiel's time
+   over zerosum's.
+3. **MCTS on Breakthrough** (6x6): zerosum's MCTS through the adapter against OpenSpiel's
+   `MCTSBot` with random rollouts, the same simulations a move, colours alternating: the score,
+   its Wilson interval and the Elo difference.
+
+Needs OpenSpiel (`pip install -e '.[openspiel]'`); run from the repository with
+`PYTHONPATH=src`. Times are one run each on a shared machine: read the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts as spiel_mcts
+from open_spiel.python.algorithms import minimax as spiel_minimax
+
+from zerosum.adapters.openspiel import load
+from zerosum.games.connect4 import ConnectFour
+from zerosum.search.exact import alphabeta
+from zerosum.search.mcts import MCTS
+from zerosum.search.ordering import by_priority
+
+CENTRE_FIRST = by_priority([3, 2, 4, 1, 5, 0, 6])
+
+
+def late_positions(count: int, stones: int, rng: random.Random) -> list[list[int]]:
+    """`count` unfinished Connect Four positions after `stones` random moves, as actions."""
+    spiel = pyspiel.load_game("connect_four")
+    found: list[list[int]] = []
+    while len(found) < count:
+        state, actions = spiel.new_initial_state(), []
+        while len(actions) < stones and not state.is_terminal():
+            action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            actions.append(action)
+        if not state.is_terminal():
+            found.append(actions)
+    return found
+
+
+def timed(search, *args, **kwargs):
+    start = time.perf_counter()
+    result = search(*args, **kwargs)
+    return result, time.perf_counter() - start
+
+
+def adapter_cost(positions: list[list[int]]) -> None:
+    theirs, ours = load("connect_four"), ConnectFour()
+    print("| position | nodes | zerosum's game s | through the adapter s | ratio |")
+    print("|---|---:|---:|---:|---:|")
+    own_total = adapted_total = 0.0
+    for actions in positions:
+        state = theirs.parse_state(" ".join(map(str, actions)))
+        own_state = ours.parse_state("".join(str(a + 1) for a in actions))
+        own, own_s = timed(alphabeta, ours, own_state, order=CENTRE_FIRST)
+        adapted, adapted_s = timed(alphabeta, theirs, state, order=CENTRE_FIRST)
+        assert own.stats == adapted.stats and own.value == adapted.value
+        own_total += own_s
+        adapted_total += adapted_s
+        print(
+            f"| {''.join(map(str, actions))} | {own.stats.nodes:,} | {own_s:.3f} |"
+            f" {adapted_s:.3f} | {adapted_s / own_s:.1f}x |"
+        )
+    print(
+        f"| all | | {own_total:.3f} | {adapted_total:.3f} | **{adapted_total / own_total:.1f}x** |"
+    )
+
+
+def against_openspiel_search(positions: list[list[int]]) -> None:
+    theirs = load("connect_four")
+    spiel = theirs.spiel
+    print("| position | OpenSpiel alpha_beta_search s | zerosum alphabeta (adapter) s | ratio |")
+    print("|---|---:|---:|---:|")
+    spiel_total = ours_total = 0.0
+    for actions in positions:
+        state = theirs.parse_state(" ".join(map(str, actions)))
+        (value, _), spiel_s = timed(
+            spiel_minimax.alpha_beta_search, spiel, state.clone(), maximum_depth=64
+        )
+        ours, ours_s = timed(alphabeta, theirs, state)
+        player = state.current_player()
+        assert (value if player == 0 else -value) == ours.value, (actions, value, ours.value)
+        spiel_total += spiel_s
+        ours_total += ours_s
+        print(
+            f"| {''.join(map(str, actions))} | {spiel_s:.3f} | {ours_s:.3f} |"
+            f" {spiel_s / ours_s:.1f}x |"
+        )
+    print(f"| all | {spiel_total:.3f} | {ours_total:.3f} | **{spiel_total / ours_total:.1f}x** |")
+
+
+def mcts_match(games: int, simulations: int, rng: random.Random) -> None:
+    game = load("breakthrough", {"rows": 6, "columns": 6})
+    spiel = game.spiel
+    score = 0.0
+    for number in range(games):
+        ours_first = number % 2 == 0
+        generator = np.random.RandomState(rng.randrange(2**31))
+        evaluator = spiel_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=generator)
+        bot = spiel_mcts.MCTSBot(
+            spiel, math.sqrt(2), simulations, evaluator, solve=True, random_state=generator
+        )
+        ours_search = MCTS(  # no tree kept between moves: OpenSpiel's bot keeps none
+            game, iterations=simulations, reuse=False, seed=rng.randrange(2**31)
+        )
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            player = game.to_move(state)
+            if (player == 0) == ours_first:
+                move = ours_search.search(state).best_move
+            else:
+                move = bot.step(state)
+            state = game.result(state, move)
+        ours = 0 if ours_first else 1
+        score += (game.utility(state, ours) + 1) / 2
+    mean = score / games
+    low, high = wilson(mean, games)
+    elo = (
+        400 * math.log10(mean / (1 - mean)) if 0 < mean < 1 else math.copysign(math.inf, mean - 0.5)
+    )
+    print("| zerosum MCTS against OpenSpiel's | games | simulations a move | score | 95% | Elo |")
+    print("|---|---:|---:|---:|---|---:|")
+    print(
+        f"| Breakthrough 6x6 | {games} | {simulations} | {mean:.3f} |"
+        f" {low:.3f} to {high:.3f} | {elo:+.0f} |"
+    )
+
+
+def wilson(mean: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    centre = (mean + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=5)
+    parser.add_argument("--stones", type=int, default=26, help="stones on the late positions")
+    parser.add_argument("--games", type=int, default=20, help="MCTS games on Breakthrough")
+    parser.add_argument("--simulations", type=int, default=200, help="MCTS simulations a move")
+    args = parser.parse_args()
+    rng = random.Random(21)
+    positions = late_positions(args.positions, args.stones, rng)
+    adapter_cost(positions)
+    print()
+    against_openspiel_search(positions)
+    print()
+    if args.games:
+        mcts_match(args.games, args.simulations, rng)
+
+
+if __name__ == "__main__":
+    main()
