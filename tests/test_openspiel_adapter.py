@@ -291,3 +291,12 @@ def test_the_page_offers_openspiel_games_with_a_default_that_suits_them():
     assert defaults["openspiel:hex(board_size=5)"] == {"kind": "mcts", "seconds": 1}
     assert defaults["openspiel:checkers"] == {"kind": "time", "seconds": 1}
     assert defaults["tictactoe"] == {"kind": "perfect"}
+
+
+def test_a_person_plays_openspiel_tic_tac_toe_against_the_solver(cli):
+    answers = ["x(1,1)", "0", "q"]  # the centre; then a square the solver has taken
+    code, out, err = cli("play", "openspiel:tic_tac_toe", "--first", "human", answers=answers)
+    assert code == 0, err
+    assert "The program (second player) plays o(0,0)." in out
+    assert "'0' is not a legal move: choose one of x(0,1), x(0,2)" in out
+    assert out.rstrip().endswith("Game left unfinished.")
