@@ -189,9 +189,24 @@ def test_openspiel_kuhn_poker_cfr_equals_ours(cli, algorithm):
     assert theirs["value"] == pytest.approx(ours["value"], abs=1e-12)
 
 
-def test_openspiel_leduc_poker_has_as_many_histories_as_ours(cli):
-    report = cli.json("cfr", "openspiel:leduc_poker", "--iterations", "1")
-    assert (report["histories"], report["information_sets"]) == (9_457, 936)
+def test_openspiel_leduc_poker_cfr_equals_ours(cli):
+    theirs = cli.json("cfr", "openspiel:leduc_poker", "--iterations", "50")
+    ours = cli.json("cfr", "leduc", "--iterations", "50")
+    assert (theirs["histories"], theirs["information_sets"]) == (9_457, 936)
+    assert theirs["exploitability"] == pytest.approx(ours["exploitability"], abs=1e-12)
+    assert theirs["value"] == pytest.approx(ours["value"], abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("openspiel:goofspiel", "openspiel:goofspiel has simultaneous moves"),
+        ("openspiel:backgammon", "openspiel:backgammon has dice: the Play page plays games"),
+        ("openspiel:kuhn_poker", "openspiel:kuhn_poker hides cards or dice"),
+    ],
+)
+def test_serve_refuses_an_openspiel_game_its_page_cannot_play(cli, name, reason):
+    assert reason in cli.error("serve", "--game", name)
 
 
 # -- refusals ------------------------------------------------------------------------------
