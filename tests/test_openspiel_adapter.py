@@ -67,6 +67,7 @@ def test_openspiel_tic_tac_toe_is_a_draw_with_our_alphabeta_counts(order):
 def test_openspiel_tic_tac_toe_table_holds_5478_positions():
     game = load("tic_tac_toe")
     table = solve(game)
+    assert table.counts == solve(TicTacToe()).counts  # wins and losses for the side to move too
     assert table.counts.positions == 5_478
     assert table.counts.terminal == 958
     start = table.initial()

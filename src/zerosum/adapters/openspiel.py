@@ -217,9 +217,17 @@ class _Adapted:
         return self.spiel.new_initial_state()
 
     def to_move(self, state: Any) -> Player:
-        """The player to move (0 or 1); 0 where nobody chooses (chance, the end)."""
+        """The player to move (0 or 1). Where nobody chooses (chance, the end: OpenSpiel says
+        a negative number), the player after the last one who chose: the one who would move
+        next, so that a finished game is valued, as in zerosum's own games, for the side that
+        would be to move (a won game is a loss for it)."""
         player = state.current_player()
-        return player if player >= 0 else 0
+        if player >= 0:
+            return int(player)
+        for step in reversed(state.full_history()):
+            if step.player >= 0:
+                return 1 - int(step.player)
+        return 0
 
     def is_terminal(self, state: Any) -> bool:
         return bool(state.is_terminal())
