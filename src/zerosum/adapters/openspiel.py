@@ -51,6 +51,7 @@ from typing import Any
 import pyspiel
 
 from zerosum.game import Player
+from zerosum.limits import clipped
 
 PREFIX = "openspiel:"
 """How the registry names an OpenSpiel game: `openspiel:NAME` or `openspiel:NAME(k=v,...)`."""
@@ -122,14 +123,14 @@ def _load_spiel(name: str, parameters: dict[str, Any]) -> Any:
         close = difflib.get_close_matches(name, known, n=3)
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise ValueError(
-            f"OpenSpiel has no game {name!r}{hint}: its names are listed by"
+            f"OpenSpiel has no game {clipped(name)}{hint}: its names are listed by"
             " python -c 'import pyspiel; print(pyspiel.registered_names())'"
         )
     for key, value in parameters.items():
         if not isinstance(value, (bool, int, float, str)):
             raise ValueError(
-                f"{PREFIX}{name} parameter {key}: OpenSpiel takes a number, true or false, or"
-                f" text, got {type(value).__name__}"
+                f"{PREFIX}{name} parameter {clipped(key)}: OpenSpiel takes a number, true or"
+                f" false, or text, got {type(value).__name__}"
             )
     try:
         with _quiet_stderr():  # OpenSpiel also prints its errors; the message says them once
@@ -141,14 +142,24 @@ def _load_spiel(name: str, parameters: dict[str, Any]) -> Any:
 def _one_line(error: BaseException) -> str:
     text = str(error).strip().removeprefix("OpenSpiel exception:").strip()
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[0] if lines else type(error).__name__
+    line = lines[0] if lines else type(error).__name__
+    return line if len(line) <= MOST_MESSAGE else line[:MOST_MESSAGE] + "..."
+
+
+MOST_MESSAGE = 300
+"""The most characters of OpenSpiel's message an error repeats (it may quote a long value)."""
 
 
 @contextlib.contextmanager
 def _quiet_stderr() -> Iterator[None]:
-    """The process's standard error (file descriptor 2, where C++ writes) sent nowhere."""
+    """The process's standard error (file descriptor 2, where C++ writes) sent nowhere; left
+    as it is where there is none to redirect."""
     sys.stderr.flush()
-    saved = os.dup(2)
+    try:
+        saved = os.dup(2)
+    except OSError:  # no descriptor 2: nothing would be printed anyway
+        yield
+        return
     nowhere = os.open(os.devnull, os.O_WRONLY)
     try:
         os.dup2(nowhere, 2)
