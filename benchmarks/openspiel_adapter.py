@@ -17,6 +17,9 @@ Three studies, each printed as one table:
 3. **MCTS on Breakthrough** (6x6): zerosum's MCTS through the adapter against OpenSpiel's
    `MCTSBot` with random rollouts, the same simulations a move, colours alternating: the score,
    its Wilson interval and the Elo difference.
+4. **Against a random player** (`--against-random GAMES`): the engine with the shipped material
+   evaluation on checkers and Breakthrough, MCTS on Hex 7x7 and Go 9x9, each against uniform
+   random moves, colours alternating: how often each wins.
 
 Needs OpenSpiel (`pip install -e '.[openspiel]'`); run from the repository with
 `PYTHONPATH=src`. Times are one run each on a shared machine: read the ratios.
@@ -34,8 +37,11 @@ import pyspiel
 from open_spiel.python.algorithms import mcts as spiel_mcts
 from open_spiel.python.algorithms import minimax as spiel_minimax
 
+from zerosum import registry
 from zerosum.adapters.openspiel import load
 from zerosum.games.connect4 import ConnectFour
+from zerosum.match import play_match
+from zerosum.players import player_maker
 from zerosum.search.exact import alphabeta
 from zerosum.search.mcts import MCTS
 from zerosum.search.ordering import by_priority
@@ -146,6 +152,26 @@ def mcts_match(games: int, simulations: int, rng: random.Random) -> None:
     )
 
 
+AGAINST_RANDOM = [
+    ("openspiel:checkers", "engine:depth=4"),
+    ("openspiel:breakthrough", "engine:depth=3"),
+    ("openspiel:hex(board_size=7)", "mcts:iterations=400"),
+    ("openspiel:go(board_size=9)", "mcts:iterations=200"),
+]
+
+
+def against_random(games: int) -> None:
+    print("| game | player | games | wins | draws | losses | score |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for name, spec in AGAINST_RANDOM:
+        game = registry.setup(name).game
+        result = play_match(game, player_maker(spec, game), player_maker("random", game), games)
+        print(
+            f"| {name} | {spec} | {result.games} | {result.wins} | {result.draws} |"
+            f" {result.losses} | {result.score:.3f} |"
+        )
+
+
 def wilson(mean: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (mean + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n)) / (1 + z * z / n)
@@ -158,6 +184,7 @@ def main() -> None:
     parser.add_argument("--stones", type=int, default=26, help="stones on the late positions")
     parser.add_argument("--games", type=int, default=20, help="MCTS games on Breakthrough")
     parser.add_argument("--simulations", type=int, default=200, help="MCTS simulations a move")
+    parser.add_argument("--against-random", type=int, default=0, metavar="GAMES")
     args = parser.parse_args()
     rng = random.Random(21)
     positions = late_positions(args.positions, args.stones, rng)
@@ -167,6 +194,9 @@ def main() -> None:
     print()
     if args.games:
         mcts_match(args.games, args.simulations, rng)
+    if args.against_random:
+        print()
+        against_random(args.against_random)
 
 
 if __name__ == "__main__":
