@@ -316,3 +316,20 @@ def test_a_person_plays_openspiel_tic_tac_toe_against_the_solver(cli):
     assert "The program (second player) plays o(0,0)." in out
     assert "'0' is not a legal move: choose one of x(0,1), x(0,2)" in out
     assert out.rstrip().endswith("Game left unfinished.")
+
+
+def test_a_file_names_an_openspiel_game_with_its_users_evaluation(cli, tmp_path):
+    path = tmp_path / "mobile_checkers.py"
+    path.write_text(
+        "from zerosum.adapters.openspiel import load\n"
+        "def mobility(state, player):\n"
+        "    moves = min(len(state.legal_actions()), 50) / 100\n"
+        "    return moves if state.current_player() == player else -moves\n"
+        "def checkers():\n"
+        "    return load('checkers', evaluation=mobility)\n"
+    )
+    report = cli.json("analyze", f"{path}:checkers", "--depth", "2")
+    game = load("checkers")
+    start = game.initial_state()
+    first_moves = [game.format_move(start, move) for move in game.legal_moves(start)]
+    assert report["depth"] == 2 and report["best_move"] in first_moves
