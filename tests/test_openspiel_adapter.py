@@ -333,3 +333,11 @@ def test_a_file_names_an_openspiel_game_with_its_users_evaluation(cli, tmp_path)
     start = game.initial_state()
     first_moves = [game.format_move(start, move) for move in game.legal_moves(start)]
     assert report["depth"] == 2 and report["best_move"] in first_moves
+
+
+def test_an_openspiel_game_with_dice_and_no_evaluation_is_sent_to_mcts(cli):
+    ranked = cli.error("analyze", "openspiel:pig(winscore=10)", "0")  # a roll, then a choice
+    assert "openspiel:pig has dice, no evaluation and too many positions" in ranked
+    assert "MCTS plays it (zerosum play openspiel:pig)" in ranked
+    solved = cli.error("solve", "openspiel:pig(winscore=10)")
+    assert "MCTS plays it (zerosum play openspiel:pig)" in solved

@@ -218,6 +218,11 @@ def run_ranking(setup: Setup, args: argparse.Namespace) -> int:
     depth = args.depth
     if depth is None and isinstance(game, Evaluating):
         depth = DEFAULT_CHANCE_DEPTH
+    if depth is None and not setup.entry.solvable:  # OpenSpiel's pig: every line to the end
+        raise ValueError(
+            f"{setup.entry.name} has dice, no evaluation and too many positions to rank its"
+            f" moves by searching to the end: MCTS plays it (zerosum play {setup.entry.name})"
+        )
     if waits_for_dice(game, state):
         raise ValueError(
             "the position waits for chance (a roll): nobody moves there; give the roll with"
