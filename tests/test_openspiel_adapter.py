@@ -335,9 +335,10 @@ def test_a_file_names_an_openspiel_game_with_its_users_evaluation(cli, tmp_path)
     assert report["depth"] == 2 and report["best_move"] in first_moves
 
 
-def test_an_openspiel_game_with_dice_and_no_evaluation_is_sent_to_mcts(cli):
-    ranked = cli.error("analyze", "openspiel:pig(winscore=10)", "0")  # a roll, then a choice
-    assert "openspiel:pig has dice, no evaluation and too many positions" in ranked
-    assert "MCTS plays it (zerosum play openspiel:pig)" in ranked
-    solved = cli.error("solve", "openspiel:pig(winscore=10)")
-    assert "MCTS plays it (zerosum play openspiel:pig)" in solved
+@pytest.mark.parametrize("name", ["openspiel:pig(winscore=10)", "openspiel:go(board_size=5)"])
+def test_an_openspiel_game_without_evaluation_too_large_to_solve_is_sent_to_mcts(cli, name):
+    analysed = cli.error("analyze", name)
+    short = name.partition("(")[0]
+    assert f"{short} has no evaluation and too many positions to search to the end" in analysed
+    assert f"MCTS plays it (zerosum play {short})" in analysed
+    assert f"MCTS plays it (zerosum play {short})" in cli.error("solve", name)

@@ -106,6 +106,12 @@ def run(args: argparse.Namespace) -> int:
     setup = analysed_position(args)
     game, state = setup.game, setup.state
     tablebase = endgame_tables(setup, args.syzygy) if args.syzygy else None
+    if not isinstance(game, Evaluating) and not setup.entry.solvable:
+        # Nothing to stop at but the end, and too far to reach (OpenSpiel's Go, Hex, pig)
+        raise ValueError(
+            f"{setup.entry.name} has no evaluation and too many positions to search to the"
+            f" end: MCTS plays it (zerosum play {setup.entry.name})"
+        )
     if has_chance(game):
         return run_ranking(setup, args)
     if args.top is not None:
@@ -218,11 +224,6 @@ def run_ranking(setup: Setup, args: argparse.Namespace) -> int:
     depth = args.depth
     if depth is None and isinstance(game, Evaluating):
         depth = DEFAULT_CHANCE_DEPTH
-    if depth is None and not setup.entry.solvable:  # OpenSpiel's pig: every line to the end
-        raise ValueError(
-            f"{setup.entry.name} has dice, no evaluation and too many positions to rank its"
-            f" moves by searching to the end: MCTS plays it (zerosum play {setup.entry.name})"
-        )
     if waits_for_dice(game, state):
         raise ValueError(
             "the position waits for chance (a roll): nobody moves there; give the roll with"
