@@ -1,4 +1,4 @@
-"""Monte Carlo tree search: UCT, the solver, PUCT, chance nodes, budgets, reuse, seeds."""
+"""Monte Carlo tree search: UCT, the solver, PUCT, chance nodes, budgets, reuse, a fixed seed."""
 
 import pytest
 

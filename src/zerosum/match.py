@@ -154,7 +154,7 @@ def play_match(
     `a(seed)` and `b(seed)` make each player afresh for a game, with a seed for its random
     choices. Game i starts from `openings[(i // 2) % len(openings)]` when openings are given
     (so each opening is played once with each player moving first), else from the initial
-    position. `seed` fixes the dice and every player's seeds. `progress`, when given, is
+    position. `seed` fixes the dice and every player's random choices. `progress`, when given, is
     called with the running result after each game. When a player leaves a game, the match
     ends there: the result counts the games finished and says `left`.
     """

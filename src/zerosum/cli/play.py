@@ -26,6 +26,8 @@ from zerosum.match import Chooser, play_game
 from zerosum.players import Seat
 from zerosum.solve import Table
 from zerosum.solve.answer import ExactSolver
+from zerosum.solve.compact import CompactTable
+from zerosum.solve.compact import load as load_table
 from zerosum.solve.connect4 import DEFAULT_TABLE_MB
 
 QUIT_WORDS = {"q", "quit", "exit"}
@@ -98,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         if spec.options.get("impl", args.engine) != args.engine:
             raise ValueError(f"--engine {args.engine} and impl={spec.options['impl']} disagree")
         spec = dataclasses.replace(spec, options={**spec.options, "impl": args.engine})
-    table = Table.load(args.table, game) if args.table else None
+    table = load_table(args.table, game) if args.table else None
     tablebase = endgame_tables(setup, args.syzygy) if args.syzygy else table
     seat = Seat(entry, tablebase=tablebase, **solver_seat(args, spec), thinking=thinking)
     program = players.make_player(spec, game, seat)
@@ -166,7 +168,7 @@ def endgame_tables(setup: registry.Setup, path: str) -> Any:
         raise ValueError(f"--syzygy {error}") from None
 
 
-def table_player(table: Table, search: Chooser) -> Chooser:
+def table_player(table: Table | CompactTable, search: Chooser) -> Chooser:
     """A player that plays the table's best move where it holds the position, else searches."""
     return lambda state: table.probe(state).best_moves[0] if state in table else search(state)
 

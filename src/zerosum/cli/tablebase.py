@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -14,7 +15,9 @@ from zerosum.cli.progress import Bar, progress
 from zerosum.game import Game, has_chance
 from zerosum.limits import counted
 from zerosum.registry import GameEntry
-from zerosum.solve import Progress, Table, read_header, solve
+from zerosum.solve import Progress, Table, compact, partitioned, solve
+from zerosum.solve.compact import CompactTable, read_header
+from zerosum.solve.partitioned import parse_bytes
 from zerosum.solve.retrograde import MOVES, POSITIONS
 from zerosum.solve.table import check_destination, identity
 
@@ -48,6 +51,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         " arrays, as tic-tac-toe's and Connect Four's do)",
     )
     build.add_argument("--scheduler", help="address of a Dask scheduler to build on")
+    build.add_argument(
+        "--work-dir",
+        metavar="DIR",
+        help="build partition by partition in this directory (made if missing; on a filesystem"
+        " every worker shares, with --scheduler), resuming what a build there has finished,"
+        " and write a compact table; --workers N then starts a local Dask cluster of N",
+    )
+    build.add_argument(
+        "--memory-per-worker",
+        metavar="SIZE",
+        help="with --work-dir: the memory each worker may use, e.g. 8GB (default 2GB): the"
+        " partitions and batches are sized to it",
+    )
     build.add_argument("--json", action="store_true", help="print one JSON object")
     build.set_defaults(run=run_build)
 
@@ -121,6 +137,10 @@ def run_build(args: argparse.Namespace) -> int:
             f"{setup.entry.name} has too many positions to enumerate into a table{tables}"
         )
     output = check_destination(args.output)  # before hours of work, not after
+    if args.work_dir is not None:
+        return run_partitioned_build(args, setup.game, output)
+    if args.memory_per_worker is not None:
+        raise ValueError("--memory-per-worker bounds a build by partitions: give --work-dir too")
     began = time.perf_counter()
     with BuildProgress() as shown:
         table = solve(
@@ -137,6 +157,47 @@ def run_build(args: argparse.Namespace) -> int:
         print_json(report)
     else:
         print(describe(report))
+        print(f"written {output} ({size:,} bytes) in {report['seconds']:.1f} s")
+    return 0
+
+
+def run_partitioned_build(args: argparse.Namespace, game: Game, output: Path) -> int:
+    """`build --work-dir`: the partitioned build, written as a compact table."""
+    if args.workers is not None and args.scheduler is not None:
+        raise ValueError("give --workers (a local cluster) or --scheduler, not both")
+    memory = None if args.memory_per_worker is None else parse_bytes(args.memory_per_worker)
+    began = time.perf_counter()
+    with BuildProgress() as shown:
+        built = partitioned.build(
+            game,
+            args.work_dir,
+            memory_per_worker=memory,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            progress=shown,
+            notice=lambda text: print(f"zerosum: note: {text}", file=sys.stderr),
+        )
+    size = compact.write(built, output)
+    table = compact.load(output, game)
+    report = table_report(args.game, table, str(output), size)
+    report["seconds"] = round(time.perf_counter() - began, 3)
+    report["work_dir"] = str(built.work_dir)
+    report["partitions"] = built.partitions
+    report["peak_mb_per_worker"] = round(built.peak_memory / 2**20)
+    report["passes_resumed"] = built.resumed
+    if args.json:
+        print_json(report)
+    else:
+        print(describe(report))
+        print(
+            f"{counted(built.partitions, 'partition', 'partitions')} a layer, at most"
+            f" {report['peak_mb_per_worker']:,} MB a worker"
+        )
+        if built.resumed:
+            print(
+                f"resumed: {built.resumed} of the {2 * len(built.layers)} passes over the layers"
+                f" (enumerating, solving) were found finished in {built.work_dir}"
+            )
         print(f"written {output} ({size:,} bytes) in {report['seconds']:.1f} s")
     return 0
 
@@ -183,7 +244,7 @@ def run_probe(args: argparse.Namespace) -> int:
     return 0
 
 
-def load(path: str, name: str | None) -> tuple[str, Table]:
+def load(path: str, name: str | None) -> tuple[str, Table | CompactTable]:
     """The name of the game a table file was built for and the verified table: a built-in game
     is found from the file's header; any other is the one `name` names (checked against it)."""
     header = read_header(path)
@@ -193,14 +254,14 @@ def load(path: str, name: str | None) -> tuple[str, Table]:
         return name, Table.load(path, registry.setup(name).game)  # its parameters OpenSpiel's
     if name is not None:
         game = registry.setup(name).game if "(" in name else _named_game(name, header)
-        return name, Table.load(path, game)
+        return name, compact.load(path, game)
     for entry in registry.BUILT_IN:
         if _class_name(entry) == header["game"]:
             try:
                 game = registry.make_game(entry, header["parameters"])
             except ValueError:
                 raise ValueError(f"{path}: corrupted table (bad game parameters)") from None
-            return entry.name, Table.load(path, game)
+            return entry.name, compact.load(path, game)
     module, _, cls = header["game"].rpartition(".")
     raise ValueError(
         f"{path} is a table of {header['game']}, which is not built in: name the game after the"
@@ -217,7 +278,7 @@ def _class_name(entry: GameEntry) -> str:
     return f"{entry.make.__module__}.{entry.make.__qualname__}"
 
 
-def table_report(name: str, table: Table, path: str, size: int) -> dict[str, Any]:
+def table_report(name: str, table: Table | CompactTable, path: str, size: int) -> dict[str, Any]:
     """The JSON object of a table: its game, counts, initial value and layers."""
     start = table.initial()
     return {

@@ -3,8 +3,10 @@
 `solve(game)` enumerates every position reachable from the start and solves them all from the
 end backwards; the `Table` it returns gives any position's value for the side to move, its
 distance to the end under perfect play and its best moves, and saves to (and loads from) a
-verified file. Games with dice and cycles: `value_iteration` (any small keyed game) and
-`pig.solve_pig` (Pig, level by level).
+verified file. A layered game too large for one process's memory is built by partitions kept
+in a work directory (`partitioned.build`) and written as a compact, memory-mapped table
+(`compact.write`, `compact.load`). Games with dice and cycles: `value_iteration` (any small
+keyed game) and `pig.solve_pig` (Pig, level by level).
 """
 
 from zerosum.solve.retrograde import Progress, solve

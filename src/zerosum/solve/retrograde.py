@@ -50,6 +50,14 @@ import numpy as np
 
 from zerosum.game import Game, Keyed, Layered, Restorable, Vectorized, has_chance, require
 from zerosum.limits import Limit, clipped
+from zerosum.solve.layers import (
+    best_of_children,
+    expand_layer,
+    owner,
+    refuse_strays,
+    sorted_unique,
+    split_by_owner,
+)
 from zerosum.solve.outcome import (
     HALF,
     MAX_VALUE,
@@ -57,13 +65,10 @@ from zerosum.solve.outcome import (
     SPAN,
     outcomes,
     seen_by_mover,
-    seen_by_mover_all,
     seen_by_opponent,
-    seen_by_opponent_all,
     terminal_rank,
-    terminal_rank_all,
 )
-from zerosum.solve.parallel import Mapper, mapper
+from zerosum.solve.parallel import Mapper, mapper, peak_memory
 from zerosum.solve.table import Section, Table
 
 __all__ = ["Progress", "solve"]
@@ -81,8 +86,6 @@ TASKS_PER_WORKER = 2
 """Tasks a layer is split into for each process, so that a slow one holds up less."""
 _COLUMNS = ("Q", "B", "I", "q", "Q")
 """Array kinds of a layer's columns: keys, movers, counts, terminal ranks, children's keys."""
-_FIBONACCI, _MASK = 0x9E3779B97F4A7C15, (1 << 64) - 1
-"""Multiplicative hashing of a key to its task (Knuth)."""
 KEYS, PICKLED, STATES, VECTORS = "keys", "pickled", "states", "vectors"
 """How positions travel between the tasks of a layer (`_carry`)."""
 KEY_LIMIT = 1 << 64
@@ -267,45 +270,22 @@ def expand(game: LayeredGame, layer: int, payloads: list[Any], parts: int, carry
         for child_key in child_keys:
             _check_key(child_key)
         raise
-    _refuse_strays(set(map(game.layer, children.values())), layer)
+    refuse_strays(set(map(game.layer, children.values())), layer)
     return keys, movers, counts, ranks, keyed, _split(children, parts, carry)
 
 
 def _expand_vectors(game: LayeredGame, layer: int, payloads: list[Any], parts: int) -> tuple:
     """`expand` for a `Vectorized` game: the task's positions expanded at once, in numpy."""
-    assert isinstance(game, Vectorized)  # positions travel as VECTORS only for one (`_carry`)
-    keys = _sorted_unique(np.concatenate(payloads))
-    movers, counts, utilities, child_keys = game.expand_keys(keys)
-    ranks = np.where(counts == 0, terminal_rank_all(np.asarray(utilities)), 0)
-    children = _sorted_unique(child_keys)
-    _refuse_strays(set(game.layers(children).tolist()), layer)
+    keys = sorted_unique(np.concatenate(payloads))
+    movers, counts, ranks, child_keys = expand_layer(game, layer, keys)
     return (
         array("Q", keys.tobytes()),
-        bytearray(np.asarray(movers, np.uint8).tobytes()),
-        array("I", np.asarray(counts, np.uint32).tobytes()),
-        array("q", ranks.astype(np.int64).tobytes()),
-        array("Q", np.asarray(child_keys, np.uint64).tobytes()),
-        _split_keys(children, parts),
+        bytearray(movers.tobytes()),
+        array("I", counts.astype(np.uint32).tobytes()),
+        array("q", ranks.tobytes()),
+        array("Q", child_keys.tobytes()),
+        split_by_owner(sorted_unique(child_keys), parts),
     )
-
-
-def _sorted_unique(keys: np.ndarray) -> np.ndarray:
-    """The distinct keys of an array, in order (by sorting: numpy's `unique` hashes them, many
-    times slower on these arrays)."""
-    keys = np.sort(keys)
-    distinct = np.ones(len(keys), bool)
-    np.not_equal(keys[1:], keys[:-1], out=distinct[1:])
-    return keys[distinct]
-
-
-def _refuse_strays(layers: set[int], layer: int) -> None:
-    """ValueError unless the children of layer `layer` are all in the next layer."""
-    strays = layers - {layer + 1}
-    if strays:
-        raise ValueError(
-            f"a move from layer {layer} reaches layer {min(strays)}:"
-            " every move of a layered game must add exactly one"
-        )
 
 
 def _carry(game: Game, width: int) -> str:
@@ -325,13 +305,13 @@ def _split(positions: dict[int, Any], parts: int, carry: str) -> list[Any]:
     carried as `carry` says (see `_carry`), None when empty: every task sends a position to
     the same part, where its copies merge."""
     if carry in (KEYS, VECTORS):
-        return _split_keys(np.fromiter(positions, np.uint64, len(positions)), parts)
+        return split_by_owner(np.fromiter(positions, np.uint64, len(positions)), parts)
     if parts == 1:
         split = [positions]
     else:
         split = [{} for _ in range(parts)]
         for key, state in positions.items():
-            split[_task_of(key, parts)][key] = state
+            split[owner(key, parts)][key] = state
     return [
         (pickle.dumps(part, pickle.HIGHEST_PROTOCOL) if carry == PICKLED else part)
         if part
@@ -340,27 +320,12 @@ def _split(positions: dict[int, Any], parts: int, carry: str) -> list[Any]:
     ]
 
 
-def _split_keys(keys: np.ndarray, parts: int) -> list[np.ndarray | None]:
-    """An array of keys in `parts` arrays by `_task_of`, each in the order it had, None when
-    empty."""
-    tasks = _task_of(keys, parts)
-    order = np.argsort(tasks, kind="stable")
-    bounds = np.searchsorted(tasks[order], np.arange(parts + 1))
-    return [keys[order[a:b]] if b > a else None for a, b in pairwise(bounds)]
-
-
-def _task_of(key: Any, parts: int) -> Any:
-    """Which of `parts` tasks a key goes to (a key, or a numpy array of keys): the high bits
-    of its multiplicative hash (Knuth), so that any bits of the key spread out."""
-    return ((key * _FIBONACCI & _MASK) >> 32) * parts >> 32
-
-
 def _merge(game: LayeredGame, payloads: list[Any], carry: str) -> tuple[array, list[Any]]:
     """The keys and states of a task's positions from its payloads (see `_split`), each
     position once."""
     if carry == KEYS:
         assert isinstance(game, Restorable)  # positions travel as KEYS only for one (`_carry`)
-        keys = _sorted_unique(np.concatenate(payloads))
+        keys = sorted_unique(np.concatenate(payloads))
         return array("Q", keys.tobytes()), game.from_keys(keys)
     merging = map(pickle.loads, payloads) if carry == PICKLED else iter(payloads)
     positions = next(merging)  # the first payload takes in the others (payloads are used up)
@@ -410,7 +375,7 @@ def _solve_layered(
         else:  # every position is a finished game: nothing to propagate
             meter.advance(layer, len(keys))
         keys, movers, ranks = _by_key(keys, movers, ranks)
-        sections.append(_section(layer, keys, ranks))
+        sections.append(section(layer, keys, ranks))
         above = (layer, keys, movers, ranks)
     sections.reverse()
     return sections
@@ -484,17 +449,8 @@ def settle(
     """The ranks of a chunk of positions whose children make up the solved layer (`keys` in
     order, `movers`, `ranks`): a finished game keeps its rank, another takes the best of its
     children's ranks as seen from it. One task of the layered propagation."""
-    solved = chunk_ranks.copy()
-    if not len(child_keys):
-        return solved
     child = np.searchsorted(keys, child_keys)  # every child is in the layer
-    ranks = ranks[child]
-    same = movers[child] == np.repeat(chunk_movers, counts)
-    seen = np.where(same, seen_by_mover_all(ranks), seen_by_opponent_all(ranks))
-    moving = counts > 0
-    first_child = np.cumsum(counts, dtype=np.intp) - counts
-    solved[moving] = np.maximum.reduceat(seen, first_child[moving])
-    return solved
+    return best_of_children(chunk_movers, counts, chunk_ranks, movers[child], ranks[child])
 
 
 def _by_key(keys: np.ndarray, *columns: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -517,7 +473,7 @@ def _solve_unlayered(game: KeyedGame, starts: list[Any], meter: _Meter) -> Secti
         for index, done in enumerate(settled):
             if not done:
                 ranks[index] = ENDLESS
-    return _section(None, *_by_key(np.frombuffer(keys, "Q"), np.frombuffer(ranks, "q")))
+    return section(None, *_by_key(np.frombuffer(keys, "Q"), np.frombuffer(ranks, "q")))
 
 
 def _enumerate_graph(game: KeyedGame, starts: list[Any], meter: _Meter) -> tuple:
@@ -612,8 +568,9 @@ def _propagate_graph(
     return settled
 
 
-def _section(layer: int | None, keys: np.ndarray, ranks: np.ndarray) -> Section:
-    """The table section of these positions, given in key order."""
+def section(layer: int | None, keys: np.ndarray, ranks: np.ndarray) -> Section:
+    """The table section of these positions, given in key order with their ranks (each for
+    its side to move)."""
     values, distances = outcomes(ranks)
     endless = ranks == ENDLESS
     values[endless], distances[endless] = 0, NO_END
@@ -673,12 +630,4 @@ class _Meter:
             self.bound.check(max(self.done, seen), self.moves)
         if self.report is not None:
             elapsed = max(time.perf_counter() - self.began, 1e-9)
-            self.report(Progress(self.phase, layer, self.done, self.done / elapsed, _peak_memory()))
-
-
-def _peak_memory() -> int:
-    try:
-        import resource
-    except ImportError:  # not on Unix
-        return 0
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+            self.report(Progress(self.phase, layer, self.done, self.done / elapsed, peak_memory()))

@@ -41,7 +41,7 @@ import sys
 import tempfile
 from array import array
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from itertools import accumulate
 from pathlib import Path
@@ -52,7 +52,7 @@ from zerosum.solve.outcome import NO_END
 
 MAGIC = b"ZSTABLE\0"
 FORMAT = 1
-_PREAMBLE = struct.Struct("<8sHI32s")
+PREAMBLE = struct.Struct("<8sHI32s")
 BYTES_PER_POSITION = 8 + 1 + 2
 MAX_HEADER_BYTES = 1 << 24
 """The longest header read (16 MiB): a table's header takes about 100 bytes a layer."""
@@ -106,6 +106,17 @@ class Section:
     keys: array  # 'Q', ascending
     values: array  # 'b'
     distances: array  # 'H'
+
+
+def check_built_for(path: str | os.PathLike, header: dict[str, Any], game: Game) -> None:
+    """ValueError, naming both games, unless the table whose `header` was read from `path`
+    was built for `game` (its class and its parameters)."""
+    name, parameters = identity(game)
+    if (header["game"], header["parameters"]) != (name, parameters):
+        built_for = describe_game(header["game"], header["parameters"])
+        raise ValueError(
+            f"{path}: table built for {built_for}, not {describe_game(name, parameters)}"
+        )
 
 
 def identity(game: Game) -> tuple[str, dict[str, Any]]:
@@ -181,30 +192,7 @@ class Table:
 
         ValueError when the table does not hold `state`.
         """
-        entry = self._entry(state)
-        if entry is None:
-            raise ValueError("the position is not in the table")
-        value, distance = entry
-        if distance == 0:
-            return Probe(value, 0, ())
-        game = self.game
-        mover = game.to_move(state)
-        best = []
-        for move in game.legal_moves(state):
-            child = game.result(state, move)
-            child_entry = self._entry(child)
-            if child_entry is None:
-                raise ValueError(
-                    "the table lacks a successor of the position: was it built"
-                    " from other start positions?"
-                )
-            child_value, child_distance = child_entry
-            seen = child_value if game.to_move(child) == mover else -child_value
-            if seen == value and (
-                distance == NO_END or (child_distance != NO_END and child_distance + 1 == distance)
-            ):
-                best.append(move)
-        return Probe(value, None if distance == NO_END else distance, tuple(best))
+        return probe_entries(self.game, state, self._entry)
 
     def initial(self) -> Probe | None:
         """The entry of the game's initial position, None when the table does not hold it."""
@@ -243,7 +231,7 @@ class Table:
                 dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
             ) as handle:
                 temporary = handle.name
-                handle.write(_PREAMBLE.pack(MAGIC, FORMAT, len(header), bytes(32)))
+                handle.write(PREAMBLE.pack(MAGIC, FORMAT, len(header), bytes(32)))
                 handle.write(header)
                 for section in self.sections:
                     for column in (section.keys, section.values, section.distances):
@@ -251,30 +239,25 @@ class Table:
                         digest.update(data)
                         handle.write(data)
                 handle.seek(0)
-                handle.write(_PREAMBLE.pack(MAGIC, FORMAT, len(header), digest.digest()))
+                handle.write(PREAMBLE.pack(MAGIC, FORMAT, len(header), digest.digest()))
                 handle.flush()
                 os.fsync(handle.fileno())
-            os.chmod(temporary, 0o666 & ~_umask())  # a temporary file is private; a table not
+            os.chmod(temporary, 0o666 & ~umask())  # a temporary file is private; a table not
             os.replace(temporary, path)
         except BaseException as error:
             if temporary is not None and os.path.exists(temporary):
                 os.unlink(temporary)
             if isinstance(error, OSError):
-                raise ValueError(f"cannot write table {str(path)!r}: {_reason(error)}") from None
+                raise ValueError(f"cannot write table {str(path)!r}: {reason(error)}") from None
             raise
         return path.stat().st_size
 
     @classmethod
     def load(cls, path: str | os.PathLike, game: Game) -> Table:
         """The table saved in `path`, verified whole and checked to be built for `game`."""
-        with _open(path) as file:
-            header, body = _verified_header(path, file)
-            name, parameters = identity(game)
-            if (header["game"], header["parameters"]) != (name, parameters):
-                raise ValueError(
-                    f"{path}: table built for {_describe(header['game'], header['parameters'])},"
-                    f" not {_describe(name, parameters)}"
-                )
+        with open_file(path) as file:
+            header, body = verified_header(path, file)
+            check_built_for(path, header, game)
             file.seek(body)
             sections = []
             for entry in header["sections"]:
@@ -294,11 +277,43 @@ class Table:
         return table
 
 
+def probe_entries(
+    game: Any, state: Any, entry_of: Callable[[Any], tuple[int, int] | None]
+) -> Probe:
+    """The `Probe` of `state` from a table's entries (`entry_of` gives a position's value for
+    its side to move and raw distance, None when absent): the best moves are those whose child
+    keeps the value and is one ply nearer the end. ValueError when the table lacks `state` or
+    one of its children."""
+    entry = entry_of(state)
+    if entry is None:
+        raise ValueError("the position is not in the table")
+    value, distance = entry
+    if distance == 0:
+        return Probe(value, 0, ())
+    mover = game.to_move(state)
+    best = []
+    for move in game.legal_moves(state):
+        child = game.result(state, move)
+        child_entry = entry_of(child)
+        if child_entry is None:
+            raise ValueError(
+                "the table lacks a successor of the position: was it built"
+                " from other start positions?"
+            )
+        child_value, child_distance = child_entry
+        seen = child_value if game.to_move(child) == mover else -child_value
+        if seen == value and (
+            distance == NO_END or (child_distance != NO_END and child_distance + 1 == distance)
+        ):
+            best.append(move)
+    return Probe(value, None if distance == NO_END else distance, tuple(best))
+
+
 def read_header(path: str | os.PathLike) -> dict[str, Any]:
     """The JSON header of the table file `path`, once the file is verified (magic, version,
     checksum, size and the header's own form); ValueError saying what is wrong otherwise."""
-    with _open(path) as file:
-        return _verified_header(path, file)[0]
+    with open_file(path) as file:
+        return verified_header(path, file)[0]
 
 
 def check_destination(path: str | os.PathLike) -> Path:
@@ -316,47 +331,58 @@ def check_destination(path: str | os.PathLike) -> Path:
     try:
         handle, trial = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as error:
-        raise ValueError(f"cannot write {str(path)!r}: {_reason(error)}") from None
+        raise ValueError(f"cannot write {str(path)!r}: {reason(error)}") from None
     os.close(handle)
     os.unlink(trial)
     return target
 
 
-def _reason(error: OSError) -> str:
+def reason(error: OSError) -> str:
     """Why a file operation failed, in words (`strerror`), without the paths Python adds."""
     return (error.strerror or type(error).__name__).lower()
 
 
-def _open(path: str | os.PathLike) -> IO[bytes]:
+def open_file(path: str | os.PathLike) -> IO[bytes]:
     try:
         return open(path, "rb")  # noqa: SIM115 (the caller's `with` closes it)
     except OSError as error:
-        raise ValueError(f"cannot read table {str(path)!r}: {_reason(error)}") from None
+        raise ValueError(f"cannot read table {str(path)!r}: {reason(error)}") from None
 
 
-def _verified_header(path: str | os.PathLike, file: IO[bytes]) -> tuple[dict[str, Any], int]:
+def verified_header(
+    path: str | os.PathLike,
+    file: IO[bytes],
+    magic_expected: bytes = MAGIC,
+    version_expected: int = FORMAT,
+    body_bytes: Callable[[dict[str, Any]], int] | None = None,
+) -> tuple[dict[str, Any], int]:
     """The header of the open table file and the offset of its body, once the file is verified:
-    preamble, the header's size, the checksum (read in pieces), the header parsed within
-    bounds, then the file's size against the header's counts."""
+    preamble (`magic_expected`, `version_expected`), the header's size, the checksum (read in
+    pieces), the header parsed within bounds, then the file's size against the size of the
+    body the header describes (`body_bytes`, by default format 1's: its positions times
+    `BYTES_PER_POSITION`; a `ValueError` from it means a corrupted header)."""
+    size_of = body_bytes or _body_bytes
     size = os.fstat(file.fileno()).st_size
-    preamble = file.read(_PREAMBLE.size)
-    if len(preamble) < _PREAMBLE.size:
+    preamble = file.read(PREAMBLE.size)
+    if len(preamble) < PREAMBLE.size:
         if not preamble:
             raise ValueError(f"{path}: an empty file, not a zerosum table")
-        if MAGIC.startswith(preamble[: len(MAGIC)]):
+        if magic_expected.startswith(preamble[: len(magic_expected)]):
             raise ValueError(f"{path}: truncated table ({len(preamble)} bytes)")
         raise ValueError(f"{path}: not a zerosum table")
-    magic, version, length, checksum = _PREAMBLE.unpack(preamble)
-    if magic != MAGIC:
+    magic, version, length, checksum = PREAMBLE.unpack(preamble)
+    if magic != magic_expected:
         raise ValueError(f"{path}: not a zerosum table")
-    if version != FORMAT:
-        raise ValueError(f"{path}: table format {version}, this zerosum reads format {FORMAT}")
+    if version != version_expected:
+        raise ValueError(
+            f"{path}: table format {version}, this zerosum reads format {version_expected}"
+        )
     if length > MAX_HEADER_BYTES:
         raise ValueError(
             f"{path}: corrupted table (a header of {length:,} bytes, over the"
             f" {MAX_HEADER_BYTES:,} a table has at most)"
         )
-    body = _PREAMBLE.size + length
+    body = PREAMBLE.size + length
     if body > size:
         raise ValueError(f"{path}: truncated table (the header is cut short)")
     text = file.read(length)
@@ -366,18 +392,32 @@ def _verified_header(path: str | os.PathLike, file: IO[bytes]) -> tuple[dict[str
     if digest.digest() != checksum:
         header = _parsed_header(text)  # only to say whether the file was cut short
         if header is not None:
-            _check_size(path, size, body, header)
+            _check_size(path, size, body, header, size_of)
         raise ValueError(f"{path}: corrupted table (checksum mismatch)")
     header = _parsed_header(text)
     if header is None:
         raise ValueError(f"{path}: corrupted table (unreadable header)")
-    _check_size(path, size, body, header)
+    _check_size(path, size, body, header, size_of)
     return header, body
 
 
-def _check_size(path: str | os.PathLike, size: int, body: int, header: dict[str, Any]) -> None:
+def _body_bytes(header: dict[str, Any]) -> int:
+    """The bytes of a format 1 table's body: 11 a position."""
+    return int(header["positions"]) * BYTES_PER_POSITION
+
+
+def _check_size(
+    path: str | os.PathLike,
+    size: int,
+    body: int,
+    header: dict[str, Any],
+    body_bytes: Callable[[dict[str, Any]], int],
+) -> None:
     """ValueError unless the file's `size` is what its header says, the body at offset `body`."""
-    expected = body + header["positions"] * BYTES_PER_POSITION
+    try:
+        expected = body + body_bytes(header)
+    except (ValueError, KeyError, TypeError):
+        raise ValueError(f"{path}: corrupted table (unreadable header)") from None
     if size < expected:
         raise ValueError(f"{path}: truncated table ({size:,} of {expected:,} bytes)")
     if size > expected:
@@ -431,7 +471,7 @@ def _section_entry(entry: Any) -> bool:
     )
 
 
-def _umask() -> int:
+def umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
@@ -444,6 +484,7 @@ def _little_endian(column: array) -> bytes:
     return column.tobytes()
 
 
-def _describe(name: str, parameters: dict[str, Any]) -> str:
+def describe_game(name: str, parameters: dict[str, Any]) -> str:
+    """A game as a person reads it: `ConnectFour(width=5, height=4, connect=4)`."""
     arguments = ", ".join(f"{key}={value!r}" for key, value in parameters.items())
     return f"{name.rsplit('.', 1)[-1]}({arguments})"

@@ -91,29 +91,7 @@ function show(answer) {
 
 async function solve(event) {
   event.preventDefault();
-  byId("error").textContent = "";
-  byId("waiting").textContent = "solving...";
-  byId("solve").disabled = true;
-  try {
-    const response = await fetch("/api/matrix", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ matrix: byId("matrix").value }),
-    });
-    const answer = await response.json();
-    if (answer.error !== undefined) {
-      byId("answer").hidden = true;
-      byId("error").textContent = answer.error;
-    } else {
-      show(answer);
-    }
-  } catch (failure) {
-    byId("answer").hidden = true;
-    byId("error").textContent = "no answer from the server: is zerosum serve still running?";
-  } finally {
-    byId("waiting").textContent = "";
-    byId("solve").disabled = false;
-  }
+  await askServer("/api/matrix", { matrix: byId("matrix").value }, "solve", "solving...", show);
 }
 
 byId("matrix-form").addEventListener("submit", solve);

@@ -26,32 +26,11 @@ function show(search) {
 
 async function search(event) {
   if (event) event.preventDefault();
-  byId("error").textContent = "";
-  byId("waiting").textContent = "searching...";
-  byId("search").disabled = true;
-  try {
-    const response = await fetch("/api/tree", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        tree: byId("tree").value, algorithm: byId("algorithm").value, order: order(),
-      }),
-    });
-    const answer = await response.json();
-    if (answer.error !== undefined) {
-      byId("answer").hidden = true;
-      byId("error").textContent = answer.error;
-    } else {
-      show(answer);
-      document.activeElement.blur();  // the arrow keys now step through the search
-    }
-  } catch (failure) {
-    byId("answer").hidden = true;
-    byId("error").textContent = "no answer from the server: is zerosum serve still running?";
-  } finally {
-    byId("waiting").textContent = "";
-    byId("search").disabled = false;
-  }
+  const question = { tree: byId("tree").value, algorithm: byId("algorithm").value, order: order() };
+  await askServer("/api/tree", question, "search", "searching...", (answer) => {
+    show(answer);
+    document.activeElement.blur();  // the arrow keys now step through the search
+  });
 }
 
 byId("tree-form").addEventListener("submit", search);

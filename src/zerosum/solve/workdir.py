@@ -1,0 +1,194 @@
+"""The files of a partitioned build's work directory (`zerosum.solve.partitioned`).
+
+Arrays are numpy `.npy` files, each written under a temporary name and renamed into place, and
+described by a manifest entry (shape, dtype, CRC-32 of the data) that a reader checks before
+using it; what one partition sends every other in a step is one file of shares (`send`,
+`share_of`); manifests are small JSON files written the same way; a lock file holds the directory
+for the build running in it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+LOCK = "build.lock"
+
+
+class DamagedPartition(ValueError):
+    """A partition file that is not what its layer's manifest recorded."""
+
+
+@contextmanager
+def locked(folder: Path, note: Callable[[str], None]) -> Iterator[None]:
+    """Hold the work directory for this build while it runs: a lock file naming this machine
+    and process, removed at the end. ValueError when another build that is still running (or
+    one on another machine, whose end cannot be seen from here) holds it; a lock left by a
+    build of this machine that has ended is taken over, with a note."""
+    path = folder / LOCK
+    while True:
+        try:
+            handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            host, _, pid = path.read_text(errors="replace").partition(" ")
+            if host != socket.gethostname():
+                raise ValueError(
+                    f"{folder} is in use by a build on {host or 'another machine'}: if it has"
+                    f" ended, remove {path}"
+                ) from None
+            if pid.isdigit() and running(int(pid)):
+                raise ValueError(
+                    f"{folder} is in use by another build (process {pid}): wait for it to end"
+                ) from None
+            note(f"{path}: left by a build that has ended: taken over")
+            path.unlink(missing_ok=True)
+            continue
+        with os.fdopen(handle, "w") as lock:
+            lock.write(f"{socket.gethostname()} {os.getpid()}")
+        break
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def running(pid: int) -> bool:
+    """True when a process `pid` runs on this machine."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it runs, as another user
+        return True
+    return True
+
+
+def layer_dir(folder: Path, layer: int) -> Path:
+    return folder / f"layer-{layer:03d}"
+
+
+def file_name(kind: str, partition: int) -> str:
+    return f"{kind}-{partition:04d}.npy"
+
+
+def fresh(folder: Path) -> Path:
+    """An empty directory at `folder` (what a step interrupted before left there removed)."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    return folder
+
+
+def send(path: Path, shares: np.ndarray, bounds: np.ndarray) -> dict[str, Any]:
+    """Write what one partition sends every partition as one file: the bounds of each share
+    in `shares` (`bounds[q]:bounds[q + 1]`, as many as the partitions and one more), then the
+    shares end to end, all as the type of `shares`. Its manifest entry."""
+    return save(path, np.concatenate([bounds.astype(shares.dtype), shares]))
+
+
+def share_of(path: Path, receiver: int, parts: int) -> np.ndarray:
+    """The share of partition `receiver` (of `parts`) in a file written by `_send`, read alone
+    (the file is mapped, not read whole)."""
+    sent = np.load(path, mmap_mode="r")
+    begin, end = int(sent[receiver]), int(sent[receiver + 1])
+    return np.array(sent[parts + 1 + begin : parts + 1 + end])
+
+
+def checksum(array: np.ndarray) -> int:
+    return zlib.crc32(np.ascontiguousarray(array).data.cast("B"))
+
+
+def save(path: Path, array: np.ndarray) -> dict[str, Any]:
+    """Write `array` to `path` atomically (a temporary file renamed into place); its manifest
+    entry: shape, dtype and CRC-32 of its data. Not forced to the disk (no fsync): a file a
+    crash lost or cut short fails its checksum when the build is rerun, and is rebuilt."""
+    _atomically(path, lambda handle: np.save(handle, array, allow_pickle=False))
+    return {"shape": list(array.shape), "dtype": array.dtype.str, "crc32": checksum(array)}
+
+
+def _atomically(path: Path, write: Callable[[Any], None]) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "wb") as handle:
+            write(handle)
+        os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise ValueError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from None
+
+
+def load(path: Path, entry: dict[str, Any]) -> np.ndarray:
+    """The array in `path`, checked against its manifest entry; `DamagedPartition` saying what
+    is wrong otherwise."""
+    problem = what_is_wrong(path, entry)
+    if isinstance(problem, str) and problem == "missing":  # a worker that does not see it
+        raise ValueError(
+            f"{path}: not found from {socket.gethostname()}: is the work directory on a"
+            " filesystem every worker shares, at the same path?"
+        )
+    if isinstance(problem, str):
+        raise DamagedPartition(f"{path}: damaged partition ({problem})")
+    return problem
+
+
+def what_is_wrong(path: Path, entry: dict[str, Any]) -> np.ndarray | str:
+    """The array in `path` if it is what `entry` records, else what is wrong with it."""
+    try:
+        array = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        return "missing"
+    except (OSError, ValueError, EOFError):
+        return "unreadable"
+    if list(array.shape) != entry.get("shape") or array.dtype.str != entry.get("dtype"):
+        return "not the shape or type its layer recorded"
+    if checksum(array) != entry.get("crc32"):
+        return "checksum mismatch"
+    return array
+
+
+def first_damage(folder: Path, manifest: dict[str, Any]) -> str | None:
+    """What is wrong with the first damaged file of a layer's manifest, None when all are
+    whole."""
+    files = manifest.get("files")
+    if not isinstance(files, dict):
+        return f"{folder}: unreadable manifest"
+    for name, entry in files.items():
+        problem = what_is_wrong(folder / name, entry)
+        if isinstance(problem, str):
+            return f"{folder / name}: damaged partition ({problem})"
+    return None
+
+
+def write_json(path: Path, record: dict[str, Any]) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(json.dumps(record))
+        os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise ValueError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from None
+
+
+def read_json(path: Path) -> dict[str, Any] | None:
+    """The JSON object in `path`, None when there is none (or not a whole one)."""
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    record = read_json(path)
+    if record is None:
+        raise ValueError(f"{path}: missing or unreadable (rerun the build to rebuild it)")
+    return record
