@@ -251,7 +251,7 @@ def load(path: str, name: str | None) -> tuple[str, Table | CompactTable]:
     if name is None:
         name = registry.openspiel_spec(header["game"], header["parameters"])
     if name is not None and name.startswith(registry.OPENSPIEL):
-        return name, Table.load(path, registry.setup(name).game)  # its parameters OpenSpiel's
+        return name, compact.load(path, registry.setup(name).game)  # its parameters OpenSpiel's
     if name is not None:
         game = registry.setup(name).game if "(" in name else _named_game(name, header)
         return name, compact.load(path, game)
