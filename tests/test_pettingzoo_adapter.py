@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test  # the test extra installs PettingZoo: CI runs these
 
-from zerosum.adapters.pettingzoo import AGENTS, ZerosumEnv
+from zerosum.adapters.pettingzoo import AGENTS, ZerosumEnv, env, raw_env
 from zerosum.games.backgammon import Backgammon
 from zerosum.games.chess import Chess
 from zerosum.games.connect4 import ConnectFour
@@ -35,6 +35,48 @@ def test_environment_passes_pettingzoos_api_test(name):
         api_test(ZerosumEnv(GAMES[name](), render_mode="ansi"), num_cycles=300)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_wrapped_environment_passes_pettingzoos_api_test(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(env(GAMES[name](), render_mode="ansi"), num_cycles=300)
+
+
+def test_raw_env_is_the_environment_without_wrappers():
+    assert raw_env is ZerosumEnv
+    assert type(env(TicTacToe()).unwrapped) is ZerosumEnv
+
+
+def test_wrapped_environment_refuses_a_step_before_reset_and_an_action_out_of_range():
+    wrapped = env(TicTacToe())
+    with pytest.raises(AssertionError, match=r"reset\(\) needs to be called before step"):
+        wrapped.step(4)
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
+        _ = wrapped.agent_selection
+    wrapped.reset()
+    with pytest.raises(AssertionError, match="action is not in action space"):
+        wrapped.step(9)
+    with pytest.raises(ValueError, match="4 is not a legal move's number for player_1"):
+        wrapped.step(4)
+        wrapped.step(4)
+
+
+def test_wrapped_environment_with_an_illegal_reward_ends_the_game_on_an_illegal_move():
+    wrapped = env(TicTacToe(), illegal_reward=-1)
+    wrapped.reset()
+    wrapped.step(4)
+    with warnings.catch_warnings():  # PettingZoo's own warning that the move was illegal
+        warnings.simplefilter("ignore", UserWarning)
+        wrapped.step(4)  # O on X's centre
+    assert wrapped.rewards == {"player_0": 0, "player_1": -1}
+    assert all(wrapped.terminations.values())
+
+
+def test_a_zerosum_player_plays_through_the_wrapped_environment():
+    _, rewards = episode(env(TicTacToe()), {"player_0": "solver", "player_1": "solver"})
+    assert rewards == {"player_0": 0, "player_1": 0}
+
+
 def test_observation_is_the_board_from_the_agents_side_and_the_mask_its_moves():
     env = ZerosumEnv(TicTacToe())
     env.reset()
@@ -49,20 +91,20 @@ def test_observation_is_the_board_from_the_agents_side_and_the_mask_its_moves():
         env.step(4)
 
 
-def episode(env: ZerosumEnv, specs: dict[str, str]) -> tuple[object, dict[str, float]]:
+def episode(environment, specs: dict[str, str]) -> tuple[object, dict[str, float]]:
     """The last position and each agent's reward of an episode in which each agent is played
-    by the zerosum player of its spec."""
-    env.reset()
-    policies = {agent: environment_policy(spec, env) for agent, spec in specs.items()}
+    by the zerosum player of its spec (`environment` a `ZerosumEnv`, wrapped or not)."""
+    environment.reset()
+    policies = {agent: environment_policy(spec, environment) for agent, spec in specs.items()}
     rewards = {}
-    for agent in env.agent_iter():
-        observation, reward, terminated, truncated, _ = env.last()
+    for agent in environment.agent_iter():
+        observation, reward, terminated, truncated, _ = environment.last()
         if terminated or truncated:
             rewards[agent] = reward
-            env.step(None)
+            environment.step(None)
         else:
-            env.step(policies[agent](observation, agent))
-    return env.position, rewards
+            environment.step(policies[agent](observation, agent))
+    return environment.position, rewards
 
 
 def direct(game, specs: list[str]) -> tuple[object, list[float]]:
@@ -78,7 +120,10 @@ def direct(game, specs: list[str]) -> tuple[object, list[float]]:
     ("game", "specs"),
     [
         (TicTacToe(), ["solver", "solver"]),
-        (ConnectFour(width=5, height=4), ["engine:depth=4", "mcts:iterations=60"]),
+        (
+            ConnectFour(width=5, height=4),
+            ["engine:depth=4", "mcts:iterations=60"],
+        ),
         (Nim(heaps=(2, 3, 4)), ["solver", "random"]),
     ],
 )

@@ -386,9 +386,10 @@ def searching_player(game: Game, time: float | None, depth: int | None) -> str:
 def environment_policy(spec: str, environment: Any, seed: int = 0) -> Callable[[Any, str], int]:
     """An opponent for a reinforcement-learning loop: `policy(observation, agent)` is the
     number of the move the player `spec` (`engine:time=0.1`, `mcts:iterations=200`, `solver`)
-    chooses for `agent` in the position of `environment`, a `ZerosumEnv`
-    (`zerosum.adapters.pettingzoo`). It reads the environment's position, not the observation
-    (a search needs the whole game); ValueError when the player cannot play the game."""
+    chooses for `agent` in the position of `environment`, a `ZerosumEnv`, wrapped or not
+    (`zerosum.adapters.pettingzoo`'s `env` or `raw_env`). It reads the environment's position,
+    not the observation (a search needs the whole game); ValueError when the player cannot play
+    the game."""
     game: Game = environment.game
     require(game, NumberedMoves, "a policy choosing moves by number")
     assert isinstance(game, NumberedMoves)  # as `require` has just checked

@@ -1,4 +1,5 @@
-"""zerosum's games as PettingZoo environments: `ZerosumEnv(TicTacToe())`.
+"""zerosum's games as PettingZoo environments: `env(TicTacToe())`, or `ZerosumEnv(TicTacToe())`
+without PettingZoo's wrappers.
 
 PettingZoo (`pip install pettingzoo`) is the interface reinforcement-learning code meets
 multi-agent games through. Its AEC ("agent environment cycle") API steps one agent at a time,
@@ -17,6 +18,9 @@ are numbered once and for all (`NumberedMoves`) and that shows its positions as 
 
 Refused with the reason (ValueError): a game without numbered moves or observations, with
 chance (an environment would hide the dice from the agents' turns) or hidden information.
+
+As PettingZoo's own classic games, the module has `raw_env` (the environment itself) and `env`
+(it inside PettingZoo's wrappers that check the calls' order and the actions' range).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from zerosum.game import (
     Game,
@@ -131,6 +136,26 @@ class ZerosumEnv(AECEnv):
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+raw_env = ZerosumEnv
+"""PettingZoo's name for an environment without its wrappers."""
+
+
+def env(
+    game: Game[Any, Any], render_mode: str | None = None, illegal_reward: float | None = None
+) -> AECEnv:
+    """`ZerosumEnv(game, render_mode)` inside PettingZoo's wrappers, as its classic games come:
+    acting, observing or rendering before `reset` is refused (`OrderEnforcingWrapper`), and so
+    is an action outside the action space (`AssertOutOfBoundsWrapper`), each by an
+    AssertionError. A number in range that is not a legal move is a ValueError, unless
+    `illegal_reward` is given: then the game ends there, that reward going to the agent who
+    tried the move and 0 to the other (`TerminateIllegalWrapper`; PettingZoo's classic games
+    give -1)."""
+    wrapped: AECEnv = ZerosumEnv(game, render_mode)
+    if illegal_reward is not None:
+        wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=illegal_reward)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(wrapped))
 
 
 def _check(game: Game[Any, Any]) -> None:
