@@ -122,7 +122,7 @@ def direct(game, specs: list[str]) -> tuple[object, list[float]]:
         (TicTacToe(), ["solver", "solver"]),
         (
             ConnectFour(width=5, height=4),
-            ["engine:depth=4", "mcts:iterations=60"],
+            ["engine:depth=4,impl=python", "mcts:iterations=60,impl=python"],
         ),
         (Nim(heaps=(2, 3, 4)), ["solver", "random"]),
     ],
