@@ -27,11 +27,12 @@ from zerosum.game import (
 )
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tictactoe import TicTacToe
+from zerosum.players import searching_player
 from zerosum.search.exact import alphabeta
 from zerosum.search.ordering import by_priority
 from zerosum.solve.connect4 import ConnectFourExact
 from zerosum.solve.retrograde import solve
-from zerosum.web.play import games_message, offered_games
+from zerosum.web.play import games_message, offered_games, playable_setup, program_spec
 
 # -- tic-tac-toe: OpenSpiel's action a is the square a of zerosum's game (row by row) ---------
 
@@ -342,3 +343,56 @@ def test_an_openspiel_game_without_evaluation_too_large_to_solve_is_sent_to_mcts
     assert f"{short} has no evaluation and too many positions to search to the end" in analysed
     assert f"MCTS plays it (zerosum play {short})" in analysed
     assert f"MCTS plays it (zerosum play {short})" in cli.error("solve", name)
+
+
+@pytest.mark.parametrize(
+    ("name", "few"),
+    [
+        ("openspiel:tic_tac_toe", True),
+        ("openspiel:hex(board_size=4)", True),
+        ("openspiel:hex(board_size=5)", False),
+        ("openspiel:connect_four(rows=4,columns=4)", True),
+        ("openspiel:connect_four", False),
+        ("openspiel:othello", False),
+        ("openspiel:checkers(rows=4,columns=4)", False),  # a move counter ends it
+    ],
+)
+def test_an_openspiel_game_is_searched_to_the_end_on_a_board_of_at_most_16_cells(name, few):
+    assert registry.setup(name).entry.solvable is few
+
+
+def test_the_engine_refuses_an_openspiel_game_it_could_search_only_to_an_end_out_of_reach(cli):
+    # Hex 11x11 has no evaluation: the engine, searching to the end, would run out of time
+    # before one move was searched, and play the first legal move every time
+    message = cli.error("match", "openspiel:hex", "--a", "engine:time=0.1", "--b", "random")
+    assert message == (
+        "zerosum: error: openspiel:hex has no evaluation and too many positions to search to"
+        " the end: MCTS plays it (mcts:time=SECONDS)\n"
+    )
+    assert "openspiel:hex has no evaluation" in cli.error("analyze", "openspiel:hex")
+    small = cli.json(
+        "match", "openspiel:hex(board_size=3)", "--a", "engine:time=1", "--b", "random",
+        "--games", "2",
+    )  # fmt: skip
+    # searched to the end: both games won, the first by force, the second on the random
+    # player's mistakes (the match's fixed random choices)
+    assert small["wins"] == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "player"),
+    [
+        ("openspiel:hex(board_size=5)", "mcts:time=0.5"),
+        ("openspiel:hex(board_size=3)", "engine:time=0.5"),
+        ("openspiel:checkers", "engine:time=0.5"),
+    ],
+)
+def test_play_for_a_time_sets_mcts_where_the_engine_has_nothing_to_stop_at(name, player):
+    setup = registry.setup(name)
+    assert searching_player(setup.entry, setup.game, 0.5, None) == player
+
+
+def test_the_pages_strength_by_time_is_mcts_on_a_game_the_engine_cannot_stop_in():
+    setup = playable_setup("openspiel:hex(board_size=5)")
+    spec = program_spec(setup, {"kind": "time", "seconds": 1})
+    assert spec.kind == "mcts" and spec.options["time"] == 1

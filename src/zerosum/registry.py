@@ -401,8 +401,9 @@ def setup(
         game, state = entry.from_position(position)
         return Setup(entry, game, state, name, position)
     game = make_game(entry, options)
-    if entry.source == OPENSPIEL_SOURCE:
-        entry = replace(entry, player=_openspiel_player(entry, game))
+    if entry.source == OPENSPIEL_SOURCE:  # what it offers depends on its parameters
+        few = bool(getattr(game, "few_positions", False))  # on a small board (Hex 4x4)
+        entry = replace(entry, player=_openspiel_player(entry, game), solvable=few)
     if isinstance(game, InformationSets):
         if not hidden:
             raise ValueError(
@@ -572,7 +573,7 @@ def _openspiel_entry(named: str) -> GameEntry:
         named,
         functools.partial(openspiel.make, name),
         f"OpenSpiel's {name}",
-        solvable=name in openspiel.POSITIONAL,
+        solvable=False,  # until its game is made: `setup` says how large its board is
         source=OPENSPIEL_SOURCE,
     )
 
@@ -631,6 +632,23 @@ def _module_of_file(path: str) -> Any:
             " module already; rename the file"
         )
     return module
+
+
+def end_in_reach(entry: GameEntry, game: Game) -> bool:
+    """Whether a tree search of `game` has somewhere to stop: an evaluation at a depth, or the
+    end of the game within reach (positions few enough to search to the end)."""
+    return isinstance(game, Evaluating) or entry.solvable
+
+
+def require_an_end_in_reach(entry: GameEntry, game: Game, remedy: str) -> None:
+    """ValueError when a search of `game` could stop only at the end of the game (it has no
+    evaluation) and the end is out of reach (too many positions: OpenSpiel's Go, Hex 11x11,
+    pig), saying `remedy`: such a search runs without end, or with a budget stops before one
+    move is searched and plays the first legal move."""
+    if not end_in_reach(entry, game):
+        raise ValueError(
+            f"{entry.name} has no evaluation and too many positions to search to the end: {remedy}"
+        )
 
 
 def unfinished(setup: Setup) -> Setup:

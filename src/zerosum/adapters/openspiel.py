@@ -34,7 +34,8 @@ positions would share a key with a probability of about n² / 2⁶⁵ among n po
 Where the drawing may not be the whole position (a game ending after a number of moves, a
 rule on repeated positions: chess, Go, checkers, backgammon), the game is declared
 `history_dependent`: the searches then take a stored move as a hint but never a stored score.
-The games known to be wholly drawn (`POSITIONAL`) are not.
+The games known to be wholly drawn (`POSITIONAL`) are not; on a board of at most `MOST_CELLS`
+cells their positions are few enough to search to the end (`few_positions`).
 """
 
 from __future__ import annotations
@@ -59,6 +60,12 @@ PREFIX = "openspiel:"
 POSITIONAL = frozenset({"tic_tac_toe", "connect_four", "hex", "breakthrough", "othello"})
 """Games whose `str(state)` and player to move are the whole position: no move counter ends
 them, no rule looks at earlier positions. Their transpositions share a table entry."""
+
+MOST_CELLS = 16
+"""The largest board (in cells) of a `POSITIONAL` game whose positions count as few enough to
+search to the end or put in a table: each cell empty or either player's, at most 2 * 3**16
+(86 million) drawings with the side to move, far fewer reachable. OpenSpiel's Hex 4x4 is
+solved to the end in about a minute; 5x5, Connect Four's 6x7, Othello's 8x8 are not."""
 
 DENOMINATOR = 1_000_000
 """The largest denominator a chance probability is read as (OpenSpiel gives floats: 1/3 is
@@ -194,6 +201,13 @@ def _check_two_player_zero_sum(spiel: Any, name: str) -> None:
         )
 
 
+def _cells(spiel: Any) -> int:
+    """The number of cells of a board game's board: its observation is planes of the board
+    (OpenSpiel's tensors for the `POSITIONAL` games are a plane per kind of cell)."""
+    shape = spiel.observation_tensor_shape()
+    return int(shape[-1] * shape[-2]) if len(shape) >= 2 else 0
+
+
 def _shifted(returns: list[float], player: Player) -> float:
     """The zero-sum utility for `player` of OpenSpiel's `returns` (half the difference; see the
     module), as an integer when it is one."""
@@ -289,6 +303,7 @@ class OpenSpielGame(_Adapted):
             raise ValueError(f"{PREFIX}{name} hides information: load it as OpenSpielHiddenGame")
         self.history_dependent = name not in POSITIONAL
         spiel = self.spiel
+        self.few_positions = not self.history_dependent and _cells(spiel) <= MOST_CELLS
         low, high = spiel.min_utility(), spiel.max_utility()
         constant = spiel.utility_sum() if spiel.get_type().utility.name == "CONSTANT_SUM" else 0
         self._bounds = (low - constant / 2, high - constant / 2)

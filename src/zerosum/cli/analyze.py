@@ -106,12 +106,9 @@ def run(args: argparse.Namespace) -> int:
     setup = analysed_position(args)
     game, state = setup.game, setup.state
     tablebase = endgame_tables(setup, args.syzygy) if args.syzygy else None
-    if not isinstance(game, Evaluating) and not setup.entry.solvable:
-        # Nothing to stop at but the end, and too far to reach (OpenSpiel's Go, Hex, pig)
-        raise ValueError(
-            f"{setup.entry.name} has no evaluation and too many positions to search to the"
-            f" end: MCTS plays it (zerosum play {setup.entry.name})"
-        )
+    registry.require_an_end_in_reach(
+        setup.entry, game, f"MCTS plays it (zerosum play {setup.entry.name})"
+    )
     if has_chance(game):
         return run_ranking(setup, args)
     if args.top is not None:
