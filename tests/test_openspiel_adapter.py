@@ -4,6 +4,7 @@ the games the adapter refuses refused with the reason."""
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from fractions import Fraction
@@ -13,8 +14,9 @@ import pytest
 
 import zerosum.adapters
 from zerosum import registry
-from zerosum.adapters.openspiel import OpenSpielGame, OpenSpielHiddenGame, load
+from zerosum.adapters.openspiel import OpenSpielGame, OpenSpielHiddenGame, _quiet_stderr, load
 from zerosum.adapters.openspiel_evaluations import ESTIMATE_BOUND, board_rows
+from zerosum.cli import main
 from zerosum.game import (
     Chance,
     Evaluating,
@@ -396,3 +398,41 @@ def test_the_pages_strength_by_time_is_mcts_on_a_game_the_engine_cannot_stop_in(
     setup = playable_setup("openspiel:hex(board_size=5)")
     spec = program_spec(setup, {"kind": "time", "seconds": 1})
     assert spec.kind == "mcts" and spec.options["time"] == 1
+
+
+def test_an_openspiel_error_reaches_the_user_once_in_one_line(capfd):
+    # OpenSpiel prints its exception on the process's standard error too: quieted
+    code = main(["solve", "openspiel:breakthrough(rows=x)"])
+    assert code == 2
+    assert capfd.readouterr().err == (
+        "zerosum: error: openspiel:breakthrough: Wrong type for parameter rows. Expected type:"
+        " kInt, got kString with x\n"
+    )
+
+
+def open_descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts descriptors in /proc")
+def test_quieted_standard_error_comes_back_when_the_block_raises(capfd):
+    before = open_descriptors()
+    with pytest.raises(pyspiel.SpielError), _quiet_stderr():
+        os.write(2, b"hidden\n")
+        pyspiel.load_game("breakthrough", {"rows": "x"})
+    os.write(2, b"shown\n")
+    assert capfd.readouterr().err == "shown\n"
+    assert open_descriptors() == before
+
+
+def test_quieting_standard_error_without_one_or_without_a_null_device_is_no_failure(
+    monkeypatch, capfd
+):
+    monkeypatch.setattr(sys, "stderr", None)
+    with _quiet_stderr():
+        os.write(2, b"hidden\n")
+    monkeypatch.undo()
+    monkeypatch.setattr(os, "devnull", "/no/such/device")
+    with _quiet_stderr():
+        os.write(2, b"shown\n")
+    assert capfd.readouterr().err == "shown\n"

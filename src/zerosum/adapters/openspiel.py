@@ -159,15 +159,23 @@ MOST_MESSAGE = 300
 
 @contextlib.contextmanager
 def _quiet_stderr() -> Iterator[None]:
-    """The process's standard error (file descriptor 2, where C++ writes) sent nowhere; left
-    as it is where there is none to redirect."""
-    sys.stderr.flush()
+    """The process's standard error (file descriptor 2, where C++ writes) sent nowhere while
+    the block runs, and given back however the block ends, no descriptor left open; left as
+    it is where there is none to redirect or nowhere to send it. Process-wide: what another
+    thread writes there meanwhile is lost too (loading a game takes milliseconds)."""
+    if sys.stderr is not None:  # None without a console (pythonw)
+        sys.stderr.flush()
     try:
         saved = os.dup(2)
     except OSError:  # no descriptor 2: nothing would be printed anyway
         yield
         return
-    nowhere = os.open(os.devnull, os.O_WRONLY)
+    try:
+        nowhere = os.open(os.devnull, os.O_WRONLY)
+    except OSError:  # no null device (a bare container): OpenSpiel's message is printed too
+        os.close(saved)
+        yield
+        return
     try:
         os.dup2(nowhere, 2)
         yield
