@@ -14,7 +14,14 @@ import pytest
 
 import zerosum.adapters
 from zerosum import registry
-from zerosum.adapters.openspiel import OpenSpielGame, OpenSpielHiddenGame, _quiet_stderr, load
+from zerosum.adapters.openspiel import (
+    ALTERNATING,
+    OpenSpielGame,
+    OpenSpielHiddenGame,
+    _after_last_chooser,
+    _quiet_stderr,
+    load,
+)
 from zerosum.adapters.openspiel_evaluations import ESTIMATE_BOUND, board_rows
 from zerosum.cli import main
 from zerosum.game import (
@@ -436,3 +443,46 @@ def test_quieting_standard_error_without_one_or_without_a_null_device_is_no_fail
     with _quiet_stderr():
         os.write(2, b"shown\n")
     assert capfd.readouterr().err == "shown\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "parameters"),
+    [
+        ("tic_tac_toe", {}),
+        ("connect_four", {"rows": 4, "columns": 4}),
+        ("hex", {"board_size": 4}),
+        ("breakthrough", {"rows": 4, "columns": 4}),
+        ("othello", {}),
+        ("go", {"board_size": 5}),
+    ],
+)
+def test_alternating_games_name_the_player_to_move_at_the_end_as_their_history_does(
+    name, parameters
+):
+    game = load(name, parameters)
+    assert name in ALTERNATING
+    rng = random.Random(5)
+    for _ in range(5):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            assert game.to_move(state) == state.move_number() % 2
+            state = game.result(state, rng.choice(game.legal_moves(state)))
+        assert game.to_move(state) == _after_last_chooser(state)
+        assert list(game.legal_moves(state)) == []
+
+
+def test_utility_is_openspiels_return_without_chance_and_exact_with_it():
+    game = load("tic_tac_toe")
+    won = game.parse_state("x(0,0) o(1,0) x(0,1) o(1,1) x(0,2)")
+    assert (game.utility(won, 0), game.utility(won, 1)) == (1.0, -1.0)
+    dice = load("pig", {"winscore": 10})
+    start = dice.initial_state()
+    rolling = dice.result(start, dice.parse_move(start, "roll"))
+    assert dice.is_chance(rolling) and dice.legal_moves(rolling) == ()  # chance's, not a move
+    state, rng = start, random.Random(3)
+    while not dice.is_terminal(state):
+        if dice.is_chance(state):
+            state = dice.result(state, rng.choice(dice.chance_outcomes(state))[0])
+        else:
+            state = dice.result(state, rng.choice(dice.legal_moves(state)))
+    assert {type(dice.utility(state, player)) for player in (0, 1)} == {int}  # fractions stay

@@ -45,7 +45,7 @@ import difflib
 import hashlib
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -60,6 +60,11 @@ PREFIX = "openspiel:"
 POSITIONAL = frozenset({"tic_tac_toe", "connect_four", "hex", "breakthrough", "othello"})
 """Games whose `str(state)` and player to move are the whole position: no move counter ends
 them, no rule looks at earlier positions. Their transpositions share a table entry."""
+
+ALTERNATING = frozenset({"tic_tac_toe", "connect_four", "hex", "breakthrough", "othello", "go"})
+"""Games without chance whose players take turns strictly, the first player first (a pass is
+a move): after `n` moves the player to move is `n % 2`, which `to_move` reads at the end
+instead of the history (checkers' multiple jumps, chess's counter are not so)."""
 
 MOST_CELLS = 16
 """The largest board (in cells) of a `POSITIONAL` game whose positions count as few enough to
@@ -216,11 +221,13 @@ def _cells(spiel: Any) -> int:
     return int(shape[-1] * shape[-2]) if len(shape) >= 2 else 0
 
 
-def _shifted(returns: list[float], player: Player) -> float:
-    """The zero-sum utility for `player` of OpenSpiel's `returns` (half the difference; see the
-    module), as an integer when it is one."""
-    value = (returns[player] - returns[1 - player]) / 2
-    return int(value) if value.is_integer() else value
+def _after_last_chooser(state: Any) -> Player:
+    """The player after the last one who chose a move on the way to `state` (0 at the start),
+    read from its history."""
+    for step in reversed(state.full_history()):
+        if step.player >= 0:
+            return 1 - int(step.player)
+    return 0
 
 
 def _exact(probability: float) -> Fraction:
@@ -242,6 +249,10 @@ class _Adapted:
         kind = self.spiel.get_type()
         self.has_chance = kind.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC
         self.long_name = kind.long_name
+        self._zero_sum = kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+        self._alternating = name in ALTERNATING
+        # The payoff of a finished state for a player, made zero-sum (see the module)
+        self.utility: Callable[[Any, Player], float] = self._exact_utility
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({PREFIX}{self.spiel})"
@@ -254,20 +265,26 @@ class _Adapted:
         a negative number), the player after the last one who chose: the one who would move
         next, so that a finished game is valued, as in zerosum's own games, for the side that
         would be to move (a won game is a loss for it)."""
-        player = state.current_player()
+        player: int = state.current_player()
         if player >= 0:
-            return int(player)
-        for step in reversed(state.full_history()):
-            if step.player >= 0:
-                return 1 - int(step.player)
-        return 0
+            return player
+        if self._alternating:  # the history costs microseconds: a search asks at every end
+            return int(state.move_number() % 2)
+        return _after_last_chooser(state)
 
-    def is_terminal(self, state: Any) -> bool:
-        return bool(state.is_terminal())
+    # OpenSpiel's own method, called with no Python frame of ours between: a search calls it
+    # at every node (`state.is_terminal()`)
+    is_terminal = staticmethod(pyspiel.State.is_terminal)
 
-    def utility(self, state: Any, player: Player) -> float:
-        """The payoff of the finished `state` for `player`, made zero-sum (see the module)."""
-        return _shifted(state.returns(), player)
+    def _exact_utility(self, state: Any, player: Player) -> float:
+        """The payoff of the finished `state` for `player`, made zero-sum (see the module), as
+        an integer when it is one (fractions of it stay exact: expectiminimax's, CFR's)."""
+        if self._zero_sum:
+            value = state.player_return(player)
+        else:  # half the difference of the two returns
+            returns = state.returns()
+            value = (returns[player] - returns[1 - player]) / 2
+        return int(value) if value.is_integer() else value
 
     def is_chance(self, state: Any) -> bool:
         return bool(state.is_chance_node())
@@ -312,19 +329,32 @@ class OpenSpielGame(_Adapted):
         self.history_dependent = name not in POSITIONAL
         spiel = self.spiel
         self.few_positions = not self.history_dependent and _cells(spiel) <= MOST_CELLS
+        # The legal actions in OpenSpiel's order, a new list each time (none at the end, none
+        # at chance nodes): without chance, OpenSpiel's own method, called with no Python
+        # frame of ours between (a search asks at every node)
+        self.legal_moves: Callable[[Any], Sequence[int]] = (
+            self._decision_moves if self.has_chance else pyspiel.State.legal_actions
+        )
+        if self._zero_sum and not self.has_chance:
+            # OpenSpiel's own return, the same number: a float (1.0) that a search compares
+            # with its bounds (floats) at C speed, with no Python frame of ours between; with
+            # chance, the exact value keeps expectiminimax's fractions exact
+            self.utility = pyspiel.State.player_return
         low, high = spiel.min_utility(), spiel.max_utility()
         constant = spiel.utility_sum() if spiel.get_type().utility.name == "CONSTANT_SUM" else 0
         self._bounds = (low - constant / 2, high - constant / 2)
 
-    def legal_moves(self, state: Any) -> tuple[int, ...]:
-        """The legal actions in OpenSpiel's order (none at chance nodes and at the end)."""
-        if state.is_terminal() or (self.has_chance and state.is_chance_node()):
+    def _decision_moves(self, state: Any) -> Sequence[int]:
+        """The legal actions of a game with chance: none at a chance node (where OpenSpiel
+        lists chance's outcomes)."""
+        if state.is_chance_node():
             return ()
-        return tuple(state.legal_actions())
+        return state.legal_actions()
 
-    def result(self, state: Any, move: int) -> Any:
-        """The state after `move` (a player's action or chance's outcome), on a copy."""
-        return state.child(move)
+    # The state after a move (a player's action or chance's outcome), on a copy: OpenSpiel's
+    # `state.child(move)`, called with no Python frame of ours between (a search calls it at
+    # every node)
+    result = staticmethod(pyspiel.State.child)
 
     def value_bounds(self) -> tuple[float, float]:
         """The lowest and highest utility for the first player (OpenSpiel's, shifted)."""
