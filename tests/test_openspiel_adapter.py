@@ -486,3 +486,11 @@ def test_utility_is_openspiels_return_without_chance_and_exact_with_it():
         else:
             state = dice.result(state, rng.choice(dice.legal_moves(state)))
     assert {type(dice.utility(state, player)) for player in (0, 1)} == {int}  # fractions stay
+
+
+def test_explain_draws_the_search_of_an_openspiel_game_whose_states_compare_by_identity(cli):
+    # two OpenSpiel states of one position are two objects that differ: replayed by keys
+    code, out, err = cli("explain", "openspiel:tic_tac_toe", "x(1,1)", "o(0,1)")
+    assert code == 0, err
+    assert out.startswith("value 1 for MAX, the player to move; alphabeta: 383 nodes, 82 cut-offs")
+    assert "├── x(0,0) MIN α=-∞ β=∞ → 1 *" in out
