@@ -234,6 +234,7 @@ def test_serve_refuses_an_openspiel_game_its_page_cannot_play(cli, name, reason)
         ("openspiel:breakthrough(rows=x)", "Wrong type for parameter rows"),
         ("openspiel:breakthrough(size=5)", "Unknown parameter 'size'"),
         ("openspiel:breakthrough(rows=[5])", "OpenSpiel takes a number, true or false, or text"),
+        ("openspiel:hex(board_size=1000000)", "openspiel:hex: OpenSpiel cannot set up its start"),
     ],
 )
 def test_openspiel_games_the_adapter_cannot_take_are_refused_in_one_line(cli, name, reason):

@@ -114,6 +114,13 @@ def load_spiel(name: str, parameters: Mapping[str, Any] | None = None) -> Any:
             f"{PREFIX}{name} hides information but does not say what each player knows"
             " (no information state string): CFR cannot take it"
         )
+    try:  # parameters OpenSpiel takes but cannot play (a board of a million rows) fail here
+        with _quiet_stderr():
+            spiel.new_initial_state()
+    except (pyspiel.SpielError, ValueError, MemoryError) as error:
+        raise ValueError(
+            f"{PREFIX}{name}: OpenSpiel cannot set up its start ({_one_line(error)})"
+        ) from None
     return spiel
 
 
