@@ -1,4 +1,5 @@
-"""The benchmarks' extras: every `bench-*` extra of pyproject.toml can be installed from PyPI.
+"""The extras: every `bench-*` extra of pyproject.toml, and the features' own (`openspiel`,
+`pettingzoo`), can be installed from PyPI; the features' are part of the test extra.
 
 pip resolves each one for real, dependencies included (`--dry-run`: nothing is installed),
 since that is where a conflict lies: aima3 pins networkx 1.11, nashpy needs networkx 3 or
@@ -17,17 +18,31 @@ PEERS = "bench-"  # the prefix of the peers' extras
 HANG = 900  # seconds; one resolution takes 10 to 60 s, so only a hang reaches this
 
 
-def peer_extras() -> list[str]:
+FEATURES = ("openspiel", "pettingzoo")
+"""The extras of libraries a feature uses (the adapters): the test extra holds them, so CI tests
+the features."""
+
+
+def extras() -> dict[str, list[str]]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    return sorted(name for name in project["optional-dependencies"] if name.startswith(PEERS))
+    return project["optional-dependencies"]
+
+
+def peer_extras() -> list[str]:
+    return sorted(name for name in extras() if name.startswith(PEERS))
+
+
+def test_the_features_extras_are_in_the_test_extra():
+    assert set(FEATURES) <= set(extras())
+    assert f"zerosum[{','.join(FEATURES)}]" in extras()["test"]
 
 
 def test_the_benchmarks_peers_have_extras_to_check():
     assert {"bench-nashpy", "bench-aima"} <= set(peer_extras())
 
 
-@pytest.mark.parametrize("extra", peer_extras())
-def test_peer_extra_resolves_with_its_dependencies(extra):
+@pytest.mark.parametrize("extra", [*peer_extras(), *FEATURES])
+def test_extra_resolves_with_its_dependencies(extra):
     resolution = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet"]
         + [f".[{extra}]"],  # from the repository's root, as a user installs it

@@ -11,10 +11,11 @@ is zero-sum, `utility(state, 0) == -utility(state, 1)`.
 Everything else is optional and discovered at run time with `isinstance` against the small
 protocols below (`Keyed`, `Restorable`, `Vectorized`, `Layered`, `Evaluating`, `Bounded`,
 `Noisy`, `Capturing`, `Checking`, `Passing`, `HistoryDependent`, `PathKeyed`, `Chance`,
-`InformationSets`, `MoveText`, `StateText`, `Rendering`), so that a game of ten lines works
-with every algorithm that needs no more than it gives, and a search that needs more says so
-with a `ValueError`. A game with `InformationSets` hides part of its state from the players:
-tree search does not apply to it, the algorithms of `zerosum.imperfect` do.
+`InformationSets`, `MoveText`, `StateText`, `Rendering`, `NumberedMoves`, `Observing`), so
+that a game of ten lines works with every algorithm that needs no more than it gives, and a
+search that needs more says so with a `ValueError`. A game with `InformationSets` hides part
+of its state from the players: tree search does not apply to it, the algorithms of
+`zerosum.imperfect` do.
 
 `Tablebase` is not a game's capability but what a solved table offers a search: the value of
 the positions it holds.
@@ -279,6 +280,31 @@ class Rendering(Protocol):
     """A game that can draw a position as text."""
 
     def render(self, state: Any) -> str: ...
+
+
+@runtime_checkable
+class NumberedMoves(Protocol):
+    """A game whose moves are numbered once and for all: `move_number(move)` is the same number
+    for the same move in every position, from 0 to `move_count() - 1`, and `numbered_move`
+    gives the move back. Learning environments need it: their space of actions is fixed
+    (PettingZoo's `Discrete(move_count())`, the legal ones shown by a mask)."""
+
+    def move_count(self) -> int: ...
+
+    def move_number(self, move: Any) -> int: ...
+
+    def numbered_move(self, number: int) -> Any: ...
+
+
+@runtime_checkable
+class Observing(Protocol):
+    """A game that shows a position to a player as an array of 0s and 1s of a fixed shape
+    (`observation_shape()`): planes of the board, the player's own pieces first, so that a
+    network sees every position from the side of the player it plays."""
+
+    def observation_shape(self) -> tuple[int, ...]: ...
+
+    def observation(self, state: Any, player: Player) -> Any: ...
 
 
 @runtime_checkable

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from zerosum.compiled import choice
-from zerosum.game import Evaluating, Game, has_chance, require
+from zerosum.game import Evaluating, Game, NumberedMoves, has_chance, require
 from zerosum.limits import Limit, clipped, shown
 from zerosum.match import Chooser
-from zerosum.registry import GameEntry, entry_of
+from zerosum.registry import GameEntry, end_in_reach, entry_of, require_an_end_in_reach
 from zerosum.search.engine import Engine, Iteration
 from zerosum.search.exact import alphabeta
 from zerosum.search.expectiminimax import expectiminimax
@@ -204,6 +204,7 @@ def _expectiminimax_player(game: Game, options: dict[str, Any], seat: Seat) -> C
 
 def _engine_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
     _no_dice(game, "the engine")
+    require_an_end_in_reach(seat.entry, game, "MCTS plays it (mcts:time=SECONDS)")
     options = dict(options)
     impl = options.pop("impl", None)
     if seat.tablebase is not None:  # the compiled engine reads no tables
@@ -371,13 +372,38 @@ def default_player(entry: GameEntry, game: Game) -> str:
     return "engine:time=2" if isinstance(game, Evaluating) else "solver"
 
 
-def searching_player(game: Game, time: float | None, depth: int | None) -> str:
-    """The spec of a player searching `time` seconds or `depth` plies a move: the engine, or
-    expectiminimax for a game with dice (to `depth`: it has no clock)."""
+def searching_player(entry: GameEntry, game: Game, time: float | None, depth: int | None) -> str:
+    """The spec of a player searching `time` seconds or `depth` plies a move: the engine,
+    expectiminimax for a game with dice (to `depth`: it has no clock), or MCTS for `time`
+    where the engine would have nothing to stop at short of an end out of reach (no
+    evaluation, too many positions: OpenSpiel's Hex, Go)."""
     if has_chance(game):
         if time is not None:
             raise ValueError("a game with dice is searched to --depth, not for a --time")
         return f"expectiminimax:depth={depth}"
+    if time is not None and depth is None and not end_in_reach(entry, game):
+        return f"mcts:time={time}"
     budget = [f"time={time}"] if time is not None else []
     budget += [f"depth={depth}"] if depth is not None else []
     return "engine:" + ",".join(budget)
+
+
+def environment_policy(spec: str, environment: Any, seed: int = 0) -> Callable[[Any, str], int]:
+    """An opponent for a reinforcement-learning loop: `policy(observation, agent)` is the
+    number of the move the player `spec` (`engine:time=0.1`, `mcts:iterations=200`, `solver`)
+    chooses for `agent` in the position of `environment`, a `ZerosumEnv`, wrapped or not
+    (`zerosum.adapters.pettingzoo`'s `env` or `raw_env`). It reads the environment's position,
+    not the observation (a search needs the whole game); ValueError when the player cannot play
+    the game."""
+    game: Game = environment.game
+    require(game, NumberedMoves, "a policy choosing moves by number")
+    assert isinstance(game, NumberedMoves)  # as `require` has just checked
+    numbered: NumberedMoves = game
+    choose = make_player(parse_player(spec), game, Seat(entry_of(game), seed=seed))
+
+    def policy(observation: Any, agent: str) -> int:
+        if agent != environment.agent_selection:
+            raise ValueError(f"{agent} is not to move: {environment.agent_selection} is")
+        return numbered.move_number(choose(environment.position))
+
+    return policy

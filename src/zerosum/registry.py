@@ -11,7 +11,9 @@ the user gave (`setup`). Players by name are `zerosum.players`.
    registers under the entry-point group `zerosum.games` (a built-in name wins a clash);
 2. `path/to/file.py:Class`: the class `Class` of that Python file (its folder is put first
    on the import path, as when the file is run);
-3. `package.module:Class`: the class `Class` of an importable module.
+3. `package.module:Class`: the class `Class` of an importable module;
+4. `openspiel:NAME`: OpenSpiel's game `NAME` (`zerosum.adapters.openspiel`, which says which
+   games it takes), its parameters OpenSpiel's own: `openspiel:breakthrough(rows=6,columns=6)`.
 
 Any of them may end with options in parentheses, passed to the game's constructor as keyword
 arguments: `connect4(width=5,height=4)`, `race.py:Race(goal=20)`. Each value is read as a JSON
@@ -32,7 +34,7 @@ import json
 import re
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -383,13 +385,15 @@ def setup(
     known = games()
     if named in known:
         entry = known[named]
+    elif named.startswith(OPENSPIEL):
+        entry = _openspiel_entry(named)
     elif ":" in named:
         entry = _entry_from_code(named)
     else:
         names = ", ".join(sorted(known))
         raise ValueError(
-            f"unknown game {clipped(named)}: choose one of {names}, or name your own as"
-            " FILE.py:CLASS or MODULE:CLASS"
+            f"unknown game {clipped(named)}: choose one of {names}, name your own as"
+            " FILE.py:CLASS or MODULE:CLASS, or one of OpenSpiel's as openspiel:NAME"
         )
     if entry.from_position is not None:
         if options:
@@ -397,6 +401,9 @@ def setup(
         game, state = entry.from_position(position)
         return Setup(entry, game, state, name, position)
     game = make_game(entry, options)
+    if entry.source == OPENSPIEL_SOURCE:  # what it offers depends on its parameters
+        few = bool(getattr(game, "few_positions", False))  # on a small board (Hex 4x4)
+        entry = replace(entry, player=_openspiel_player(entry, game), solvable=few)
     if isinstance(game, InformationSets):
         if not hidden:
             raise ValueError(
@@ -541,6 +548,61 @@ def _entry_from_code(name: str) -> GameEntry:
     return GameEntry(name, make, doc[0] if doc else name, source=name)
 
 
+OPENSPIEL = "openspiel:"
+"""The prefix of OpenSpiel's games in the grammar (`openspiel:NAME(k=v,...)`)."""
+OPENSPIEL_SOURCE = "OpenSpiel"
+OPENSPIEL_SOLVED = frozenset({"tic_tac_toe"})
+"""OpenSpiel's games that `play` answers with a search to the end (the others with MCTS, or
+the engine where the game has an evaluation)."""
+
+
+def _openspiel_entry(named: str) -> GameEntry:
+    """The entry of OpenSpiel's game `openspiel:NAME`; ValueError when OpenSpiel is not
+    installed, saying how to install it."""
+    try:
+        from zerosum.adapters import openspiel
+    except ImportError as error:
+        if error.name not in ("pyspiel", "open_spiel"):
+            raise
+        raise ValueError(
+            f"{clipped(named)} is a game of OpenSpiel, which is not installed:"
+            " pip install 'zerosum[openspiel]'"
+        ) from None
+    name = named.removeprefix(OPENSPIEL).strip()
+    return GameEntry(
+        named,
+        functools.partial(openspiel.make, name),
+        f"OpenSpiel's {name}",
+        solvable=False,  # until its game is made: `setup` says how large its board is
+        source=OPENSPIEL_SOURCE,
+    )
+
+
+def openspiel_spec(game_class: str, parameters: Mapping[str, Any]) -> str | None:
+    """`openspiel:NAME(k=v,...)` for a game an OpenSpiel adapter class made with `parameters`
+    (as a table file records them: `game_class` is `module.Class`), else None."""
+    if not game_class.startswith("zerosum.adapters.openspiel."):
+        return None
+    name, given = parameters.get("name"), parameters.get("parameters")
+    if not isinstance(name, str) or not isinstance(given, dict):
+        return None
+    options = ",".join(f"{key}={json.dumps(value)}" for key, value in given.items())
+    return f"{OPENSPIEL}{name}({options})" if options else f"{OPENSPIEL}{name}"
+
+
+def _openspiel_player(entry: GameEntry, game: Game) -> str:
+    """The player `play` sets against a human in an OpenSpiel game, by what the game offers:
+    CFR+ for hidden cards, a search to the end for the smallest, the engine (or expectiminimax)
+    where it has an evaluation, else MCTS with random playouts."""
+    if isinstance(game, InformationSets):
+        return IMPERFECT_PLAYER
+    if entry.name.removeprefix(OPENSPIEL) in OPENSPIEL_SOLVED:
+        return "solver"
+    if isinstance(game, Evaluating):
+        return "expectiminimax:depth=2" if has_chance(game) else "engine:time=2"
+    return "mcts:time=2"
+
+
 def _module(name: str) -> Any:
     try:
         return importlib.import_module(name)
@@ -570,6 +632,23 @@ def _module_of_file(path: str) -> Any:
             " module already; rename the file"
         )
     return module
+
+
+def end_in_reach(entry: GameEntry, game: Game) -> bool:
+    """Whether a tree search of `game` has somewhere to stop: an evaluation at a depth, or the
+    end of the game within reach (positions few enough to search to the end)."""
+    return isinstance(game, Evaluating) or entry.solvable
+
+
+def require_an_end_in_reach(entry: GameEntry, game: Game, remedy: str) -> None:
+    """ValueError when a search of `game` could stop only at the end of the game (it has no
+    evaluation) and the end is out of reach (too many positions: OpenSpiel's Go, Hex 11x11,
+    pig), saying `remedy`: such a search runs without end, or with a budget stops before one
+    move is searched and plays the first legal move."""
+    if not end_in_reach(entry, game):
+        raise ValueError(
+            f"{entry.name} has no evaluation and too many positions to search to the end: {remedy}"
+        )
 
 
 def unfinished(setup: Setup) -> Setup:

@@ -106,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
     setup = analysed_position(args)
     game, state = setup.game, setup.state
     tablebase = endgame_tables(setup, args.syzygy) if args.syzygy else None
+    registry.require_an_end_in_reach(
+        setup.entry, game, f"MCTS plays it (zerosum play {setup.entry.name})"
+    )
     if has_chance(game):
         return run_ranking(setup, args)
     if args.top is not None:

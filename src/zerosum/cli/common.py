@@ -52,8 +52,10 @@ def add_no_limit(parser: argparse.ArgumentParser, cost: str) -> None:
 GAME_HELP = (
     "the game: a built-in NAME (zerosum games lists them) or one an installed package"
     " registers; else FILE.py:CLASS (a class in a Python file); else MODULE:CLASS (a class in"
-    " an importable module); tried in that order. Options may follow in parentheses,"
-    " NAME(key=value,...), passed to the game's constructor"
+    " an importable module); tried in that order; or openspiel:NAME, a game of OpenSpiel"
+    " (pip install 'zerosum[openspiel]'). Options may follow in parentheses,"
+    " NAME(key=value,...), passed to the game's constructor (OpenSpiel's parameters for its"
+    " games)"
 )
 
 

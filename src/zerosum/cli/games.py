@@ -20,7 +20,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             " dice (by expectiminimax), evaluation, solver (an exact solver or perfect player of"
             " its own), tablebase (a table can be built), endgame tables, text (moves and"
             " positions as text); games of imperfect information offer hidden information, cfr"
-            " and sequence form. Your own game is named FILE.py:CLASS or MODULE:CLASS."
+            " and sequence form. Your own game is named FILE.py:CLASS or MODULE:CLASS, one of"
+            " OpenSpiel's openspiel:NAME."
         ),
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")

@@ -129,7 +129,7 @@ def program_spec(args: argparse.Namespace, setup: registry.Setup) -> str:
     if args.depth is not None:
         players.check_budget("depth", args.depth, "--depth")
     if args.time is not None or args.depth is not None:
-        return players.searching_player(setup.game, args.time, args.depth)
+        return players.searching_player(setup.entry, setup.game, args.time, args.depth)
     return players.default_player(setup.entry, setup.game)
 
 

@@ -29,7 +29,7 @@ from zerosum.cli.common import (
 )
 from zerosum.cli.progress import Bar, progress
 from zerosum.cli.solve_hidden import run_hidden
-from zerosum.game import InformationSets, StateText, has_chance, require
+from zerosum.game import Evaluating, InformationSets, StateText, has_chance, require
 from zerosum.limits import counted
 from zerosum.registry import Setup
 from zerosum.solve.answer import (
@@ -221,9 +221,12 @@ def solve(
     already), or by the exact search the arguments ask for. A solver's progress is drawn on a
     terminal, unless `shown`, the bar of a whole file, is already drawn."""
     if not setup.entry.solvable:
+        other_way = f"analyse it with the engine (zerosum analyze {setup.entry.name})"
+        if not isinstance(setup.game, Evaluating):  # no depth to stop at: MCTS plays it
+            other_way = f"MCTS plays it (zerosum play {setup.entry.name})"
         raise ValueError(
             f"{setup.entry.name} has too many positions to solve by searching to the end:"
-            f" analyse it with the engine (zerosum analyze {setup.entry.name})"
+            f" {other_way}"
         )
     generic_order = args.order is not None
     asked = exact_search_options(args)

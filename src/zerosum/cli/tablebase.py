@@ -250,6 +250,10 @@ def load(path: str, name: str | None) -> tuple[str, Table | CompactTable]:
     """The name of the game a table file was built for and the verified table: a built-in game
     is found from the file's header; any other is the one `name` names (checked against it)."""
     header = read_header(path)
+    if name is None:
+        name = registry.openspiel_spec(header["game"], header["parameters"])
+    if name is not None and name.startswith(registry.OPENSPIEL):
+        return name, compact.load(path, registry.setup(name).game)  # its parameters OpenSpiel's
     if name is not None:
         game = registry.setup(name).game if "(" in name else _named_game(name, header)
         return name, compact.load(path, game)
@@ -312,7 +316,10 @@ def outcomes(counts: dict[str, Any]) -> str:
 
 
 def describe(report: dict[str, Any]) -> str:
-    words = (_parameter(key, value) for key, value in report["parameters"].items())
+    shown = report["parameters"]
+    if report["game"].startswith(registry.OPENSPIEL):
+        shown = {}  # the name, openspiel:NAME(k=v,...), already says OpenSpiel's parameters
+    words = (_parameter(key, value) for key, value in shown.items())
     parameters = " ".join(word for word in words if word)
     lines = [
         f"{report['game']}{' (' + parameters + ')' if parameters else ''}:"

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from zerosum.game import Player
+from zerosum.games.planes import bit_planes
 from zerosum.limits import Limit
 
 State = tuple[int, int, int, bool]
@@ -375,6 +376,28 @@ class ConnectFour:
             except ValueError as error:
                 raise ValueError(f"bad moves {text!r} at move {index + 1}: {error}") from None
         return state
+
+    def move_count(self) -> int:
+        """One move a column, numbered from 0 on the left (`NumberedMoves`)."""
+        return self.width
+
+    def move_number(self, move: int) -> int:
+        return move
+
+    def numbered_move(self, number: int) -> int:
+        return number
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (self.height, self.width, 2)
+
+    def observation(self, state: State, player: Player) -> np.ndarray:
+        """`player`'s stones, then the other's, as two planes of the board, its top row first
+        (`Observing`)."""
+        position, mask, moves, _ = state
+        own = position if moves % 2 == player else mask ^ position  # `position`: the mover's
+        rows = np.arange(self.height - 1, -1, -1)[:, None]  # the top row first
+        bits = np.arange(self.width)[None, :] * (self.height + 1) + rows
+        return bit_planes((own, mask ^ own), bits)
 
     def render(self, state: State) -> str:
         """Rows from the top, X for player 0 and O for player 1, column numbers below."""

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+import numpy as np
+
 from zerosum.game import Player
 from zerosum.limits import Limit, clipped
 from zerosum.theory.nim import nim_heaps
@@ -162,6 +164,31 @@ class Nim:
     def format_move(self, state: State, move: Move) -> str:
         heap, count = move
         return f"{heap + 1}:{count}"
+
+    def move_count(self) -> int:
+        """Moves numbered heap by heap, `largest` numbers a heap for the largest starting heap
+        (`NumberedMoves`): taking `count` from heap `i` is `i * largest + count - 1`."""
+        return len(self.heaps) * max(self.heaps, default=0)
+
+    def move_number(self, move: Move) -> int:
+        heap, count = move
+        return heap * max(self.heaps) + count - 1
+
+    def numbered_move(self, number: int) -> Move:
+        heap, taken = divmod(number, max(self.heaps))
+        return (heap, taken + 1)
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (len(self.heaps), max(self.heaps, default=0))
+
+    def observation(self, state: State, player: Player) -> np.ndarray:
+        """Each heap as a row of 1s, one for each object left (`Observing`: both players see
+        the same, as Nim is impartial)."""
+        heaps, _ = state
+        planes = np.zeros(self.observation_shape(), np.int8)
+        for heap, size in enumerate(heaps):
+            planes[heap, :size] = 1
+        return planes
 
     def render(self, state: State) -> str:
         """One line per heap: its number, its objects and its size."""

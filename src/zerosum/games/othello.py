@@ -60,7 +60,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import numpy as np
+
 from zerosum.game import Player
+from zerosum.games.planes import bit_planes
 from zerosum.limits import clipped
 
 State = tuple[int, int, int, int]
@@ -69,6 +72,7 @@ SIZE = 8
 PASS = 64
 """The pass move (OpenSpiel's `kPassMove`): also the bit of `moves` that says the player must
 pass."""
+_SQUARES = np.arange(64).reshape(8, 8)  # each square's bit, row by row from a1
 
 BOARD = (1 << 64) - 1
 COLUMN_A = sum(1 << (8 * row) for row in range(SIZE))
@@ -390,6 +394,25 @@ class Othello:
         """Black's discs and White's, as bitboards."""
         mine, theirs, player, _ = state
         return (mine, theirs) if player == 0 else (theirs, mine)
+
+    def move_count(self) -> int:
+        """65 moves: the squares 0-63 row by row from a1, then `PASS` (`NumberedMoves`)."""
+        return PASS + 1
+
+    def move_number(self, move: int) -> int:
+        return move
+
+    def numbered_move(self, number: int) -> int:
+        return number
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (SIZE, SIZE, 2)
+
+    def observation(self, state: State, player: Player) -> np.ndarray:
+        """`player`'s discs, then the other's, as two 8x8 planes, row 1 first (`Observing`)."""
+        black, white = self.discs(state)
+        own, other = (black, white) if player == 0 else (white, black)
+        return bit_planes((own, other), _SQUARES)
 
     def render(self, state: State) -> str:
         """The board with row 1 at the top as OpenSpiel draws it, X for Black, O for White and

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from zerosum.game import Player
+from zerosum.games.planes import bit_planes
 
 State = tuple[int, int]
 
@@ -33,6 +34,9 @@ _HAS_LINE = bytes(any(mask & line == line for line in _LINE_MASKS) for mask in r
 _HAS_LINE_ARRAY = np.frombuffer(_HAS_LINE, np.uint8).astype(bool)
 # For every set of occupied squares: the empty ones, in index order.
 _EMPTY = tuple(tuple(s for s in range(9) if not occupied >> s & 1) for occupied in range(512))
+
+_SQUARES = np.arange(9).reshape(3, 3)
+"""Each square's bit, row by row: the board as observation planes see it."""
 
 X, O = 0, 1  # noqa: E741 (the marks of the game)
 MARKS = "XO"
@@ -156,6 +160,24 @@ class TicTacToe:
 
     def format_move(self, state: State, move: int) -> str:
         return str(move)
+
+    def move_count(self) -> int:
+        """Nine moves, numbered as the squares (`NumberedMoves`)."""
+        return 9
+
+    def move_number(self, move: int) -> int:
+        return move
+
+    def numbered_move(self, number: int) -> int:
+        return number
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (3, 3, 2)
+
+    def observation(self, state: State, player: Player) -> np.ndarray:
+        """`player`'s marks, then the other's, as two 3x3 planes row by row (`Observing`)."""
+        own, other = state if player == X else (state[1], state[0])
+        return bit_planes((own, other), _SQUARES)
 
     def render(self, state: State) -> str:
         """The board with marks, and the numbers of the empty squares to choose from."""

@@ -43,6 +43,20 @@ from zerosum.search.trace import Trace
 
 __all__ = ["alphabeta", "minimax", "negamax"]
 
+Line = tuple[Any, ...]
+"""A principal variation as the searches build it: `(move, rest)`, `rest` a line again, `()`
+at its end; linked, not copied, at every improvement (`principal_variation` reads it)."""
+
+
+def principal_variation(line: Line) -> tuple[Any, ...]:
+    """The moves of a `Line`, first to last."""
+    moves = []
+    while line:
+        move, line = line
+        moves.append(move)
+    return tuple(moves)
+
+
 REPORT_EVERY = 1 << 16
 """Nodes between two calls of a search's `progress` (a few a second)."""
 
@@ -140,6 +154,7 @@ class _Search:
         self.evaluate = game.evaluate if isinstance(game, Evaluating) else None
         self.root_player: Player = game.to_move(root)
         self.depth = depth
+        self.horizon = -1 if depth is None else depth  # the ply that evaluates; -1: none
         self.order = order
         self.distance = distance
         self.trace = trace
@@ -165,27 +180,38 @@ class _Search:
     def leaf_score(self, state: Any, ply: int, player: Player) -> float | None:
         """The score of `state` for `player` if the search stops at it, else None."""
         if self.game.is_terminal(state):
-            self.terminals += 1
-            utility = self.game.utility(state, player)
-            score = distance_score(utility, ply) if self.distance else utility
-        elif self.depth is not None and ply >= self.depth:
-            self.evaluations += 1
-            assert self.evaluate is not None  # required with a depth limit
-            estimate = self.evaluate(state, player)
-            score = heuristic_score(estimate) if self.distance else estimate
-        else:
-            return None
+            return self.end_score(state, ply, player)
+        if self.depth is not None and ply >= self.depth:
+            return self.horizon_score(state, ply, player)
+        return None
+
+    def end_score(self, state: Any, ply: int, player: Player) -> float:
+        """The score of the finished `state` for `player`: its utility."""
+        self.terminals += 1
+        utility = self.game.utility(state, player)
+        score = distance_score(utility, ply) if self.distance else utility
         if self.trace is not None:
             self.trace.record("leaf", state, ply, score)
         return score
 
-    def moves(self, state: Any) -> Sequence[Any]:
-        moves = self.game.legal_moves(state)
+    def horizon_score(self, state: Any, ply: int, player: Player) -> float:
+        """The score of `state` for `player` at the depth limit: its evaluation."""
+        self.evaluations += 1
+        assert self.evaluate is not None  # required with a depth limit
+        estimate = self.evaluate(state, player)
+        score = heuristic_score(estimate) if self.distance else estimate
+        if self.trace is not None:
+            self.trace.record("leaf", state, ply, score)
+        return score
+
+    def ordered(self, state: Any, moves: Sequence[Any]) -> Sequence[Any]:
+        """`moves`, the legal moves of the non-terminal `state`, in the search's order; called
+        only when there is an order or no move (ValueError: a game that forgot to end)."""
         if not moves:
             raise ValueError(f"state {state!r} is not terminal but has no legal moves")
         return moves if self.order is None else list(self.order(state, moves))
 
-    def minimax(self, state: Any, ply: int) -> tuple[float, tuple[Any, ...]]:
+    def minimax(self, state: Any, ply: int) -> tuple[float, Line]:
         self.nodes += 1
         if self.nodes > self.next_check:
             self.checkpoint()
@@ -196,16 +222,19 @@ class _Search:
             self.trace.record("enter", state, ply)
         maximizing = self.game.to_move(state) == self.root_player
         best = -inf if maximizing else inf
-        best_pv: tuple[Any, ...] = ()
-        for move in self.moves(state):
+        best_pv: Line = ()
+        moves = self.game.legal_moves(state)
+        if not moves or self.order is not None:
+            moves = self.ordered(state, moves)
+        for move in moves:
             value, pv = self.minimax(self.game.result(state, move), ply + 1)
             if value > best if maximizing else value < best:
-                best, best_pv = value, (move, *pv)
+                best, best_pv = value, (move, pv)
         if self.trace is not None:
             self.trace.record("exit", state, ply, best)
         return best, best_pv
 
-    def negamax(self, state: Any, ply: int) -> tuple[float, tuple[Any, ...]]:
+    def negamax(self, state: Any, ply: int) -> tuple[float, Line]:
         self.nodes += 1
         if self.nodes > self.next_check:
             self.checkpoint()
@@ -216,53 +245,67 @@ class _Search:
         if self.trace is not None:
             self.trace.record("enter", state, ply)
         best = -inf
-        best_pv: tuple[Any, ...] = ()
-        for move in self.moves(state):
+        best_pv: Line = ()
+        moves = self.game.legal_moves(state)
+        if not moves or self.order is not None:
+            moves = self.ordered(state, moves)
+        for move in moves:
             child = self.game.result(state, move)
             value, pv = self.negamax(child, ply + 1)
             if self.game.to_move(child) != player:
                 value = -value
             if value > best:
-                best, best_pv = value, (move, *pv)
+                best, best_pv = value, (move, pv)
         if self.trace is not None:
             self.trace.record("exit", state, ply, best)
         return best, best_pv
 
-    def alphabeta(
-        self, state: Any, ply: int, alpha: float, beta: float
-    ) -> tuple[float, tuple[Any, ...]]:
+    def alphabeta(self, state: Any, ply: int, alpha: float, beta: float) -> tuple[float, Line]:
+        # The hot loop of exact search, so that a node costs few calls beyond the game's own:
+        # `leaf_score` written in line, `ordered` called only when there is work for it, the
+        # bounds moved and the cut-off tested only when a move improves the best score
+        # (nothing else can change them).
         self.nodes += 1
         if self.nodes > self.next_check:
             self.checkpoint()
-        score = self.leaf_score(state, ply, self.root_player)
-        if score is not None:
-            return score, ()
+        game = self.game
+        if game.is_terminal(state):
+            return self.end_score(state, ply, self.root_player), ()
+        if ply == self.horizon:
+            return self.horizon_score(state, ply, self.root_player), ()
         trace = self.trace
         if trace is not None:
             trace.record("enter", state, ply, None, alpha, beta)
-        best_pv: tuple[Any, ...] = ()
-        if self.game.to_move(state) == self.root_player:
+        moves = game.legal_moves(state)
+        if not moves or self.order is not None:
+            moves = self.ordered(state, moves)
+        result, search = game.result, self.alphabeta
+        left = len(moves)  # moves not yet searched: a cut-off prunes them
+        best_pv: Line = ()
+        if game.to_move(state) == self.root_player:
             best = -inf
-            moves = self.moves(state)
-            for index, move in enumerate(moves, 1):
-                value, pv = self.alphabeta(self.game.result(state, move), ply + 1, alpha, beta)
+            for move in moves:
+                left -= 1
+                value, pv = search(result(state, move), ply + 1, alpha, beta)
                 if value > best:
-                    best, best_pv = value, (move, *pv)
-                alpha = max(alpha, best)
-                if best >= beta:  # MIN above would never let the game come here
-                    self.cut(state, ply, best, alpha, beta, index < len(moves))
-                    break
+                    best, best_pv = value, (move, pv)
+                    if best > alpha:
+                        alpha = best
+                    if best >= beta:  # MIN above would never let the game come here
+                        self.cut(state, ply, best, alpha, beta, left > 0)
+                        break
         else:
             best = inf
-            moves = self.moves(state)
-            for index, move in enumerate(moves, 1):
-                value, pv = self.alphabeta(self.game.result(state, move), ply + 1, alpha, beta)
+            for move in moves:
+                left -= 1
+                value, pv = search(result(state, move), ply + 1, alpha, beta)
                 if value < best:
-                    best, best_pv = value, (move, *pv)
-                beta = min(beta, best)
-                if best <= alpha:  # MAX above already has something at least as good
-                    self.cut(state, ply, best, alpha, beta, index < len(moves))
-                    break
+                    best, best_pv = value, (move, pv)
+                    if best < beta:
+                        beta = best
+                    if best <= alpha:  # MAX above already has something at least as good
+                        self.cut(state, ply, best, alpha, beta, left > 0)
+                        break
         if trace is not None:
             trace.record("exit", state, ply, best, alpha, beta)
         return best, best_pv
@@ -277,7 +320,8 @@ class _Search:
             if self.trace is not None:
                 self.trace.record("cutoff", state, ply, score, alpha, beta)
 
-    def finish(self, score: float, pv: tuple[Any, ...]) -> SearchResult:
+    def finish(self, score: float, line: Line) -> SearchResult:
+        pv = principal_variation(line)
         if self.distance:  # exact when no evaluation was met
             decoded = decode(int(score), exact=self.evaluations == 0)
             value, plies = decoded.value, decoded.plies

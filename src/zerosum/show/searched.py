@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from math import inf
 from typing import Any
 
-from zerosum.game import Chance, Game, MoveText, Rendering
+from zerosum.game import Chance, Game, Keyed, MoveText, Rendering
 from zerosum.limits import Limit, counted, shown
 from zerosum.search.engine import INFINITY
 from zerosum.search.ordering import Order
@@ -329,6 +329,15 @@ class _Draft:
     earlier: list[float | None] = field(default_factory=list)
 
 
+def _position_of(game: Game, root: Any) -> Callable[[Any], Any]:
+    """What the replay compares a state by to find it among the moves' results: the state
+    itself, or its key where the game's states have no equality of their own (OpenSpiel's: two
+    objects of one position differ)."""
+    if type(root).__eq__ is object.__eq__ and isinstance(game, Keyed):
+        return game.key
+    return lambda state: state
+
+
 class _Builder:
     """Replays trace events into drafts and steps, one event at a time.
 
@@ -368,6 +377,7 @@ class _Builder:
         self.chance = game if isinstance(game, Chance) else None
         self.render = game.render if isinstance(game, Rendering) else None
         self.format_move = game.format_move if isinstance(game, MoveText) else None
+        self.position = _position_of(game, root)
 
     def replay(self, event: Event) -> None:
         value, alpha, beta = self.for_root(event)
@@ -420,7 +430,7 @@ class _Builder:
         if not self.open:
             if self.drafts:
                 raise ValueError("the trace has two roots: it is not the trace of one search")
-            if event.state != self.root:
+            if self.position(event.state) != self.position(self.root):
                 raise ValueError("the trace starts at another position than the search's root")
             return self.new(None, event.state, None, event.ply, status), False
         parent = self.open[-1]
@@ -430,7 +440,8 @@ class _Builder:
             parent.tried[index] = True
             child = self.new(parent, event.state, moves[index], event.ply, status)
             return self.with_probability(child, parent, index), False
-        if parent.children and self.drafts[parent.children[-1]].state == event.state:
+        last = self.drafts[parent.children[-1]] if parent.children else None
+        if last is not None and self.position(last.state) == self.position(event.state):
             return self.again(self.drafts[parent.children[-1]], status), True
         raise ValueError(
             f"the trace enters a position that is not an unsearched child of node {parent.index}"
@@ -459,8 +470,9 @@ class _Builder:
         moves, tried = self.moves_of(node), node.tried
         while node.untried < len(moves) and tried[node.untried]:
             node.untried += 1
+        position = self.position(state)
         for index in range(node.untried, len(moves)):
-            if not tried[index] and self.position_after(node, index) == state:
+            if not tried[index] and self.position(self.position_after(node, index)) == position:
                 return index
         return None
 

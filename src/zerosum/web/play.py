@@ -130,11 +130,11 @@ def games_message(offered: dict[str, registry.GameEntry]) -> dict[str, Any]:
     for name, entry in offered.items():
         game = playable_setup(name).game
         strengths = strengths_of(entry, game)
-        default = (
-            {"kind": "perfect"}
-            if "perfect" in strengths and not isinstance(game, Evaluating)
-            else {"kind": "time", "seconds": 1}
-        )
+        default: dict[str, Any] = {"kind": "time", "seconds": 1}
+        if entry.player.startswith("mcts"):  # the registry's choice for a large game without
+            default = {"kind": "mcts", "seconds": 1}  # an evaluation (OpenSpiel's Hex, Go)
+        elif "perfect" in strengths and not isinstance(game, Evaluating):
+            default = {"kind": "perfect"}
         listed.append(
             {
                 "name": name,
@@ -165,14 +165,16 @@ def program_spec(setup: registry.Setup, strength: object) -> PlayerSpec:
             return parse_player("solver")  # refused, with the reason, for a game too large
         return parse_player(f"engine:time={MOST_SECONDS},{bound}")  # to the end, bounded
     if kind == "time":
-        seconds = _seconds(strength)
-        return parse_player(f"{searching_player(game, seconds, None)},{bound}")
+        spec = searching_player(setup.entry, game, _seconds(strength), None)
+        if spec.startswith("mcts"):  # the engine would have nothing to stop at (Hex 7x7)
+            bound = f"iterations={MOST_ITERATIONS}"
+        return parse_player(f"{spec},{bound}")
     if kind == "depth":
         depth = strength.get("plies")
         if not isinstance(depth, int) or isinstance(depth, bool):
             raise ValueError(f"the depth must be a whole number of plies, not {clipped(depth)}")
         check_budget("depth", depth, "the depth")
-        return parse_player(f"{searching_player(game, MOST_SECONDS, depth)},{bound}")
+        return parse_player(f"{searching_player(setup.entry, game, MOST_SECONDS, depth)},{bound}")
     if kind == "mcts":
         seconds = _seconds(strength)
         return parse_player(f"mcts:time={seconds},iterations={MOST_ITERATIONS}")
