@@ -428,3 +428,17 @@ def test_the_traffic_of_each_layer_is_its_moves_and_the_distinct_children_sent(t
         assert found == moves[depth]
         assert split.layers[depth] <= sent <= found  # a child once a partition that reaches it
     assert open_build(game, tmp_path / "four").traffic == split.traffic
+
+
+def test_a_board_whose_positions_the_disk_cannot_hold_is_refused_before_any_work(tmp_path):
+    work = tmp_path / "work"
+    with pytest.raises(ValueError, match=r"^4,531,985,219,092 positions need about 54 TB of disk"):
+        build(ConnectFour(7, 6), work)
+    assert not work.exists()  # nothing made, nothing started
+
+
+def test_the_command_refuses_a_board_too_large_for_the_disk_in_one_line(cli, tmp_path):
+    argv = ["tablebase", "build", "connect4", "-o", str(tmp_path / "c.zt")]
+    code, _, err = cli(*argv, "--work-dir", str(tmp_path / "work"))
+    assert code == 2 and err.count("\n") == 1
+    assert "of disk in the work directory" in err and "--no-limit" in err

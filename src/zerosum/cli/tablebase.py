@@ -176,6 +176,7 @@ def run_partitioned_build(args: argparse.Namespace, game: Game, output: Path) ->
             scheduler=args.scheduler,
             progress=shown,
             notice=lambda text: print(f"zerosum: note: {text}", file=sys.stderr),
+            no_limit=args.no_limit,
         )
     size = compact.write(built, output)
     table = compact.load(output, game)

@@ -63,6 +63,7 @@ from typing import Any
 import numpy as np
 
 from zerosum.game import Game, Keyed, Layered, Restorable, Vectorized, has_chance, require
+from zerosum.limits import NO_LIMIT
 from zerosum.solve.layers import (
     best_of_children,
     by_owner,
@@ -71,7 +72,7 @@ from zerosum.solve.layers import (
     split_by_owner,
 )
 from zerosum.solve.parallel import Mapper, mapper, peak_memory
-from zerosum.solve.retrograde import Progress, section
+from zerosum.solve.retrograde import Progress, reachable_at_most, section
 from zerosum.solve.table import Table, describe_game, identity
 from zerosum.solve.workdir import (
     LOCK,
@@ -147,6 +148,38 @@ def parse_bytes(text: str) -> int:
 
 def _megabytes(count: int) -> str:
     return f"{count / (1 << 20):,.0f} MB"
+
+
+def _size(count: int) -> str:
+    """Bytes as a person reads them: `59 TB`, `14 GB`, `300 MB`."""
+    for unit, power in (("TB", 40), ("GB", 30)):
+        if count >= 1 << power:
+            return f"{count / (1 << power):,.0f} {unit}"
+    return _megabytes(count)
+
+
+STORED_BYTES = 13
+"""Disk a position takes in a finished work directory: its key (8), rank (4) and mover (1)."""
+
+
+def check_disk(game: Game, folder: Path, *, no_limit: bool = False) -> None:
+    """ValueError, before any work, when the positions the game says it reaches
+    (`reachable_at_most`) would not fit, solved, on the disk of the work directory `folder`
+    beside what it holds already (unless `no_limit`: the build then stops when the disk is
+    full, its finished layers kept)."""
+    bound = reachable_at_most(game)
+    if bound is None or no_limit:
+        return
+    held = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+    free = shutil.disk_usage(folder if folder.exists() else folder.parent).free + held
+    needs = bound[0] * STORED_BYTES
+    if needs > free:
+        raise ValueError(
+            f"{bound[0]:,} positions need about {_size(needs)} of disk in the work directory"
+            f" ({STORED_BYTES} bytes each, solved); the disk of {str(folder)!r} has"
+            f" {_size(free)} for it: give a work directory on a larger disk, or pass"
+            f" {NO_LIMIT} to try anyway"
+        )
 
 
 def widest_layer_at_most(game: Game) -> int:
@@ -254,6 +287,7 @@ def build(
     progress: Callable[[Progress], None] | None = None,
     notice: Callable[[str], None] | None = None,
     keep_expansions: bool | None = None,
+    no_limit: bool = False,
 ) -> Build:
     """The `Build` of every position reachable from the initial position of a layered `game`,
     each valued for its side to move, solved partition by partition in the work directory
@@ -269,11 +303,13 @@ def build(
     kept while more than `KEEP_WHILE_FREE` of the disk is free (about 30 bytes a position).
 
     Rerun with the same `work_dir`, a build skips every finished layer. ValueError for a game
-    that is not layered or sends no keys, a `work_dir` that is a file, or one made for another
-    game."""
+    that is not layered or sends no keys, a `work_dir` that is a file, one made for another
+    game, or one on a disk too small for the game's positions (`check_disk`, unless
+    `no_limit`)."""
     _check_game(game)
     folder = _work_dir(work_dir, make=False)  # refused before a cluster is started
     plan(game, memory_per_worker, 1, partitions)  # a bound too small, likewise
+    check_disk(game, folder, no_limit=no_limit)  # a disk too small, likewise
     notes: list[str] = []
 
     def note(text: str) -> None:
