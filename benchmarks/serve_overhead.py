@@ -18,21 +18,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
-import select
-import signal
 import statistics
-import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from websockets.sync.client import connect
 
 from zerosum import registry
 from zerosum.compiled import choice
+from zerosum.web.process import served
 
 SEARCHES = (  # game, position, depth: a compiled engine and the Python one
     ("connect4", "4453", 16),
@@ -58,22 +53,6 @@ document.addEventListener("DOMContentLoaded", () => {
 });
 """
 """Recorded in the page: when each message arrives, and the frame after the record changes."""
-
-
-@contextmanager
-def served() -> Iterator[str]:
-    """The address of `zerosum serve --port 0`, run in a process of its own."""
-    server = subprocess.Popen(
-        [sys.executable, "-m", "zerosum", "serve", "--port", "0"], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert server.stdout is not None
-        ready, _, _ = select.select([server.stdout], [], [], 60)
-        assert ready, "zerosum serve printed no address"
-        yield re.search(r"at (\S+)/ ", server.stdout.readline())[1]  # type: ignore[index]
-    finally:
-        server.send_signal(signal.SIGINT)
-        server.wait(timeout=30)
 
 
 def direct(game_name: str, position: str, depth: int) -> tuple[int, float]:

@@ -23,15 +23,10 @@ Debian's chromium (as the browser test does); the PNGs are cut to 256 colours wi
 from __future__ import annotations
 
 import argparse
-import re
-import select
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -135,25 +130,6 @@ def animation(folder: Path, browser: str) -> Path:
     return path
 
 
-@contextmanager
-def served() -> Iterator[str]:
-    """The address of `zerosum serve --port 0`, running until the block ends."""
-    server = subprocess.Popen(
-        [sys.executable, "-m", "zerosum", "serve", "--port", "0"], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert server.stdout is not None
-        if not select.select([server.stdout], [], [], 60)[0]:
-            raise SystemExit("zerosum serve printed no address within a minute")
-        served = re.match(r"serving the page at (\S+)/ ", server.stdout.readline())
-        if served is None:
-            raise SystemExit("zerosum serve did not say where it serves")
-        yield served[1]
-    finally:
-        server.send_signal(signal.SIGINT)
-        server.wait(timeout=10)
-
-
 def matrix_page(page: Any, address: str) -> None:
     """The matrix page with 3 -1; -2 4 solved."""
     page.goto(address + "/matrix")
@@ -201,6 +177,8 @@ PAGES = {
 def pages(folder: Path, browser: str) -> list[Path]:
     """Screenshots of the pages of `zerosum serve`, each used as a reader would use it."""
     from playwright.sync_api import sync_playwright
+
+    from zerosum.web.process import served
 
     paths = []
     with served() as address, sync_playwright() as playwright:
