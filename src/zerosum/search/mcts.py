@@ -104,6 +104,7 @@ class _Node:
         "total",
         "lower",
         "upper",
+        "priors",
     )
 
     def __init__(self, move: Any, probability: float, prior: float, low: float, high: float):
@@ -117,6 +118,7 @@ class _Node:
         self.total = 0.0
         self.lower = low
         self.upper = high
+        self.priors: Mapping[Any, float] | None = None  # the evaluator's, until expanded
 
     @property
     def solved(self) -> bool:
@@ -184,16 +186,7 @@ class MCTS:
         """Search `state` within the budget and report the root's statistics; `on_progress`,
         when given, gets the report so far every `PROGRESS_SECONDS` while it searches."""
         self.stop_requested.clear()
-        if self.game.is_terminal(state):
-            raise ValueError("the game is over in this position: there is no move to search")
-        self.size = 0
-        root = self.reused_root(state) if self.reuse else None
-        if root is None:
-            root = self.new_node(None, 1.0, 1.0)
-            self.visit(root, state)
-        self.root = root
-        if self.chance is not None and root.kind == CHANCE:
-            raise ValueError("the position is a chance node: roll the dice before searching")
+        root = self.start(state)
         start = clock.perf_counter()
         deadline = None if self.time is None else start + self.time
         report_at = start + PROGRESS_SECONDS if on_progress is not None else math.inf
@@ -216,17 +209,51 @@ class MCTS:
         """The move the search prefers in `state`."""
         return self.search(state).best_move
 
+    def start(self, state: Any) -> _Node:
+        """The root for a search of `state`: the node of the last tree that holds it (its
+        statistics kept), or a new one. ValueError for a finished game or a chance node."""
+        if self.game.is_terminal(state):
+            raise ValueError("the game is over in this position: there is no move to search")
+        self.size = 0
+        root = self.reused_root(state) if self.reuse else None
+        if root is None:
+            root = self.new_node(None, 1.0, 1.0)
+            self.visit(root, state)
+        self.root = root
+        if self.chance is not None and root.kind == CHANCE:
+            raise ValueError("the position is a chance node: roll the dice before searching")
+        return root
+
+    def add_noise(self, root: _Node, alpha: float, fraction: float) -> None:
+        """Mix Dirichlet(`alpha`) noise into the priors of the root's moves, `fraction` of it
+        (AlphaZero's self-play: every move of the root keeps a chance to be explored). The
+        root is expanded first if it is not yet; `alpha` and `fraction` must be positive."""
+        if root.children is None:
+            self.expand(root)
+        children = root.children
+        assert children is not None
+        noise = [self.rng.gammavariate(alpha, 1.0) for _ in children]
+        total = sum(noise) or 1.0
+        for child, eta in zip(children, noise, strict=True):
+            child.prior = (1 - fraction) * child.prior + fraction * eta / total
+
     # The four steps of an iteration.
 
     def iterate(self, root: _Node) -> None:
+        path, value = self.descend(root)
+        self.back_up(path, self.leaf_value(path[-1]) if value is None else value)
+
+    def descend(self, root: _Node) -> tuple[list[_Node], float | None]:
+        """Selection and expansion: the path from `root` to the first node never visited or
+        to a finished game, and the finished game's value for player 0 (None for a new
+        position, which the caller scores: `leaf_value`, or a batch of them at once, as
+        `zerosum.learn.selfplay` does, then `back_up`)."""
         node, path = root, [root]
         while True:
             if node.kind == TERMINAL:
-                value = node.lower
-                break
+                return path, node.lower
             if node.visits == 0:
-                value = self.leaf_value(node)
-                break
+                return path, None
             if node.children is None:
                 self.expand(node)
             node = self.select(node)
@@ -234,6 +261,10 @@ class MCTS:
                 parent = path[-1]
                 self.visit(node, self.game.result(parent.state, node.move))
             path.append(node)
+
+    def back_up(self, path: list[_Node], value: float) -> None:
+        """Backpropagation: add `value` (for player 0) to every node of `path`, then tighten
+        the proven bounds."""
         for visited in path:
             visited.visits += 1
             visited.total += value
@@ -293,7 +324,10 @@ class MCTS:
             self.rng.shuffle(moves)  # unvisited moves are tried in random order
             node.children = [self.new_node(move, 1.0, 1 / len(moves)) for move in moves]
             return
-        priors, _ = self.evaluator(node.state)
+        priors = node.priors
+        if priors is None:  # a root never scored: its value is not needed, its priors are
+            priors, _ = self.evaluator(node.state)
+        node.priors = None
         weights = [max(0.0, float(priors.get(move, 0.0))) for move in moves]
         total = sum(weights)
         node.children = [
@@ -304,9 +338,15 @@ class MCTS:
     def leaf_value(self, node: _Node) -> float:
         """A new position's score for player 0: the evaluator's value or a random playout's."""
         if self.evaluator is not None:
-            _, value = self.evaluator(node.state)
-            return value if node.kind != 1 else -value
+            priors, value = self.evaluator(node.state)
+            return self.scored(node, priors, value)
         return self.playout(node.state)
+
+    def scored(self, node: _Node, priors: Mapping[Any, float], value: float) -> float:
+        """Keep the evaluator's `priors` for the node's expansion; its `value` (for the player
+        to move at the node) as player 0's."""
+        node.priors = priors
+        return value if node.kind != 1 else -value
 
     def playout(self, state: Any) -> float:
         """The result for player 0 of a game played out at random from `state`."""
