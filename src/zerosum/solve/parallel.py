@@ -60,10 +60,13 @@ def workers_limit() -> Limit:
 
 
 @contextmanager
-def mapper(workers: int | None = None, scheduler: str | None = None) -> Iterator[Mapper]:
+def mapper(
+    workers: int | None = None, scheduler: str | None = None, context: Any = None
+) -> Iterator[Mapper]:
     """A mapper over a pool of `workers` processes on this machine (default: every core), or
     over the Dask cluster whose scheduler listens at `scheduler` (on this machine or many); one
-    worker, or a single task, maps in this process."""
+    worker, or a single task, maps in this process. `context` is how the processes start
+    (a `multiprocessing` context; the platform's default when None)."""
     if scheduler is not None:
         with _dask(scheduler) as cluster:
             yield cluster
@@ -75,7 +78,7 @@ def mapper(workers: int | None = None, scheduler: str | None = None) -> Iterator
     if workers == 1:
         yield Mapper(_serial, 1)
         return
-    with processes(workers) as pool:
+    with processes(workers, context) as pool:
         yield Mapper(pool, workers)
 
 
@@ -94,8 +97,8 @@ class _Pool:
     tasks act only through their results and the files they write atomically, so running one
     twice is harmless."""
 
-    def __init__(self, workers: int) -> None:
-        self.workers, self.deaths = workers, 0
+    def __init__(self, workers: int, context: Any = None) -> None:
+        self.workers, self.deaths, self.context = workers, 0, context
         self.pool: ProcessPoolExecutor | None = None
 
     def __call__(self, function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
@@ -109,7 +112,9 @@ class _Pool:
         done = 0
         while done < len(tasks):
             if self.pool is None:
-                self.pool = ProcessPoolExecutor(self.workers, initializer=_ignore_interrupts)
+                self.pool = ProcessPoolExecutor(
+                    self.workers, mp_context=self.context, initializer=_ignore_interrupts
+                )
             futures = [self.pool.submit(function, *task) for task in tasks[done:]]
             try:
                 for future in futures:
@@ -139,10 +144,11 @@ class _Pool:
 
 
 @contextmanager
-def processes(workers: int) -> Iterator[_Pool]:
-    """A pool of `workers` processes on this machine, ended on leaving (by an error or Ctrl-C
-    too, without waiting for the tasks running)."""
-    pool = _Pool(workers)
+def processes(workers: int, context: Any = None) -> Iterator[_Pool]:
+    """A pool of `workers` processes on this machine (started by the `multiprocessing`
+    `context`, the default when None), ended on leaving (by an error or Ctrl-C too, without
+    waiting for the tasks running)."""
+    pool = _Pool(workers, context)
     try:
         yield pool
     finally:
