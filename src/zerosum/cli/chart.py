@@ -1,6 +1,7 @@
 """`zerosum chart ordering|growth|ablation -o FILE.png`: the textbook's experiments as charts;
 `zerosum chart cfr GAME -o FILE.png`: the CFR family's convergence on a game of imperfect
-information."""
+information; `zerosum chart learning DIR -o FILE.png`: a training run's strength and losses, from
+its log."""
 
 from __future__ import annotations
 
@@ -66,12 +67,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             f" {MAX_WORK.most:,} (minutes of work); ablation searches to depth"
             f" {ABLATION_DEPTH.most} at most. cfr GAME: the exploitability of each CFR"
             " variant's average strategy against iterations and against time, on a game of"
-            " imperfect information (kuhn, leduc, liars-dice). A bar on the terminal shows the"
-            " work done."
+            " imperfect information (kuhn, leduc, liars-dice). learning DIR: a training run's log"
+            " (DIR/log.jsonl, written by zerosum train) as the network's Elo difference against"
+            " each fixed opponent over training time and its losses over the optimizer's steps."
+            " A bar on the terminal shows the work done."
         ),
     )
-    parser.add_argument("chart", choices=("ordering", "growth", "ablation", "cfr"))
-    parser.add_argument("game", nargs="?", metavar="GAME", help="cfr: the game (e.g. kuhn)")
+    parser.add_argument("chart", choices=("ordering", "growth", "ablation", "cfr", "learning"))
+    parser.add_argument(
+        "game",
+        nargs="?",
+        metavar="GAME|DIR",
+        help="cfr: the game (e.g. kuhn); learning: the training directory",
+    )
     parser.add_argument("-o", "--output", metavar="FILE", required=True, help="the chart's file")
     parser.add_argument(
         "--branching",
@@ -132,14 +140,21 @@ def run(args: argparse.Namespace) -> int:
 _OPTIONS = {"ordering": (), "growth": ("branching", "max_depth", "samples", "seed")}
 _OPTIONS["ablation"] = ("max_depth",)
 _OPTIONS["cfr"] = ("game", "iterations", "sampled_iterations", "algorithms", "seed")
+_OPTIONS["learning"] = ("game",)
 
 
 def _refuse_others(args: argparse.Namespace) -> None:
     """ValueError for an option given to a chart that does not take it (it would be ignored)."""
     if args.chart == "cfr" and args.game is None:
         raise ValueError("the cfr chart needs a game: zerosum chart cfr kuhn -o FILE.png")
-    if args.game is not None and args.chart != "cfr":
-        raise ValueError(f"the {args.chart} chart takes no game (the cfr chart does)")
+    if args.chart == "learning" and args.game is None:
+        raise ValueError(
+            "the learning chart needs a training directory: zerosum chart learning DIR -o FILE.png"
+        )
+    if args.game is not None and args.chart not in ("cfr", "learning"):
+        raise ValueError(
+            f"the {args.chart} chart takes no game or directory (the cfr and learning charts do)"
+        )
     for name in dict.fromkeys(name for names in _OPTIONS.values() for name in names):
         if name == "game":
             continue
@@ -243,7 +258,41 @@ def _cfr(charts: Any, args: argparse.Namespace) -> tuple[Any, dict]:
     return charts.convergence_figure(points, args.game), report
 
 
-CHARTS = {"ordering": _ordering, "growth": _growth, "ablation": _ablation, "cfr": _cfr}
+def _learning(charts: Any, args: argparse.Namespace) -> tuple[Any, dict]:
+    from zerosum.learn.log import read_log
+
+    log = read_log(args.game)
+    game = log.game or Path(args.game).resolve().name  # a log without a start: its folder
+    report = {
+        "chart": "learning",
+        "directory": args.game,
+        "game": log.game,
+        "games": log.games,
+        "positions": log.positions,
+        "seconds": log.seconds,
+        "cut_short": log.cut_short,
+        "rounds": [asdict(r) for r in log.rounds],
+        "gates": [asdict(g) for g in log.gates],
+        "evaluations": [
+            {
+                **asdict(e),
+                "score": e.result.score,
+                "elo": e.result.elo,
+                "elo_error": e.result.elo_error,
+            }
+            for e in log.evaluations
+        ],
+    }
+    return charts.learning_figure(log, game), report
+
+
+CHARTS = {
+    "ordering": _ordering,
+    "growth": _growth,
+    "ablation": _ablation,
+    "cfr": _cfr,
+    "learning": _learning,
+}
 """Each chart's numbers and figure, from the parsed options."""
 
 

@@ -1,8 +1,10 @@
 """The textbook's experiments as charts, drawn with matplotlib (the optional extra `charts`).
 
 `ordering_figure`, `growth_figure` and `ablation_figure` draw the numbers that
-`zerosum.experiments` returns, the same numbers the tests assert; `image` turns a figure into
-the bytes of a PNG, SVG or PDF.
+`zerosum.experiments` returns, the same numbers the tests assert; `convergence_figure` the CFR
+family's exploitability; `learning_figure` a training run's log (`zerosum.learn.log`): the
+network's strength against fixed opponents and its losses; `image` turns a figure into the
+bytes of a PNG, SVG or PDF.
 Nothing here touches pyplot's global state, so charts can be drawn from any thread or program.
 """
 
@@ -16,8 +18,10 @@ from zerosum.experiments.ablation import AblationPoint
 from zerosum.experiments.convergence import ConvergencePoint
 from zerosum.experiments.growth import GrowthPoint, minimal_tree_leaves
 from zerosum.experiments.ordering import OrderingRun
+from zerosum.learn.log import Log
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 FORMATS = ("png", "svg", "pdf")
@@ -130,6 +134,113 @@ def convergence_figure(points: Sequence[ConvergencePoint], game: str) -> Figure:
     by_time.set_title("The same against time (the measures not counted)")
     by_time.legend(fontsize=8)
     return figure
+
+
+ELO_EDGE = 200.0
+"""The least half-height of the learning chart's Elo panel: its edges, where a match won or
+lost in every game is drawn, are at least this far from an even score."""
+
+
+def learning_figure(log: Log, game: str) -> Figure:
+    """A training run: the best network's Elo difference against each fixed opponent (from
+    the network's side, with its 95% error bar) against training minutes, and the mean policy
+    and value losses against the optimizer's step.
+
+    The Elo difference and its error are `MatchResult.elo` and `elo_error`. A match won (or
+    lost) in every game implies no finite difference: it is drawn as a hollow triangle on the
+    panel's top (bottom) edge, pointing off the scale, and labelled so in the legend. The panel
+    is symmetric about 0 (an even score) and reaches every error bar. The losses are on a log
+    scale when both are positive and span more than a factor of 10.
+    """
+    figure = _new_figure(12, 5)
+    strength, losses = figure.subplots(1, 2)
+    minutes = log.seconds / 60
+    gates = log.gates
+    accepted = sum(gate.accepted for gate in gates)
+    figure.suptitle(
+        f"Learning {game}: {log.games:,} self-play games, {log.positions:,} positions,"
+        f" {_duration(log.seconds)} of training"
+        + (f"; {accepted} of {len(gates)} new networks accepted" if gates else "")
+    )
+    _strength_panel(strength, log)
+    strength.set_xlim(0, max(minutes, 1e-9) * 1.05)
+    rounds = log.rounds
+    if rounds:
+        steps = [r.step for r in rounds]
+        policy = [r.policy_loss for r in rounds]
+        value = [r.value_loss for r in rounds]
+        losses.plot(steps, policy, ".-", color="#1f4e8c", label="policy loss")
+        losses.plot(steps, value, ".-", color="#c0392b", label="value loss")
+        every = policy + value
+        if min(every) > 0 and max(every) > 10 * min(every):
+            losses.set_yscale("log")
+        losses.legend(fontsize=8)
+    else:
+        _nothing_yet(losses, "no round of training yet")
+    losses.set_xlabel("optimizer step")
+    losses.set_ylabel("mean loss of the round")
+    losses.set_title("Losses")
+    losses.grid(True, which="major", alpha=0.3)
+    return figure
+
+
+def _strength_panel(axes: Axes, log: Log) -> None:
+    """The Elo panel of `learning_figure`: one series per opponent, in the order first met."""
+    evaluations = log.evaluations
+    axes.set_xlabel("training time (minutes)")
+    axes.set_ylabel("Elo difference, network minus opponent (95% error)")
+    axes.set_title("Strength against fixed opponents")
+    axes.grid(True, which="major", alpha=0.3)
+    if not evaluations:
+        _nothing_yet(axes, "no evaluation yet")
+        return
+    results = [e.result for e in evaluations]
+    reach = [abs(r.elo) + (r.elo_error or 0) for r in results if r.elo is not None]
+    edge = max([ELO_EDGE, *(1.1 * r for r in reach)])
+    axes.set_ylim(-1.06 * edge, 1.06 * edge)  # the edge's markers inside the frame
+    axes.axhline(0, color="#999", linewidth=0.8)
+    for index, opponent in enumerate(dict.fromkeys(e.opponent for e in evaluations)):
+        colour = f"C{index}"
+        finite: list[tuple[float, float, float]] = []  # minutes, Elo, its error
+        edges: dict[bool, list[float]] = {True: [], False: []}  # minutes, by every game won
+        for evaluation in evaluations:
+            if evaluation.opponent != opponent:
+                continue
+            result, minutes = evaluation.result, evaluation.seconds / 60
+            if result.elo is not None and result.elo_error is not None:
+                finite.append((minutes, result.elo, result.elo_error))
+            else:
+                edges[result.score == 1].append(minutes)
+        if finite:
+            x, y, error = zip(*finite, strict=True)
+            axes.errorbar(
+                x, y, yerr=error, fmt="o-", color=colour, capsize=3, markersize=4, label=opponent
+            )
+        for won, marker, words in ((True, "^", "won"), (False, "v", "lost")):
+            if edges[won]:
+                axes.plot(
+                    edges[won],
+                    [edge if won else -edge] * len(edges[won]),
+                    marker,
+                    color=colour,
+                    markerfacecolor="none",
+                    markersize=9,
+                    label=f"{opponent}: every game {words}, Elo off the scale",
+                )
+    axes.legend(fontsize=8)
+
+
+def _nothing_yet(axes: Axes, words: str) -> None:
+    axes.text(0.5, 0.5, words, ha="center", va="center", transform=axes.transAxes, color="#777")
+
+
+def _duration(seconds: float) -> str:
+    """A training time as a title says it: seconds, minutes or hours."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def image(figure: Figure, format: str = "png") -> bytes:

@@ -1,0 +1,1 @@
+"""Learning to play from self-play: training, its log, networks and learned evaluations."""
