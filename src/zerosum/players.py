@@ -20,6 +20,7 @@ from typing import Any
 
 from zerosum.compiled import choice
 from zerosum.game import Evaluating, Game, NumberedMoves, has_chance, require
+from zerosum.learn.player import az_player, learned_evaluation
 from zerosum.limits import Limit, clipped, shown
 from zerosum.match import Chooser
 from zerosum.registry import GameEntry, end_in_reach, entry_of, require_an_end_in_reach
@@ -58,6 +59,7 @@ BUDGETS: dict[str, tuple[float, float, str]] = {
     "depth": (1, DEPTH.most, "plies"),
     "nodes": (1, NODES.most, "nodes"),
     "iterations": (1, ITERATIONS.most, "iterations"),
+    "simulations": (1, ITERATIONS.most, "simulations"),
     "time": (0, MOST_SECONDS, "seconds"),
     "c": (0, MOST_C, ""),
 }
@@ -158,6 +160,8 @@ class PlayerKind:
     options: dict[str, type]
     make: Callable[[Game, dict[str, Any], Seat], Chooser]
     summary: str
+    argument: str | None = None
+    """The name of a value the spec gives first, without a name (`az:DIR`'s directory)."""
 
 
 def _random_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
@@ -187,8 +191,26 @@ def _no_dice(game: Game, kind: str) -> None:
         )
 
 
+def _with_evaluation(game: Game, options: dict[str, Any], kind: str) -> Game:
+    """`game`, or `game` with the learned evaluation its `eval` option names."""
+    spec = options.pop("eval", None)
+    if spec is None:
+        return game
+    if "depth" not in options and kind == "alphabeta":
+        raise ValueError("alphabeta:eval=... needs depth=N: to the end it evaluates nothing")
+    return learned_evaluation(spec, game)
+
+
+def _az_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    _no_dice(game, "az")
+    iterations = options.get("simulations")
+    return az_player(game, options["directory"], iterations, options.get("c"), seat.seed)
+
+
 def _alphabeta_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
     _no_dice(game, "alphabeta")
+    options = dict(options)
+    game = _with_evaluation(game, options, "alphabeta")
     depth = options.get("depth")
     if depth is not None:
         require(game, Evaluating, "alphabeta:depth=N (an evaluation at the depth limit)")
@@ -207,6 +229,11 @@ def _engine_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
     require_an_end_in_reach(seat.entry, game, "MCTS plays it (mcts:time=SECONDS)")
     options = dict(options)
     impl = options.pop("impl", None)
+    if "eval" in options:  # the compiled engine knows the game's own evaluation only
+        if impl == "compiled":
+            raise ValueError("engine:impl=compiled cannot use a learned evaluation: impl=python")
+        impl = "python"
+        game = _with_evaluation(game, options, "engine")
     if seat.tablebase is not None:  # the compiled engine reads no tables
         if impl == "compiled":
             raise ValueError("engine:impl=compiled reads no endgame tables: use impl=python")
@@ -279,16 +306,25 @@ PLAYERS: dict[str, PlayerKind] = {
         " impl=compiled (the default for a game with compiled rules) or impl=python",
     ),
     "alphabeta": PlayerKind(
-        {"depth": int},
+        {"depth": int, "eval": str},
         _alphabeta_player,
-        "exact alpha-beta to the end, or to depth=N with the game's evaluation",
+        "exact alpha-beta to the end, or to depth=N with the game's evaluation"
+        " (eval=az:DIR: a trained network's value instead)",
     ),
     "engine": PlayerKind(
-        {"depth": int, "time": float, "nodes": int, "impl": str},
+        {"depth": int, "time": float, "nodes": int, "impl": str, "eval": str},
         _engine_player,
         "the engine (iterative deepening, table, ordering, PVS, quiescence): depth=N,"
         " time=SECONDS and/or nodes=N; none needed where it can search to the end;"
-        " impl=compiled (the default for a game with compiled rules) or impl=python",
+        " impl=compiled (the default for a game with compiled rules) or impl=python;"
+        " eval=az:DIR: a trained network's value as the evaluation",
+    ),
+    "az": PlayerKind(
+        {"simulations": int, "c": float},
+        _az_player,
+        "a network trained by zerosum train, searching with PUCT MCTS: az:DIR,"
+        " simulations=N (default 200), c=X",
+        argument="directory",
     ),
     "expectiminimax": PlayerKind(
         {"depth": int},
@@ -320,9 +356,16 @@ def parse_player(text: str) -> PlayerSpec:
         raise ValueError(
             f"unknown player {clipped(name)}: choose one of {', '.join(sorted(PLAYERS))}"
         )
-    types = PLAYERS[name].options
+    kind = PLAYERS[name]
+    types = kind.options
     options: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
+    items = [part.strip() for part in rest.split(",")]
+    if kind.argument is not None:
+        first = items.pop(0) if items else ""
+        if not first or "=" in first:
+            raise ValueError(f"player {name!r} needs its {kind.argument} first: {name}:DIR")
+        options[kind.argument] = first
+    for item in filter(None, items):
         option, equals, value = item.partition("=")
         if option not in types:
             known = ", ".join(types) or "none"
@@ -331,7 +374,9 @@ def parse_player(text: str) -> PlayerSpec:
             raise ValueError(f"player option {option!r} needs a value: {option}=VALUE")
         if option in options:
             raise ValueError(f"player option {option!r} is given twice in {clipped(text)}")
-        if option == "impl":
+        if option == "eval":
+            options[option] = value
+        elif option == "impl":
             if value not in choice.IMPLEMENTATIONS:
                 raise ValueError(
                     f"bad value {clipped(value)} for {name} option 'impl': compiled or python"

@@ -30,14 +30,15 @@ from zerosum.cli import (
     serve,
     solve,
     tablebase,
+    train,
     tree,
     uci,
 )
 from zerosum.cli.common import Parser, one_line
 from zerosum.cli.progress import announce_compiling
 
-COMMANDS = (play, solve, analyze, explain, match, tablebase, games, tree, chart, nim, grundy, pn,
-            matrix, cfr, perft, uci, serve)  # fmt: skip
+COMMANDS = (play, solve, analyze, explain, match, tablebase, train, games, tree, chart, nim, grundy,
+            pn, matrix, cfr, perft, uci, serve)  # fmt: skip
 
 
 def build_parser() -> Parser:

@@ -1,0 +1,487 @@
+"""The training loop of self-play learning: play, learn, gate, evaluate, keep.
+
+A run lives in a directory. Each round of the loop:
+
+1. **plays** `games_per_round` games of self-play with the best network so far
+   (`zerosum.learn.selfplay`), on every core asked for (processes, each batching the
+   network's answers across its games), and adds their positions to a replay buffer of the
+   newest `buffer` positions;
+2. **learns**: gradient steps (optax's AdamW, JAX) on batches drawn from the buffer, so many
+   that each new position is drawn `replays` times on average; the loss is the policy's
+   cross-entropy against the visits plus the value's squared error against the result;
+3. **gates** (AlphaGo Zero's evaluator): the network being trained plays `gate_games` games
+   against the best, from short random openings, each with both colours; it becomes the best
+   when it scores at least `gate_score`;
+4. **evaluates** a new best against fixed opponents (player specs such as
+   `mcts:iterations=100`), what `zerosum chart learning` turns into Elo against time;
+5. **keeps** it all: the weights being trained and the best, the optimizer's state, the
+   buffer, each file with its SHA-256 in the manifest, written atomically, the manifest last.
+   A run stopped anywhere (Ctrl-C, a killed process) resumes from its last round.
+
+Every random choice of round r is seeded by the run's seed and r, so a run resumed after
+round r goes on exactly as if it had not stopped (the tests check the weights are equal).
+JAX and optax are the `learn` extra; playing with a trained network needs only numpy.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import os
+import random
+import time as clock
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from zerosum.files import write_atomically
+from zerosum.game import Game
+from zerosum.learn import log, network
+from zerosum.learn.network import Params, Shape
+from zerosum.learn.selfplay import Evaluation, Examples, Settings, play
+from zerosum.match import MatchResult, play_match
+from zerosum.registry import setup
+
+FORMAT = "zerosum self-play run"
+VERSION = 1
+MANIFEST = "manifest.json"
+OPENING_PLIES = 2
+"""Random moves before a gate or evaluation game: the games differ, the players don't."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run does, fixed when it starts (the manifest keeps it): the `game` as the
+    registry names it, the network's `hidden` layers, self-play's settings, the buffer and
+    the optimizer, the gate, the fixed `opponents` of the evaluations, and the `seed`."""
+
+    game: str
+    hidden: tuple[int, ...] = (128, 128)
+    simulations: int = 100
+    c: float = 1.5
+    noise_alpha: float = 0.5
+    noise_fraction: float = 0.25
+    temperature_moves: int = 4
+    games_per_round: int = 64
+    buffer: int = 100_000
+    batch: int = 256
+    replays: float = 4.0
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    gate_games: int = 20
+    gate_score: float = 0.55
+    opponents: tuple[str, ...] = ()
+    evaluation_games: int = 20
+    seed: int = 0
+
+    def settings(self) -> Settings:
+        return Settings(
+            self.simulations, self.c, self.noise_alpha, self.noise_fraction, self.temperature_moves
+        )
+
+    def check(self) -> None:
+        """ValueError naming the first setting out of its range."""
+        whole = {
+            "simulations": self.simulations,
+            "games_per_round": self.games_per_round,
+            "buffer": self.buffer,
+            "batch": self.batch,
+            "gate_games": self.gate_games,
+            "evaluation_games": self.evaluation_games,
+        }
+        for name, value in whole.items():
+            if value < 1:
+                raise ValueError(f"{name} must be at least 1, got {value}")
+        if self.temperature_moves < 0:
+            raise ValueError(f"temperature_moves must be at least 0, got {self.temperature_moves}")
+        positive: dict[str, float] = {"replays": self.replays, "learning_rate": self.learning_rate}
+        for name, number in positive.items():
+            if not (math.isfinite(number) and number > 0):
+                raise ValueError(f"{name} must be a positive number, got {number}")
+        if not 0 <= self.gate_score <= 1:
+            raise ValueError(f"gate_score must be from 0 to 1, got {self.gate_score}")
+        if not 0 <= self.noise_fraction <= 1 or not self.noise_alpha > 0:
+            raise ValueError("the root noise needs alpha > 0 and a fraction from 0 to 1")
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a run stands after its last kept round: rounds, optimizer steps, self-play games
+    and positions, seconds of training (over every session), the round whose network is the
+    best, and the last evaluation against each fixed opponent (spec -> wins, draws, losses)."""
+
+    rounds: int = 0
+    steps: int = 0
+    games: int = 0
+    positions: int = 0
+    seconds: float = 0.0
+    best_round: int = 0
+    policy_loss: float | None = None
+    value_loss: float | None = None
+    gate: tuple[int, int, int] | None = None
+    evaluations: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+
+
+@dataclass
+class Run:
+    """A run in memory: its plan and progress, the weights being trained (`params`), the
+    best (`best`), the optimizer's state as arrays (`optimizer`, empty before the first
+    step) and the replay buffer."""
+
+    directory: str
+    plan: Plan
+    shape: Shape
+    progress: Progress
+    params: Params
+    best: Params
+    optimizer: list[np.ndarray]
+    buffer: Examples
+
+
+def start(directory: str, plan: Plan) -> Run:
+    """A new run of `plan` in `directory` (made if missing; ValueError if it holds a run or
+    other files), its round 0 kept at once."""
+    plan.check()
+    game = setup(plan.game).game
+    shape = network.shape_for(game, plan.hidden)
+    path = Path(directory)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{directory} is not a directory")
+    if (path / MANIFEST).exists():
+        raise ValueError(f"{directory} holds a run already: --resume goes on with it")
+    if path.exists() and any(path.iterdir()):
+        raise ValueError(f"{directory} is not empty: a run starts in an empty directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"cannot make {directory}: {error.strerror}") from None
+    params = network.initial(shape, plan.seed)
+    run = Run(
+        directory,
+        plan,
+        shape,
+        Progress(),
+        params,
+        dict(params),
+        [],
+        Examples.empty(shape.inputs, shape.moves),
+    )
+    keep(run)
+    return run
+
+
+def keep(run: Run) -> None:
+    """Write the run's files for its current round, then the manifest that names them (so a
+    reader sees the last round whole or the one before), then drop older rounds' files."""
+    directory = Path(run.directory)
+    suffix = f"{run.progress.rounds:06d}"
+    files: dict[str, dict[str, str]] = {}
+    for name, data in (
+        ("params", network.to_bytes(run.params)),
+        ("best", network.to_bytes(run.best)),
+        ("optimizer", _arrays_bytes({str(i): a for i, a in enumerate(run.optimizer)})),
+        ("buffer", _arrays_bytes(asdict(run.buffer))),
+    ):
+        file = f"{name}-{suffix}.npz"
+        write_atomically(str(directory / file), data)
+        files[name] = {"file": file, "sha256": network.digest(data)}
+    progress = asdict(run.progress)
+    manifest = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": run.plan.game,
+        "network": run.shape.as_json(),
+        "plan": asdict(run.plan),
+        "progress": progress,
+        "files": files,
+    }
+    write_atomically(str(directory / MANIFEST), json.dumps(manifest, indent=1) + "\n")
+    kept = {entry["file"] for entry in files.values()}
+    for stale in directory.glob("*-[0-9][0-9][0-9][0-9][0-9][0-9].npz"):
+        if stale.name not in kept:
+            stale.unlink(missing_ok=True)
+
+
+def read_manifest(directory: str) -> dict[str, Any]:
+    """The manifest of the run in `directory`; ValueError in one line when there is none or
+    it is not one of ours."""
+    path = Path(directory) / MANIFEST
+    if not Path(directory).is_dir():
+        raise ValueError(f"{directory} is not a directory of a training run")
+    try:
+        manifest = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ValueError(f"{directory} holds no training run (no {MANIFEST})") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError(f"{path} is damaged: not a run's manifest") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise ValueError(f"{path} is not a zerosum training run's manifest")
+    if manifest.get("version") != VERSION:
+        raise ValueError(
+            f"{path} is a run of format version {manifest.get('version')!r}; this zerosum"
+            f" reads version {VERSION}"
+        )
+    return manifest
+
+
+def load_best(directory: str) -> tuple[str, Shape, Params]:
+    """The game spec, the network's shape and the best weights of the run in `directory`:
+    what a player needs (numpy only). ValueError in one line for a missing or damaged run."""
+    manifest = read_manifest(directory)
+    shape = Shape.from_json(manifest.get("network"))
+    entry = _file_entry(manifest, "best", directory)
+    params = network.load(str(Path(directory) / entry["file"]), shape, entry["sha256"])
+    return str(manifest["game"]), shape, params
+
+
+def resume(directory: str) -> Run:
+    """The run in `directory` as its last round left it; ValueError in one line for a
+    missing, foreign, truncated or changed file."""
+    manifest = read_manifest(directory)
+    try:
+        plan_data = dict(manifest["plan"])
+        plan_data["hidden"] = tuple(plan_data["hidden"])
+        plan_data["opponents"] = tuple(plan_data["opponents"])
+        plan = Plan(**plan_data)
+        progress_data = dict(manifest["progress"])
+        if progress_data.get("gate") is not None:
+            progress_data["gate"] = tuple(progress_data["gate"])
+        progress_data["evaluations"] = {
+            k: tuple(v) for k, v in progress_data.get("evaluations", {}).items()
+        }
+        progress = Progress(**progress_data)
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(f"{Path(directory) / MANIFEST} is damaged: its plan or progress") from None
+    shape = Shape.from_json(manifest.get("network"))
+    params, best = (
+        network.load(str(Path(directory) / e["file"]), shape, e["sha256"])
+        for e in (_file_entry(manifest, name, directory) for name in ("params", "best"))
+    )
+    optimizer = _load_arrays(directory, _file_entry(manifest, "optimizer", directory))
+    arrays = _load_arrays(directory, _file_entry(manifest, "buffer", directory))
+    try:
+        buffer = Examples(
+            **{name: arrays[name] for name in ("observations", "legal", "policies", "values")}
+        )
+    except KeyError:
+        raise ValueError(f"{directory}'s buffer is not one of a run") from None
+    ordered = [optimizer[str(i)] for i in range(len(optimizer))]
+    return Run(directory, plan, shape, progress, params, best, ordered, buffer)
+
+
+Report = Callable[[Progress], None]
+
+
+def train(
+    run: Run,
+    *,
+    games: int | None = None,
+    seconds: float | None = None,
+    rounds: int | None = None,
+    workers: int = 1,
+    on_progress: Report | None = None,
+) -> Progress:
+    """Go on with `run` until it has played `games` self-play games in all, or for `seconds`
+    more, or `rounds` more rounds (the first reached; at least one is needed), keeping every
+    round. Self-play runs in `workers` processes (1: in this one). Ctrl-C (KeyboardInterrupt)
+    leaves the last kept round on disk. The progress after the last round."""
+    if games is None and seconds is None and rounds is None:
+        raise ValueError("training needs a budget: a number of games, a time, or rounds")
+    from zerosum.learn.optimizer import Trainer  # JAX: imported only to train
+
+    game = setup(run.plan.game).game
+    trainer = Trainer(run.plan, run.shape, run.params, run.optimizer)
+    progress = run.progress
+    log.append(
+        run.directory, log.Start(run.plan.game, progress.steps, progress.games, progress.seconds)
+    )
+    began = clock.perf_counter()
+    done_rounds = 0
+    with _self_players(workers) as mapper:
+        while True:
+            spent = clock.perf_counter() - began
+            if games is not None and run.progress.games >= games:
+                break
+            if seconds is not None and spent >= seconds:
+                break
+            if rounds is not None and done_rounds >= rounds:
+                break
+            elapsed = _stopwatch(run.progress.seconds)
+            _round(run, game, trainer, mapper, workers, elapsed)
+            run.progress = replace(run.progress, seconds=elapsed())
+            keep(run)
+            done_rounds += 1
+            if on_progress is not None:
+                on_progress(run.progress)
+    return run.progress
+
+
+def _stopwatch(seconds: float) -> Callable[[], float]:
+    """`seconds` and the time since this call."""
+    began = clock.perf_counter()
+    return lambda: seconds + clock.perf_counter() - began
+
+
+def _round(
+    run: Run, game: Game, trainer: Any, mapper: Any, workers: int, elapsed: Callable[[], float]
+) -> None:
+    """One round: play, learn, gate, evaluate a new best (`elapsed()`: the run's seconds)."""
+    plan, number = run.plan, run.progress.rounds + 1
+    seed = plan.seed * 1_000_003 + number
+    shares = _shares(plan.games_per_round, workers)
+    tasks = [
+        (plan.game, run.best, plan.settings(), count, seed * 101 + index)
+        for index, count in enumerate(shares)
+    ]
+    played = Examples.joined(list(mapper(_self_play, tasks)))
+    buffer = Examples.joined([run.buffer, played]).last(plan.buffer)
+    steps = max(1, math.ceil(len(played) * plan.replays / plan.batch))
+    rng = np.random.default_rng(seed)
+    policy_loss, value_loss = trainer.learn(buffer, steps, rng)
+    run.params, run.optimizer, run.buffer = trainer.params(), trainer.state(), buffer
+    progress = replace(
+        run.progress,
+        rounds=number,
+        steps=run.progress.steps + steps,
+        games=run.progress.games + plan.games_per_round,
+        positions=run.progress.positions + len(played),
+        policy_loss=policy_loss,
+        value_loss=value_loss,
+    )
+    log.append(
+        run.directory,
+        log.TrainingRound(
+            progress.steps, progress.games, progress.positions, elapsed(), policy_loss, value_loss
+        ),
+    )
+    openings = random_openings(game, random.Random(seed))
+    gate = match(game, run.params, run.best, plan, openings, seed)
+    accepted = gate.score >= plan.gate_score
+    log.append(
+        run.directory,
+        log.Gate(
+            progress.steps, progress.games, elapsed(), gate.wins, gate.draws, gate.losses, accepted
+        ),
+    )
+    progress = replace(progress, gate=(gate.wins, gate.draws, gate.losses))
+    if accepted:
+        run.best = dict(run.params)
+        progress = replace(progress, best_round=number)
+        evaluations = dict(progress.evaluations)
+        for opponent in plan.opponents:
+            result = match(game, run.best, opponent, plan, openings, seed, plan.evaluation_games)
+            evaluations[opponent] = (result.wins, result.draws, result.losses)
+            log.append(
+                run.directory,
+                log.Evaluation(
+                    progress.steps,
+                    progress.games,
+                    elapsed(),
+                    opponent,
+                    result.wins,
+                    result.draws,
+                    result.losses,
+                ),
+            )
+        progress = replace(progress, evaluations=evaluations)
+    run.progress = progress
+
+
+def match(
+    game: Game,
+    params: Params,
+    opponent: Params | str,
+    plan: Plan,
+    openings: list[Any],
+    seed: int,
+    games: int | None = None,
+) -> MatchResult:
+    """A match of the network `params` (searching `plan.simulations` a move, without noise)
+    against another network or a player spec, from `openings`, each with both colours; the
+    result for `params`."""
+    from zerosum.learn.player import network_player  # the players know the learn package
+    from zerosum.players import player_maker
+
+    def ours(weights: Params) -> Callable[[int], Any]:
+        evaluation = Evaluation(game, weights)
+        return lambda s: network_player(game, evaluation, plan.simulations, plan.c, s)
+
+    them = ours(opponent) if isinstance(opponent, dict) else player_maker(opponent, game)
+    return play_match(
+        game, ours(params), them, games or plan.gate_games, openings=openings, seed=seed
+    )
+
+
+def random_openings(game: Game, rng: random.Random, plies: int = OPENING_PLIES) -> list[Any]:
+    """Distinct positions `plies` random moves from the start (none finished), in the order
+    found: the openings of a round's matches, as many as a match has pairs of games."""
+    seen: dict[Any, Any] = {}
+    for _ in range(200):
+        state = game.initial_state()
+        for _ in range(plies):
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(list(game.legal_moves(state))))
+        if not game.is_terminal(state):
+            seen.setdefault(repr(state), state)
+        if len(seen) >= 50:
+            break
+    return list(seen.values()) or [game.initial_state()]
+
+
+def _self_play(spec: str, params: Params, settings: Settings, games: int, seed: int) -> Examples:
+    """One worker's share of a round (a top-level function: it goes to other processes)."""
+    return play(setup(spec).game, params, settings, games, seed)
+
+
+def _shares(games: int, workers: int) -> list[int]:
+    """`games` split as evenly as can be between `workers` (none empty)."""
+    parts = min(games, workers)
+    return [games // parts + (index < games % parts) for index in range(parts)]
+
+
+def _self_players(workers: int) -> Any:
+    """The mapper self-play runs on: worker processes started fresh (a forked process would
+    inherit JAX's threads), or this process for one worker."""
+    from zerosum.solve.parallel import mapper
+
+    return mapper(workers, context=multiprocessing.get_context("spawn"))
+
+
+def _file_entry(manifest: dict[str, Any], name: str, directory: str) -> dict[str, str]:
+    try:
+        entry = manifest["files"][name]
+        if not isinstance(entry["file"], str) or "/" in entry["file"] or not entry["sha256"]:
+            raise ValueError
+        return {"file": entry["file"], "sha256": str(entry["sha256"])}
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(f"{Path(directory) / MANIFEST} is damaged: no {name} file") from None
+
+
+def _arrays_bytes(arrays: dict[str, np.ndarray]) -> bytes:
+    import io
+
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]
+    return buffer.getvalue()
+
+
+def _load_arrays(directory: str, entry: dict[str, str]) -> dict[str, np.ndarray]:
+    import io
+
+    path = os.path.join(directory, entry["file"])
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror}") from None
+    if network.digest(data) != entry["sha256"]:
+        raise ValueError(f"{path} is damaged or was changed: its SHA-256 is not the recorded one")
+    try:
+        with np.load(io.BytesIO(data)) as archive:
+            return {name: archive[name] for name in archive.files}
+    except (ValueError, OSError):
+        raise ValueError(f"{path} is not a run's arrays") from None

@@ -1,0 +1,326 @@
+"""Self-play learning (zerosum.learn): the network, batched self-play, the training loop, its
+kept runs, the az player and the learned evaluation, and `zerosum train`.
+
+One short seeded run on tic-tac-toe (about 20 seconds, shared by the module) is the proof
+that it learns: a network searching 16 simulations a move never loses to perfect play, where
+the same search with uniform priors and no value loses half its games.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zerosum.learn import network, selfplay, training
+from zerosum.learn.player import network_player, trained
+from zerosum.match import play_match
+from zerosum.players import parse_player, player_maker
+from zerosum.registry import setup
+from zerosum.search.mcts import MCTS
+
+TTT = setup("tictactoe").game
+SIMULATIONS = 16
+PLAN = training.Plan(
+    "tictactoe",
+    hidden=(64, 64),
+    simulations=25,
+    games_per_round=32,
+    replays=16,
+    learning_rate=3e-3,
+    temperature_moves=1,
+    seed=1,
+)
+
+
+@pytest.fixture(scope="module")
+def trained_run(tmp_path_factory: pytest.TempPathFactory) -> str:
+    directory = str(tmp_path_factory.mktemp("learning") / "run")
+    run = training.start(directory, PLAN)
+    training.train(run, rounds=40)
+    return directory
+
+
+def uniform(state):
+    return {move: 1.0 for move in TTT.legal_moves(state)}, 0.0
+
+
+def test_a_short_run_never_loses_to_perfect_play_where_uniform_priors_do(trained_run):
+    evaluation = trained(trained_run, TTT)
+    solver = player_maker("solver", TTT)
+    learned = play_match(
+        TTT, lambda s: network_player(TTT, evaluation, SIMULATIONS, 1.5, s), solver, 20
+    )
+    assert learned.losses == 0 and learned.games == 20
+    blind = play_match(
+        TTT,
+        lambda s: MCTS(TTT, iterations=SIMULATIONS, c=1.5, evaluator=uniform, seed=s).choose,
+        solver,
+        20,
+    )
+    assert blind.losses >= 5
+
+
+def test_the_value_of_the_empty_board_is_near_a_draw_and_of_a_won_position_near_a_win(
+    trained_run,
+):
+    evaluation = trained(trained_run, TTT)
+    assert abs(evaluation.value(TTT.initial_state())) < 0.35
+    # X in a corner, O beside it on an edge: a reply that loses, X to move wins
+    assert evaluation.value(TTT.parse_state("XO.......")) > 0.6
+
+
+def test_the_az_player_plays_from_a_spec_in_a_match(trained_run):
+    spec = f"az:{trained_run},simulations=16"
+    result = play_match(TTT, player_maker(spec, TTT), player_maker("random", TTT), 6)
+    assert result.losses == 0
+    engine = f"engine:depth=2,eval=az:{trained_run}"
+    result = play_match(TTT, player_maker(engine, TTT), player_maker("random", TTT), 6)
+    assert result.wins + result.draws == 6
+
+
+def test_the_learned_evaluation_is_the_networks_value_for_the_side_asked(trained_run):
+    from zerosum.players import _with_evaluation
+
+    game = _with_evaluation(TTT, {"eval": f"az:{trained_run}", "depth": 1}, "engine")
+    evaluation = trained(trained_run, TTT)
+    state = TTT.parse_state("XO.......")
+    assert game.evaluate(state, 0) == pytest.approx(evaluation.value(state))
+    assert game.evaluate(state, 1) == pytest.approx(-evaluation.value(state))
+
+
+def test_player_specs_of_the_az_player_are_checked():
+    assert parse_player("az:runs/x,simulations=50").options == {
+        "directory": "runs/x",
+        "simulations": 50,
+    }
+    for text, message in [
+        ("az", "needs its directory first"),
+        ("az:simulations=5", "needs its directory first"),
+        ("az:d,simulations=0", "simulations must be a whole number from 1"),
+        ("az:d,depth=3", "has no option 'depth'"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            parse_player(text)
+    with pytest.raises(ValueError, match="needs depth=N"):
+        player_maker("alphabeta:eval=az:d", TTT)
+    with pytest.raises(ValueError, match="unknown evaluation"):
+        player_maker("engine:depth=2,eval=td:x", TTT)
+
+
+def test_a_network_of_another_game_is_refused(trained_run):
+    connect4 = setup("connect4(width=4, height=4)").game
+    with pytest.raises(
+        ValueError,
+        match=r"learned tictactoe, not this game \(ConnectFour, positions of shape \(4, 4, 2\)\)",
+    ):
+        trained(trained_run, connect4)
+
+
+# The network and self-play
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 1000), rows=st.integers(1, 5))
+def test_the_forward_pass_is_the_same_under_numpy_and_jax(seed, rows):
+    import jax.numpy as jnp
+
+    shape = network.Shape(18, (16, 8), 9)
+    params = network.initial(shape, seed)
+    params = {k: v + np.float32(0.1) for k, v in params.items()}  # biases not all zero
+    inputs = np.random.default_rng(seed).integers(0, 2, (rows, 18)).astype(np.float32)
+    scores, values = network.forward(params, inputs, np)
+    jax_params = {k: jnp.asarray(v) for k, v in params.items()}
+    jax_scores, jax_values = network.forward(jax_params, jnp.asarray(inputs), jnp)
+    np.testing.assert_allclose(scores, np.asarray(jax_scores), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(values, np.asarray(jax_values), rtol=1e-5, atol=1e-5)
+    assert scores.shape == (rows, 9) and values.shape == (rows,)
+    assert np.all(np.abs(values) <= 1)
+
+
+def test_a_batch_of_positions_gets_the_answers_each_gets_alone():
+    params = network.initial(network.shape_for(TTT, (16,)), 3)
+    evaluation = selfplay.Evaluation(TTT, params)
+    states = [TTT.initial_state(), TTT.parse_state("X.O.X.O.."), TTT.parse_state("XO.......")]
+    for (priors, value), state in zip(evaluation.batch(states), states, strict=True):
+        alone_priors, alone_value = evaluation(state)
+        assert set(priors) == set(TTT.legal_moves(state))
+        assert sum(priors.values()) == pytest.approx(1)
+        assert priors == pytest.approx(alone_priors) and value == pytest.approx(alone_value)
+
+
+def test_self_play_examples_are_its_positions_with_their_visits_and_results():
+    params = network.initial(network.shape_for(TTT, (16,)), 0)
+    examples = selfplay.play(TTT, params, selfplay.Settings(simulations=8), 6, seed=5)
+    assert 6 * 5 <= len(examples) <= 6 * 9  # every game lasts 5 to 9 moves
+    assert examples.observations.shape == (len(examples), 18)
+    np.testing.assert_allclose(examples.policies.sum(axis=1), 1, rtol=1e-6)
+    assert not np.any(examples.policies[~examples.legal])  # visits go to legal moves only
+    assert set(np.unique(examples.values)) <= {-1.0, 0.0, 1.0}
+    # the first example of each game is the empty board, with all nine moves legal
+    empty = np.all(examples.observations == 0, axis=1)
+    assert empty.sum() == 6 and np.all(examples.legal[empty])
+    again = selfplay.play(TTT, params, selfplay.Settings(simulations=8), 6, seed=5)
+    np.testing.assert_array_equal(again.policies, examples.policies)  # seeded
+
+
+def test_puct_scores_a_position_once_and_expands_it_with_those_priors():
+    calls = []
+
+    def counting(state):
+        calls.append(state)
+        return uniform(state)
+
+    result = MCTS(TTT, iterations=100, evaluator=counting, seed=1, solver=False).search(
+        TTT.initial_state()
+    )
+    # one question a new node (a finished game needs none); expanding it asked again before
+    assert len(calls) <= result.iterations
+
+
+def test_games_that_self_play_cannot_learn_are_refused_with_the_reason():
+    for name, message in [
+        ("pig", "has dice"),
+        ("chess", "does not provide NumberedMoves"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            network.shape_for(setup(name).game, (8,))
+
+
+# Kept runs
+
+
+def test_a_resumed_run_goes_on_exactly_as_one_that_did_not_stop(tmp_path):
+    plan = training.Plan("tictactoe", hidden=(16,), simulations=4, games_per_round=4,
+                         gate_games=2, seed=7)  # fmt: skip
+    straight = training.start(str(tmp_path / "a"), plan)
+    training.train(straight, rounds=2)
+    stopped = training.start(str(tmp_path / "b"), plan)
+    training.train(stopped, rounds=1)
+    resumed = training.resume(str(tmp_path / "b"))
+    assert resumed.progress.rounds == 1 and len(resumed.buffer) == len(stopped.buffer)
+    np.testing.assert_array_equal(resumed.buffer.policies, stopped.buffer.policies)
+    training.train(resumed, rounds=1)
+    assert resumed.progress.steps == straight.progress.steps
+    assert resumed.progress.games == straight.progress.games == 8
+    for name, value in straight.params.items():
+        np.testing.assert_allclose(resumed.params[name], value, rtol=1e-6, atol=1e-7)
+    np.testing.assert_array_equal(resumed.buffer.values, straight.buffer.values)
+    kept = sorted(p.name for p in (tmp_path / "b").iterdir())
+    assert kept == [
+        "best-000002.npz", "buffer-000002.npz", "log.jsonl", "manifest.json",
+        "optimizer-000002.npz", "params-000002.npz",
+    ]  # fmt: skip
+
+
+@pytest.fixture
+def small_run(tmp_path) -> Path:
+    plan = training.Plan("tictactoe", hidden=(8,), simulations=2, games_per_round=2,
+                         gate_games=2, seed=1)  # fmt: skip
+    training.train(training.start(str(tmp_path / "run"), plan), rounds=1)
+    return tmp_path / "run"
+
+
+def test_damaged_truncated_or_foreign_runs_are_refused_in_one_line(small_run, tmp_path):
+    best = next(small_run.glob("best-*.npz"))
+    data = best.read_bytes()
+    best.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match=r"best-000001.npz is damaged or was changed"):
+        trained(str(small_run), TTT)
+    best.write_bytes(data)
+    trained(str(small_run), TTT)  # whole again
+    manifest = small_run / "manifest.json"
+    text = manifest.read_text()
+    manifest.write_text(text[:100])
+    with pytest.raises(ValueError, match="manifest.json is damaged: not a run's manifest"):
+        training.resume(str(small_run))
+    manifest.write_text(json.dumps({"format": "something else"}))
+    with pytest.raises(ValueError, match="is not a zerosum training run's manifest"):
+        trained(str(small_run), TTT)
+    manifest.write_text(text.replace('"version": 1', '"version": 99'))
+    with pytest.raises(ValueError, match="format version 99; this zerosum reads version 1"):
+        training.resume(str(small_run))
+    with pytest.raises(ValueError, match="holds no training run"):
+        trained(str(tmp_path), TTT)
+
+
+def test_a_run_does_not_start_over_another(small_run):
+    with pytest.raises(ValueError, match="holds a run already: --resume goes on with it"):
+        training.start(str(small_run), PLAN)
+
+
+# The command
+
+
+def test_train_refuses_bad_options_in_one_line(cli, tmp_path):
+    for arguments, message in [
+        (["--time", "soon"], "--time takes a duration such as 90s, 30m or 1h"),
+        (["--time", "0s"], "--time must be more than 0"),
+        (["--hidden", "64,x"], "--hidden takes 1 to 8 layer widths"),
+        (["--games", "0"], "--games must be at least 1"),
+        (["--opponent", "wizard"], "unknown player 'wizard'"),
+        (["--resume"], "out is not a directory of a training run"),
+    ]:
+        out = tmp_path / "out"
+        code, _, err = cli("train", "tictactoe", "--out", str(out), *arguments)
+        assert code == 2 and err.count("\n") == 1 and message in err, (arguments, err)
+    code, _, err = cli("train", "kuhn", "--out", str(tmp_path / "k"))
+    assert code == 2 and "imperfect information" in err
+
+
+def test_ctrl_c_leaves_a_run_that_plays_and_resumes(tmp_path):
+    directory = tmp_path / "run"
+    command = [sys.executable, "-m", "zerosum", "train", "tictactoe", "--out", str(directory),
+               "--simulations", "4", "--games-per-round", "4", "--hidden", "8",
+               "--workers", "2", "--time", "10m"]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        for line in process.stdout:  # the second round's line: one round at least is kept
+            lines.append(line)
+            if line.startswith("round 2,"):
+                break
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 130, (lines, err)
+    assert "Traceback" not in err
+    assert "--resume goes on" in out
+    kept = training.resume(str(directory))
+    assert kept.progress.rounds >= 2
+    result = play_match(TTT, player_maker(f"az:{directory}", TTT), player_maker("random", TTT), 2)
+    assert result.games == 2
+    env = dict(os.environ)
+    code = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "zerosum",
+            "train",
+            "tictactoe",
+            "--out",
+            str(directory),
+            "--resume",
+            "--rounds",
+            "1",
+            "--workers",
+            "1",
+            "--json",
+        ],  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert code.returncode == 0, code.stderr
+    report = json.loads(code.stdout[code.stdout.index("{") :])
+    assert report["rounds"] == kept.progress.rounds + 1
