@@ -27,6 +27,7 @@ exact solver is `zerosum.solve.connect4`.
 
 from __future__ import annotations
 
+import functools
 from math import comb
 from typing import Any
 
@@ -395,9 +396,13 @@ class ConnectFour:
         (`Observing`)."""
         position, mask, moves, _ = state
         own = position if moves % 2 == player else mask ^ position  # `position`: the mover's
-        rows = np.arange(self.height - 1, -1, -1)[:, None]  # the top row first
-        bits = np.arange(self.width)[None, :] * (self.height + 1) + rows
-        return bit_planes((own, mask ^ own), bits)
+        return bit_planes((own, mask ^ own), self._cell_bits)
+
+    @functools.cached_property
+    def _cell_bits(self) -> np.ndarray:
+        """Each cell's bit, the top row first (the observation's layout)."""
+        rows = np.arange(self.height - 1, -1, -1)[:, None]
+        return np.arange(self.width)[None, :] * (self.height + 1) + rows
 
     def render(self, state: State) -> str:
         """Rows from the top, X for player 0 and O for player 1, column numbers below."""

@@ -9,7 +9,7 @@ import numpy as np
 
 def bit_planes(masks: Sequence[int], bit_of: np.ndarray) -> np.ndarray:
     """An int8 array of shape `bit_of.shape + (len(masks),)`: at each cell, for each mask in
-    turn, 1 when that mask holds the bit `bit_of[cell]`, else 0."""
-    bits = np.asarray(bit_of, dtype=np.int64)
-    layers = [np.array([(mask >> int(b)) & 1 for b in bits.flat], np.int8) for mask in masks]
-    return np.stack([layer.reshape(bits.shape) for layer in layers], axis=-1)
+    turn, 1 when that mask holds the bit `bit_of[cell]`, else 0. Masks are of 64 bits at most."""
+    bits = np.asarray(bit_of, dtype=np.uint64)[..., None]
+    words = np.array(masks, dtype=np.uint64)
+    return ((words >> bits) & np.uint64(1)).astype(np.int8)
