@@ -83,9 +83,8 @@ def main() -> None:
     print()
     print(f"Test_L2_R1, first {len(sample)} positions, perfect moves:")
     print(f"- the policy alone: {by_policy}/{len(sample)} ({by_policy / len(sample):.0%})")
-    print(
-        f"- with {simulations} simulations: {by_search}/{len(sample)} ({by_search / len(sample):.0%})"
-    )
+    share = by_search / len(sample)
+    print(f"- with {simulations} simulations: {by_search}/{len(sample)} ({share:.0%})")
 
     settings = selfplay.Settings(simulations=simulations)
     began = time.perf_counter()
