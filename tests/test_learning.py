@@ -324,3 +324,19 @@ def test_ctrl_c_leaves_a_run_that_plays_and_resumes(tmp_path):
     assert code.returncode == 0, code.stderr
     report = json.loads(code.stdout[code.stdout.index("{") :])
     assert report["rounds"] == kept.progress.rounds + 1
+
+
+def test_the_gate_comes_every_so_many_rounds_and_the_log_says_so(tmp_path):
+    from zerosum.learn.log import read_log
+
+    plan = training.Plan("tictactoe", hidden=(8,), simulations=2, games_per_round=2,
+                         gate_games=2, gate_every=2, opponents=("random",),
+                         evaluation_games=2)  # fmt: skip
+    run = training.start(str(tmp_path / "run"), plan)
+    training.train(run, rounds=3)
+    log = read_log(tmp_path / "run")
+    assert len(log.rounds) == 3 and len(log.gates) == 1
+    assert [r.games for r in log.rounds] == [2, 4, 6] and log.gates[0].games == 4
+    accepted = log.gates[0].accepted
+    assert len(log.evaluations) == (1 if accepted else 0)
+    assert run.progress.best_round == (2 if accepted else 0)

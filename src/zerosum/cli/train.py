@@ -53,6 +53,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--simulations", type=int, help="MCTS simulations a move (default 100)")
     parser.add_argument("--games-per-round", type=int, help="self-play games a round (64)")
     parser.add_argument(
+        "--gate-every", type=int, help="rounds between two gates against the best (default 1)"
+    )
+    parser.add_argument(
         "--hidden", metavar="N,N", help="the network's hidden layers (default 128,128)"
     )
     parser.add_argument(
@@ -70,7 +73,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     seconds = duration(args.time) if args.time is not None else None
-    for flag in ("games", "rounds", "simulations", "games_per_round", "workers"):
+    for flag in ("games", "rounds", "simulations", "games_per_round", "gate_every", "workers"):
         value = getattr(args, flag)
         if value is not None and value < 1:
             raise ValueError(f"--{flag.replace('_', '-')} must be at least 1, got {value}")
@@ -169,6 +172,8 @@ def plan_of(args: argparse.Namespace) -> Plan:
         options["simulations"] = args.simulations
     if args.games_per_round is not None:
         options["games_per_round"] = args.games_per_round
+    if args.gate_every is not None:
+        options["gate_every"] = args.gate_every
     if args.hidden is not None:
         options["hidden"] = hidden_layers(args.hidden)
     simulations = options.get("simulations", Plan.simulations)

@@ -9,9 +9,9 @@ A run lives in a directory. Each round of the loop:
 2. **learns**: gradient steps (optax's AdamW, JAX) on batches drawn from the buffer, so many
    that each new position is drawn `replays` times on average; the loss is the policy's
    cross-entropy against the visits plus the value's squared error against the result;
-3. **gates** (AlphaGo Zero's evaluator): the network being trained plays `gate_games` games
-   against the best, from short random openings, each with both colours; it becomes the best
-   when it scores at least `gate_score`;
+3. **gates** (AlphaGo Zero's evaluator), every `gate_every` rounds: the network being trained
+   plays `gate_games` games against the best, from short random openings, each with both
+   colours; it becomes the best when it scores at least `gate_score`;
 4. **evaluates** a new best against fixed opponents (player specs such as
    `mcts:iterations=100`), what `zerosum chart learning` turns into Elo against time;
 5. **keeps** it all: the weights being trained and the best, the optimizer's state, the
@@ -74,6 +74,7 @@ class Plan:
     weight_decay: float = 1e-4
     gate_games: int = 20
     gate_score: float = 0.55
+    gate_every: int = 1
     opponents: tuple[str, ...] = ()
     evaluation_games: int = 20
     seed: int = 0
@@ -91,6 +92,7 @@ class Plan:
             "buffer": self.buffer,
             "batch": self.batch,
             "gate_games": self.gate_games,
+            "gate_every": self.gate_every,
             "evaluation_games": self.evaluation_games,
         }
         for name, value in whole.items():
@@ -358,6 +360,14 @@ def _round(
             progress.steps, progress.games, progress.positions, elapsed(), policy_loss, value_loss
         ),
     )
+    run.progress = progress
+    if number % plan.gate_every == 0:
+        _gate(run, game, elapsed, seed)
+
+
+def _gate(run: Run, game: Game, elapsed: Callable[[], float], seed: int) -> None:
+    """The network being trained against the best; if it is kept, the evaluations."""
+    plan, progress = run.plan, run.progress
     openings = random_openings(game, random.Random(seed))
     gate = match(game, run.params, run.best, plan, openings, seed)
     accepted = gate.score >= plan.gate_score
@@ -370,7 +380,7 @@ def _round(
     progress = replace(progress, gate=(gate.wins, gate.draws, gate.losses))
     if accepted:
         run.best = dict(run.params)
-        progress = replace(progress, best_round=number)
+        progress = replace(progress, best_round=progress.rounds)
         evaluations = dict(progress.evaluations)
         for opponent in plan.opponents:
             result = match(game, run.best, opponent, plan, openings, seed, plan.evaluation_games)
