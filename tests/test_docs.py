@@ -42,8 +42,8 @@ def run_guide(path: Path, folder: Path) -> None:
                 name = re.match(r"# (\w+\.py)\n", code)
                 if name:
                     (folder / name[1]).write_text(code)
-                with contextlib.redirect_stdout(printed):
-                    exec(compile(code, str(path), "exec"), namespace)
+                with contextlib.chdir(folder), contextlib.redirect_stdout(printed):
+                    exec(compile(code, str(path), "exec"), namespace)  # files it writes go there
             elif kind == "text":
                 expected.append(code)
             else:
