@@ -154,14 +154,17 @@ def initial_parameters(hidden: int, seed: int) -> dict[str, np.ndarray]:
 @dataclass(frozen=True)
 class TDSettings:
     """How a TD evaluation of Pig was trained: the `target`, the hidden units, the trace decay
-    `lam` (λ), the step size `alpha` (α), the rate of uniformly random moves `exploration` and
-    the `seed` of the random generators."""
+    `lam` (λ), the step size `alpha` (α) and the games `halving` after which it is halved (α is
+    divided by `1 + n / halving` in game `n`: Robbins and Monro's decreasing steps, which let
+    the weights settle instead of wandering with the dice; 0 keeps α fixed), the rate of
+    uniformly random moves `exploration` and the `seed` of the random generators."""
 
     target: int = 100
-    hidden: int = 32
+    hidden: int = 64
     lam: float = 0.7
-    alpha: float = 0.1
-    exploration: float = 0.0
+    alpha: float = 0.03
+    halving: int = 20_000
+    exploration: float = 0.05
     seed: int = 0
 
     def check(self) -> None:
@@ -176,6 +179,8 @@ class TDSettings:
             raise ValueError(
                 f"the step size α (alpha) must be above 0 and at most 10, got {self.alpha}"
             )
+        if self.halving < 0:
+            raise ValueError(f"the games halving α must be 0 (never) or more, got {self.halving}")
         if not 0 <= self.exploration <= 1:
             raise ValueError(
                 f"the exploration rate must be between 0 and 1, got {self.exploration}"
@@ -332,7 +337,14 @@ def train_td(
     while done < episodes and not _stopped(stop):
         count = min(chunk, episodes - done)
         weights = run(
-            weights, key, played + done, count, settings.alpha, settings.lam, settings.exploration
+            weights,
+            key,
+            played + done,
+            count,
+            settings.alpha,
+            settings.halving,
+            settings.lam,
+            settings.exploration,
         )
         weights = jax.block_until_ready(weights)  # the chunk is played before it is reported
         done += count
@@ -352,7 +364,7 @@ _COMPILED: dict[int, Callable[..., Any]] = {}
 
 
 def _compiled_games(target: int) -> Callable[..., Any]:
-    """`run(weights, key, first, count, alpha, lam, exploration)`: the weights after games
+    """`run(weights, key, first, count, alpha, halving, lam, exploration)`: the weights after games
     `first` to `first + count - 1` of self-play, compiled once for each target."""
     if target in _COMPILED:
         return _COMPILED[target]
@@ -418,14 +430,20 @@ def _compiled_games(target: int) -> Callable[..., Any]:
 
     @jax.jit
     def run(
-        weights: dict, base: Any, first: Any, count: Any, alpha: Any, lam: Any, exploration: Any
+        weights: dict,
+        base: Any,
+        first: Any,
+        count: Any,
+        alpha: Any,
+        halving: Any,
+        lam: Any,
+        exploration: Any,
     ) -> dict:
-        return jax.lax.fori_loop(
-            first,
-            first + count,
-            lambda index, w: game(index, w, base, alpha, lam, exploration),
-            weights,
-        )
+        def one(index: Any, weights: dict) -> dict:
+            step_size = jnp.where(halving > 0, alpha / (1 + index / jnp.maximum(halving, 1)), alpha)
+            return game(index, weights, base, step_size, lam, exploration)
+
+        return jax.lax.fori_loop(first, first + count, one, weights)
 
     _COMPILED[target] = run
     return run
