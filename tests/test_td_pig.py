@@ -107,6 +107,8 @@ def test_training_reports_progress_and_stops_when_asked():
     )
     assert seen == [(200, 1_000), (400, 1_000)]
     assert evaluation.episodes == 400
+    with pytest.raises(ValueError, match="a chunk must hold at least 1 game, got 0"):
+        train_td(SETTINGS, 10, chunk=0)
 
 
 @pytest.mark.parametrize(

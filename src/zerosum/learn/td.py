@@ -316,6 +316,8 @@ def train_td(
     settings.check()
     if episodes < 0:
         raise ValueError(f"the number of games must be at least 0, got {episodes}")
+    if chunk < 1:
+        raise ValueError(f"a chunk must hold at least 1 game, got {chunk}")
     if start is not None and start.settings != settings:
         raise ValueError(
             f"cannot continue training: the evaluation was trained with {start.settings},"
