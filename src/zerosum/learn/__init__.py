@@ -1,1 +1,2 @@
-"""Learning to play from self-play: training, its log, networks and learned evaluations."""
+"""Learning to play from self-play: a network guiding MCTS (the AlphaZero line), its training
+log, and learned evaluations (TD(lambda) for games with dice)."""
