@@ -340,3 +340,35 @@ def test_the_gate_comes_every_so_many_rounds_and_the_log_says_so(tmp_path):
     accepted = log.gates[0].accepted
     assert len(log.evaluations) == (1 if accepted else 0)
     assert run.progress.best_round == (2 if accepted else 0)
+
+
+# Pig learns by TD(lambda) through the same command
+
+
+def test_train_pig_learns_by_td_keeps_it_and_measures_it_exactly(cli, tmp_path):
+    directory = str(tmp_path / "pig")
+    report = cli.json("train", "pig(target=20)", "--games", "1000", "--out", directory,
+                      progress=True)  # fmt: skip
+    assert report["games"] == 1000
+    against = report["against_optimal"]
+    assert against["mean"] == pytest.approx((against["first"] + against["second"]) / 2)
+    assert against["mean"] > 0.49  # an untrained network wins 0.156 (tests/test_td_pig.py)
+    resumed = cli.json("train", "pig(target=20)", "--games", "1500", "--out", directory,
+                       "--resume", progress=True)  # fmt: skip
+    assert resumed["games"] == 1500
+    pig = setup("pig(target=20)").game
+    result = play_match(
+        pig, player_maker(f"expectiminimax:depth=1,eval=td:{directory}", pig),
+        player_maker("random", pig), 4,
+    )  # fmt: skip
+    assert result.games == 4
+    code, _, err = cli("train", "pig", "--simulations", "5", "--out", str(tmp_path / "x"))
+    assert code == 2 and "Pig learns by TD(lambda)" in err
+    for spec, message in [
+        (f"expectiminimax:eval=td:{directory}", "needs depth=N"),
+        (f"engine:depth=2,eval=td:{directory}", "cannot play a game with dice"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            player_maker(spec, pig)
+    with pytest.raises(ValueError, match=r"learned pig\(target=20\), not this game"):
+        player_maker(f"expectiminimax:depth=1,eval=td:{directory}", setup("pig").game)

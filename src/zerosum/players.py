@@ -196,8 +196,8 @@ def _with_evaluation(game: Game, options: dict[str, Any], kind: str) -> Game:
     spec = options.pop("eval", None)
     if spec is None:
         return game
-    if "depth" not in options and kind == "alphabeta":
-        raise ValueError("alphabeta:eval=... needs depth=N: to the end it evaluates nothing")
+    if "depth" not in options and kind in ("alphabeta", "expectiminimax"):
+        raise ValueError(f"{kind}:eval=... needs depth=N: to the end it evaluates nothing")
     return learned_evaluation(spec, game)
 
 
@@ -218,6 +218,8 @@ def _alphabeta_player(game: Game, options: dict[str, Any], seat: Seat) -> Choose
 
 
 def _expectiminimax_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
+    options = dict(options)
+    game = _with_evaluation(game, options, "expectiminimax")
     depth = options.get("depth")
     if depth is not None:
         require(game, Evaluating, "expectiminimax:depth=N (an evaluation at the depth limit)")
@@ -327,9 +329,10 @@ PLAYERS: dict[str, PlayerKind] = {
         argument="directory",
     ),
     "expectiminimax": PlayerKind(
-        {"depth": int},
+        {"depth": int, "eval": str},
         _expectiminimax_player,
-        "expectiminimax with Star2 pruning for dice games, to depth=N with the evaluation",
+        "expectiminimax with Star2 pruning for dice games, to depth=N with the evaluation"
+        " (eval=td:DIR: Pig's evaluation learned by TD(lambda))",
     ),
     "solver": PlayerKind(
         {},

@@ -12,11 +12,15 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from zerosum import registry
 from zerosum.cli.common import add_game_argument, print_json
+from zerosum.games.pig import Pig
 from zerosum.learn.training import Plan, Progress, resume, start, train
 from zerosum.match import MatchResult
 from zerosum.players import parse_player
@@ -85,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
     workers_limit().check(workers)
     args.game = game_spec(args)
     directory = args.out or "train-" + re.sub(r"[^A-Za-z0-9_.-]+", "-", args.game).strip("-")
+    game = registry.setup(args.game).game
+    if isinstance(game, Pig):
+        return train_pig(args, game, directory, seconds)
     if args.resume:
         changed = [
             f for f in ("simulations", "games_per_round", "hidden", "opponent") if getattr(args, f)
@@ -103,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
         if args.games
         else (f"{args.rounds} rounds" if args.rounds else f"for {_clock(seconds or 0)}")
     )
-    print(f"training {args.game} in {directory} {what} on {workers} process(es); Ctrl-C stops it")
+    say = _progress_printer(args)
+    say(f"training {args.game} in {directory} {what} on {workers} process(es); Ctrl-C stops it")
     try:
         progress = train(
             session,
@@ -111,14 +119,13 @@ def run(args: argparse.Namespace) -> int:
             seconds=seconds,
             rounds=args.rounds,
             workers=workers,
-            on_progress=lambda p: print(line(p), flush=True),
+            on_progress=lambda p: say(line(p)),
         )
     except KeyboardInterrupt:
         kept = session.progress
-        print(
+        say(
             f"\nstopped: {directory} keeps round {kept.rounds} ({kept.games:,} games);"
-            f" --resume goes on",
-            flush=True,
+            f" --resume goes on"
         )
         raise
     report: dict[str, Any] = {
@@ -146,6 +153,99 @@ def run(args: argparse.Namespace) -> int:
         f" play it with az:{directory}"
     )
     return 0
+
+
+TD_GAMES = 20_000
+"""TD(lambda)'s games of self-play on Pig when no budget is given (about a minute here)."""
+SELF_PLAY_ONLY = ("rounds", "simulations", "games_per_round", "gate_every", "hidden", "opponent")
+
+
+def train_pig(args: argparse.Namespace, game: Pig, directory: str, seconds: float | None) -> int:
+    """Pig learns an evaluation by TD(lambda) (`zerosum.learn.td`), kept in `directory`, and
+    the learned policy is measured exactly against the optimal player. Ctrl-C ends training
+    after the games under way, and the evaluation so far is kept."""
+    import signal
+
+    from zerosum.learn import td
+    from zerosum.solve.pig import TARGET
+
+    for flag in SELF_PLAY_ONLY:
+        if getattr(args, flag):
+            name = flag.replace("_", "-")
+            raise ValueError(f"--{name} is for self-play with a network; Pig learns by TD(lambda)")
+    if args.resume:
+        saved = td.load(directory)
+        if saved.target != game.target:
+            raise ValueError(f"{directory} learned {saved.game}, not {args.game}")
+        start: td.TDEvaluation | None = saved
+        settings = saved.settings
+    else:
+        if Path(directory).exists() and any(Path(directory).iterdir()):
+            raise ValueError(f"{directory} is not empty: --resume goes on with what it holds")
+        start, settings = None, td.TDSettings(target=game.target, seed=args.seed)
+    settings.check()
+    done = 0 if start is None else start.episodes
+    episodes = (
+        (args.games - done)
+        if args.games is not None
+        else (TD_GAMES if seconds is None or args.time is None else 10**9)
+    )
+    if episodes < 1:
+        raise ValueError(f"{directory} has played {done:,} games already, --games {args.games:,}")
+    interrupted: list[int] = []
+    deadline = None if args.time is None or seconds is None else time.perf_counter() + seconds
+
+    def stop() -> bool:
+        return bool(interrupted) or (deadline is not None and time.perf_counter() >= deadline)
+
+    def interrupt(signum: int, frame: Any) -> None:
+        interrupted.append(signum)
+
+    say = _progress_printer(args)
+    say(f"training {args.game} by TD(lambda) in {directory}; Ctrl-C stops it")
+    previous = signal.signal(signal.SIGINT, interrupt)
+    try:
+        learned = td.train_td(
+            settings, episodes, start=start, stop=stop,
+            on_progress=lambda d, n: say(f"{done + d:,} games"),
+        )  # fmt: skip
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    td.save(learned, directory)
+    if interrupted:
+        say(f"stopped: {directory} keeps {learned.episodes:,} games; --resume goes on")
+        raise KeyboardInterrupt
+    report: dict[str, Any] = {"game": args.game, "directory": directory,
+                              "games": learned.episodes}  # fmt: skip
+    if game.target <= TARGET.most:
+        against = td.win_probability_against_optimal(game.target, learned.should_roll)
+        report["against_optimal"] = {
+            "first": against.first,
+            "second": against.second,
+            "mean": against.mean,
+        }
+    if args.json:
+        print_json(report)
+        return 0
+    print(f"{directory}: {learned.episodes:,} games of TD(lambda) self-play")
+    if "against_optimal" in report:
+        print(
+            f"the learned policy wins {against.mean:.4f} against the optimal player"
+            f" ({against.first:.4f} moving first, {against.second:.4f} second; optimal: 0.5)"
+        )
+    print(f"play it with expectiminimax:depth=1,eval=td:{directory}")
+    return 0
+
+
+def _progress_printer(args: argparse.Namespace) -> Callable[[str], None]:
+    """How the command reports its rounds: a line on standard output, or on standard error
+    with `--json` (whose standard output is the one JSON object)."""
+    stream = sys.stderr if args.json else sys.stdout
+
+    def say(text: str) -> None:
+        print(text, file=stream, flush=True)
+
+    return say
 
 
 def game_spec(args: argparse.Namespace) -> str:

@@ -7,7 +7,8 @@ the search prefers. Playing needs numpy only, not JAX.
 `eval=az:DIR` gives another player (the engine, alpha-beta) the network's value as the
 game's evaluation: the expected result for the player to move, in the game's utilities,
 turned to the side the search asks about. Deep Blue's search with AlphaZero's judgement:
-the textbook's two lines of game programs in one player.
+the textbook's two lines of game programs in one player. `eval=td:DIR` gives expectiminimax
+Pig's evaluation learned by TD(lambda) (`zerosum.learn.td`).
 """
 
 from __future__ import annotations
@@ -81,8 +82,22 @@ class LearnedEvaluation:
 
 
 def learned_evaluation(spec: str, game: Game) -> Game:
-    """`game` with the evaluation `spec` names (`az:DIR`); ValueError for another spec."""
+    """`game` with the evaluation `spec` names: `az:DIR`, a network of `zerosum train`, or
+    `td:DIR`, Pig's evaluation learned by TD(lambda) (`zerosum.learn.td`); ValueError for
+    another spec, or one learned for another game."""
     kind, _, directory = spec.partition(":")
-    if kind != "az" or not directory:
-        raise ValueError(f"unknown evaluation {spec!r}: expected az:DIR, a run of zerosum train")
-    return LearnedEvaluation(game, trained(directory, game))
+    if kind == "az" and directory:
+        return LearnedEvaluation(game, trained(directory, game))
+    if kind == "td" and directory:
+        from zerosum.games.pig import Pig
+        from zerosum.learn import td
+
+        evaluation = td.load(directory)
+        if not isinstance(game, Pig) or game.target != evaluation.target:
+            raise ValueError(
+                f"the evaluation in {directory} learned {evaluation.game}, not this game"
+            )
+        return td.LearnedPig(evaluation)
+    raise ValueError(
+        f"unknown evaluation {spec!r}: expected az:DIR or td:DIR, a run of zerosum train"
+    )
