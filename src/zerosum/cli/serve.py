@@ -59,7 +59,11 @@ def run(args: argparse.Namespace) -> int:
         )
     port = listening.getsockname()[1]
     address = f"http://{_url_host(host)}:{port}/"
-    config = uvicorn.Config(create_app(own_hosts(host, port), args.game), log_level="warning")
+    app = create_app(own_hosts(host, port), args.game)
+    # log_config=None: uvicorn's own configuration (logging.config.dictConfig) would close the
+    # handlers other libraries installed in this process (absl's, which optax brings, closes
+    # the stream it holds), and a program calling this command would lose its stderr.
+    config = uvicorn.Config(app, log_level="warning", log_config=None)
     print(f"serving the page at {address} (Ctrl-C stops)", flush=True)
     if args.open:
         webbrowser.open(address)
