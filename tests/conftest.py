@@ -1,6 +1,7 @@
-"""What several test files share: the `zerosum` command run in this process or as a process of
-its own (`cli`), or in a pseudo-terminal (`terminal`); tic-tac-toe solved (`tictactoe_table`,
-`tictactoe_table_file`); the charts module, where matplotlib is installed (`charts`).
+"""What several test files share: the `zerosum` command run in this process or as a process of its
+own (`cli`), or in a pseudo-terminal (`terminal`); tic-tac-toe solved (`tictactoe_table`,
+`tictactoe_table_file`); a tiny trained network (`tictactoe_network`); the charts module, where
+matplotlib is installed (`charts`).
 
 Plain helpers that a test module needs when it is collected live in modules beside this one,
 imported by name: `oracles` (the facts in tests/data), `drawings` (reading SVG), `trees` (game
@@ -139,6 +140,18 @@ def tictactoe_table_file(tictactoe_table: Table, tmp_path_factory: pytest.TempPa
     path = tmp_path_factory.mktemp("tables") / "ttt.tb"
     tictactoe_table.save(path)
     return path
+
+
+@pytest.fixture(scope="session")
+def tictactoe_network(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The directory of a run of `zerosum train` on tic-tac-toe, one round of two games with a
+    network of 8 units (a few seconds): a network that plays legal moves, nothing more."""
+    from zerosum.learn import training
+
+    directory = str(tmp_path_factory.mktemp("network") / "run")
+    plan = training.Plan("tictactoe", hidden=(8,), simulations=2, games_per_round=2, gate_games=2)
+    training.train(training.start(directory, plan), rounds=1)
+    return directory
 
 
 @pytest.fixture

@@ -82,11 +82,13 @@ def error_for(websocket, message: dict[str, Any]) -> str:
 
 def test_the_first_message_lists_the_registrys_games_with_their_strengths(client):
     with client.websocket_connect(URL) as websocket:
-        games = {game["name"]: game for game in websocket.receive_json()["games"]}
+        message = websocket.receive_json()
+    games = {game["name"]: game for game in message["games"]}
     assert list(games) == ["tictactoe", "connect4", "nim", "chess", "othello"]
-    assert games["tictactoe"]["strengths"] == ["time", "perfect", "mcts"]
-    assert games["connect4"]["strengths"] == ["time", "depth", "perfect", "mcts"]
-    assert games["chess"]["strengths"] == ["time", "depth", "mcts"]
+    assert message["first"] == "tictactoe"
+    assert games["tictactoe"]["strengths"] == ["time", "perfect", "mcts", "network"]
+    assert games["connect4"]["strengths"] == ["time", "depth", "perfect", "mcts", "network"]
+    assert games["chess"]["strengths"] == ["time", "depth", "mcts"]  # no network learns it
     assert games["tictactoe"]["default"] == {"kind": "perfect"}
     assert games["connect4"]["names"] == ["X", "O"]
 
@@ -151,7 +153,8 @@ def test_bad_inputs_are_one_line_messages_the_librarys_own(client):
         message = new("tictactoe", position="XXX", strength={"kind": "perfect"})
         assert error_for(websocket, message) == str(bad_position.value)
         strength = error_for(websocket, new("tictactoe", strength={"kind": "genius"}))
-        assert strength == "unknown strength 'genius': choose one of time, depth, perfect, mcts"
+        kinds = "time, depth, perfect, mcts, network"
+        assert strength == f"unknown strength 'genius': choose one of {kinds}"
         too_long = error_for(websocket, new("connect4", strength={"kind": "time", "seconds": 99}))
         assert too_long == "the page thinks at most 30 seconds a move, not 99"
         depth = error_for(websocket, new("tictactoe", strength={"kind": "depth", "plies": 3}))

@@ -1,6 +1,7 @@
 """The Play page in a real browser (Debian's chromium driven by Playwright) against `zerosum
 serve` in a process of its own: whole games clicked through to their result, the program's
-thinking shown while it searches, the keyboard, and no error in the browser's console."""
+thinking shown while it searches, the keyboard, a trained network as the program, and no error
+in the browser's console."""
 
 from __future__ import annotations
 
@@ -195,3 +196,33 @@ def test_othello_on_the_page_a_legal_square_clicked_and_the_engine_answering(pag
     assert records(page)[0] in ("d3", "c4", "f5", "e6")
     discs = page.locator(".board circle.disc").count()
     assert discs == 6  # four, one placed and one turned by each side: 4 + 1 + 1
+
+
+def test_the_page_plays_a_trained_network_and_shows_a_wrong_directory(
+    page,  # noqa: F811
+    address,  # noqa: F811
+    tictactoe_network,
+):
+    page.goto(address + "/play")
+    page.wait_for_selector("body[data-game='1']")
+    assert page.is_hidden("#network-fields")
+    page.select_option("#strength", "network")
+    assert page.is_visible("#network-fields") and page.is_hidden("#amount-label")
+    assert page.input_value("#simulations") == "200"
+    gone = tictactoe_network + "-gone"
+    page.fill("#network", gone)
+    page.click("#new")
+    page.wait_for_selector("#error:not(:empty)")
+    assert page.text_content("#error") == f"{gone} is not a directory of a training run"
+    page.fill("#network", tictactoe_network)
+    page.fill("#simulations", "20")
+    page.click("#new")
+    page.wait_for_selector("body[data-game='2'] .board-tictactoe .cell.playable")
+    assert page.text_content("#error") == ""
+    page.locator(".board-tictactoe .cell.playable").first.click()
+    page.wait_for_selector("#record li:nth-child(2)", timeout=FIRST_SEARCH)
+    mine, answer = records(page)
+    assert mine == "0" and answer in "12345678"
+    assert page.locator("#mcts tbody tr").count() == 8  # the network's root: the free squares
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web-play-network.png"), full_page=True)

@@ -20,7 +20,7 @@ from typing import Any
 
 from zerosum.compiled import choice
 from zerosum.game import Evaluating, Game, NumberedMoves, has_chance, require
-from zerosum.learn.player import az_player, learned_evaluation
+from zerosum.learn.player import az_search, learned_evaluation
 from zerosum.limits import Limit, clipped, shown
 from zerosum.match import Chooser
 from zerosum.registry import GameEntry, end_in_reach, entry_of, require_an_end_in_reach
@@ -172,14 +172,20 @@ def _random_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
 def _mcts_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
     options = dict(options)
     impl = options.pop("impl", None)
-    search = choice.mcts(game, impl, seed=seat.seed, **options)
-    watch = seat.watch
+    return _watched(choice.mcts(game, impl, seed=seat.seed, **options), seat.watch)
+
+
+def _watched(search: Any, watch: Watch | None) -> Chooser:
+    """The move `search` (MCTS, Python or compiled) prefers, watched while it searches: its
+    root's report a few times a second, and once more when it ends."""
     if watch is None:
         return search.choose
 
     def choose(state: Any) -> Any:
         watch.started(search)
-        return search.search(state, on_progress=watch.progress).best_move
+        report = search.search(state, on_progress=watch.progress)
+        watch.progress(report)
+        return report.best_move
 
     return choose
 
@@ -203,8 +209,15 @@ def _with_evaluation(game: Game, options: dict[str, Any], kind: str) -> Game:
 
 def _az_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
     _no_dice(game, "az")
-    iterations = options.get("simulations")
-    return az_player(game, options["directory"], iterations, options.get("c"), seat.seed)
+    search = az_search(
+        game,
+        options["directory"],
+        options.get("simulations"),
+        options.get("c"),
+        seat.seed,
+        options.get("time"),
+    )
+    return _watched(search, seat.watch)
 
 
 def _alphabeta_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
@@ -322,10 +335,10 @@ PLAYERS: dict[str, PlayerKind] = {
         " eval=az:DIR: a trained network's value as the evaluation",
     ),
     "az": PlayerKind(
-        {"simulations": int, "c": float},
+        {"simulations": int, "c": float, "time": float},
         _az_player,
         "a network trained by zerosum train, searching with PUCT MCTS: az:DIR,"
-        " simulations=N (default 200), c=X",
+        " simulations=N (default 200), c=X, time=SECONDS (at most, beside the simulations)",
         argument="directory",
     ),
     "expectiminimax": PlayerKind(

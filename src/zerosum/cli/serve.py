@@ -39,6 +39,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         " MODULE:CLASS or NAME(OPTIONS), e.g. 'connect4(width=5,height=4)'; repeat for more."
         " The page never loads a game named in a request.",
     )
+    parser.add_argument(
+        "--network",
+        metavar="DIR",
+        help="a run of zerosum train: the Play page starts with the game it learned and its"
+        " network as the program (the strength 'plays a trained network' with DIR)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -48,9 +54,11 @@ def run(args: argparse.Namespace) -> int:
     from zerosum.web.app import create_app
 
     host = LOOPBACK if args.host is None else args.host
-    from zerosum.web.play import offered_games
+    from zerosum.web.play import network_preset, offered_games
 
     offered_games(args.game)  # a game the page cannot play: one line and exit 2, before binding
+    if args.network is not None:
+        network_preset(args.network)  # no run there: the same, before binding
     listening = bind(host, args.port)
     if args.host is not None and not _loopback(host):  # after binding: a refusal is one line
         print(
@@ -59,7 +67,11 @@ def run(args: argparse.Namespace) -> int:
         )
     port = listening.getsockname()[1]
     address = f"http://{_url_host(host)}:{port}/"
-    config = uvicorn.Config(create_app(own_hosts(host, port), args.game), log_level="warning")
+    app = create_app(own_hosts(host, port), args.game, args.network)
+    # log_config=None: uvicorn's own configuration (logging.config.dictConfig) would close the
+    # handlers other libraries installed in this process (absl's, which optax brings, closes
+    # the stream it holds), and a program calling this command would lose its stderr.
+    config = uvicorn.Config(app, log_level="warning", log_config=None)
     print(f"serving the page at {address} (Ctrl-C stops)", flush=True)
     if args.open:
         webbrowser.open(address)

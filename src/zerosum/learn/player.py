@@ -54,14 +54,26 @@ def _board(game: Game) -> str:
     return f", positions of shape {shape()}" if shape is not None else ""
 
 
-def az_player(
-    game: Game, directory: str, simulations: int | None, c: float | None, seed: int
-) -> Chooser:
-    """The `az:DIR` player (`zerosum.players`): `simulations` a move (default `SIMULATIONS`),
-    PUCT's `c` (default 1.5)."""
+def az_search(
+    game: Game,
+    directory: str,
+    simulations: int | None,
+    c: float | None,
+    seed: int,
+    time: float | None = None,
+) -> MCTS:
+    """The search of the `az:DIR` player (`zerosum.players` plays the move it prefers), its
+    tree kept from move to move: `simulations` a move (default `SIMULATIONS`), at most `time`
+    seconds when given (the page's bound), PUCT's `c` (default 1.5). ValueError as `trained`
+    gives it."""
     evaluation = trained(directory, game)
-    return network_player(
-        game, evaluation, simulations or SIMULATIONS, 1.5 if c is None else c, seed
+    return MCTS(
+        game,
+        iterations=simulations or SIMULATIONS,
+        time=time,
+        c=1.5 if c is None else c,
+        evaluator=evaluation,
+        seed=seed,
     )
 
 

@@ -34,7 +34,7 @@ from zerosum.theory.payoffs import FILE_BYTES
 from zerosum.web.guard import SameOriginGuard
 from zerosum.web.matrix import solved_matrix
 from zerosum.web.ordering import chart_orders, chart_run
-from zerosum.web.play import PlaySession, games_message, offered_games
+from zerosum.web.play import PlaySession, Preset, games_message, network_preset, offered_games
 from zerosum.web.tree import TEXTBOOK_TREE, searched_tree
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -57,14 +57,19 @@ SECURITY_HEADERS = {
 }
 
 
-def create_app(hosts: Iterable[str], games: Sequence[str] = ()) -> Starlette:
+def create_app(
+    hosts: Iterable[str], games: Sequence[str] = (), network: str | None = None
+) -> Starlette:
     """The application, answering only requests addressed to one of `hosts` ("127.0.0.1:8000");
     the Play page offers the registry's games and `games`, the user's own named on the command
-    line (ValueError, with the reason, for one it cannot play)."""
-    offered = offered_games(games)
+    line (ValueError, with the reason, for one it cannot play), and starts with the game the
+    run in the directory `network` learned, played by its network (ValueError in one line when
+    there is no run there)."""
+    preset = None if network is None else network_preset(network)
+    offered = offered_games([*games, preset.game] if preset is not None else games)
     routes: list[BaseRoute] = [Route(path, _page(name)) for path, name in PAGES.items()]
     routes += [
-        WebSocketRoute("/ws/play", _play_socket(offered)),
+        WebSocketRoute("/ws/play", _play_socket(offered, preset)),
         Route("/api/matrix", _json_route(_solve_matrix), methods=["POST"]),
         Route("/api/tree", _json_route(_search_tree), methods=["POST"]),
         Route("/api/ordering", _json_route(_ordering_run), methods=["POST"]),
@@ -87,11 +92,11 @@ def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
 
 
 def _play_socket(
-    offered: dict[str, GameEntry],
+    offered: dict[str, GameEntry], preset: Preset | None
 ) -> Callable[[WebSocket], Awaitable[None]]:
     """The Play page's websocket: a `PlaySession` for each connection, its search stopped when
-    the connection closes."""
-    listed = games_message(offered)
+    the connection closes; the page starts with `preset` when there is one."""
+    listed = games_message(offered, preset)
 
     async def play(websocket: WebSocket) -> None:
         await websocket.accept()

@@ -11,6 +11,10 @@ the server (`MOST_SECONDS`, `MOST_NODES`, `MOST_ITERATIONS`, `SOLVER_NODES`), wh
 page asks; "stop" makes the program move now, and a closed tab stops its search. Every input
 is read by the library's own parsers; a refused one is an "error" message of one line.
 
+A trained network plays as the `az:DIR` player (the strength "network"): the page names a run
+of `zerosum train` by its directory on the server's computer, read when the game starts, so a
+directory without a run, or a run of another game, is refused before the first move.
+
 The messages are described in docs/web.md (the Play page's protocol).
 """
 
@@ -20,6 +24,7 @@ import asyncio
 import json
 import logging
 import math
+import os
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -28,7 +33,16 @@ from typing import Any
 from zerosum import registry
 from zerosum.cli.analyze import describe_score
 from zerosum.cli.common import one_line
-from zerosum.game import Bounded, Evaluating, Game, InformationSets, has_chance
+from zerosum.game import (
+    Bounded,
+    Evaluating,
+    Game,
+    InformationSets,
+    NumberedMoves,
+    Observing,
+    has_chance,
+)
+from zerosum.learn.player import SIMULATIONS
 from zerosum.limits import clipped
 from zerosum.players import (
     PlayerSpec,
@@ -57,7 +71,8 @@ bounds a search whatever the clock (a machine slowed down by other work)."""
 MOST_ITERATIONS = 5_000_000
 """The most MCTS iterations of one move: the compiled MCTS's 0.2 to 1 million a second reach it
 within `MOST_SECONDS` at best; each new node keeps about 80 bytes (compiled) to 500 (Python),
-so a tree stays within a few hundred megabytes."""
+so a tree stays within a few hundred megabytes. The most simulations of a trained network
+too, which `MOST_SECONDS` bounds first (PUCT with a network: about 6,000 a second here)."""
 
 SOLVER_NODES = 20_000_000
 """The most nodes of the Connect Four solver's scores of the columns of one position: 4 to 5
@@ -82,8 +97,17 @@ STOP_AGAIN = 0.05
 """Seconds between two stop requests to a search asked to stop: a request made as it starts
 (before it clears its flag) is made again."""
 
-STRENGTHS = ("time", "depth", "perfect", "mcts")
+STRENGTHS = ("time", "depth", "perfect", "mcts", "network")
 """The kinds of strength the page asks for (`program_spec`)."""
+
+
+@dataclass(frozen=True)
+class Preset:
+    """What the page starts with instead of the first game and its default strength: `game`
+    (a name the page offers) played by the program at `strength` (`zerosum serve --network`)."""
+
+    game: str
+    strength: dict[str, Any]
 
 
 # -- the games offered ---------------------------------------------------------------------
@@ -114,24 +138,33 @@ def playable_setup(name: str, position: str = "") -> registry.Setup:
 
 def strengths_of(entry: registry.GameEntry, game: Game) -> list[str]:
     """The kinds of strength the program has in `game`: perfect play where the game has a
-    solver or few enough positions, a depth where it has an evaluation."""
+    solver or few enough positions, a depth where it has an evaluation, a trained network
+    where `zerosum train` can learn the game (numbered moves, positions as planes)."""
     kinds = ["time"]
     if isinstance(game, Evaluating):
         kinds.append("depth")
     if entry.perfect is not None or entry.solver is not None or entry.solvable:
         kinds.append("perfect")
     kinds.append("mcts")
+    if isinstance(game, NumberedMoves) and isinstance(game, Observing):
+        kinds.append("network")
     return kinds
 
 
-def games_message(offered: dict[str, registry.GameEntry]) -> dict[str, Any]:
-    """The first message of a connection: the games offered, their strengths and defaults."""
+def games_message(
+    offered: dict[str, registry.GameEntry], preset: Preset | None = None
+) -> dict[str, Any]:
+    """The first message of a connection: the games offered, their strengths and defaults,
+    and the game the page starts with (`first`): the first offered, or `preset`'s game, whose
+    default strength is then `preset`'s."""
     listed = []
     for name, entry in offered.items():
         game = playable_setup(name).game
         strengths = strengths_of(entry, game)
         default: dict[str, Any] = {"kind": "time", "seconds": 1}
-        if entry.player.startswith("mcts"):  # the registry's choice for a large game without
+        if preset is not None and name == preset.game:
+            default = preset.strength
+        elif entry.player.startswith("mcts"):  # the registry's choice for a large game without
             default = {"kind": "mcts", "seconds": 1}  # an evaluation (OpenSpiel's Hex, Go)
         elif "perfect" in strengths and not isinstance(game, Evaluating):
             default = {"kind": "perfect"}
@@ -144,7 +177,22 @@ def games_message(offered: dict[str, registry.GameEntry]) -> dict[str, Any]:
                 "default": default,
             }
         )
-    return {"type": "games", "games": listed}
+    first = preset.game if preset is not None else next(iter(offered), None)
+    return {"type": "games", "games": listed, "first": first}
+
+
+def network_preset(directory: str) -> Preset:
+    """`zerosum serve --network DIR`: the game the run in `directory` learned (its name as
+    `zerosum train` was given it), played by its network at the default simulations; checked
+    as the page checks the strength (ValueError in one line: no run there, a game the page
+    cannot play)."""
+    from zerosum.learn.training import load_best
+
+    name = load_best(directory)[0]
+    setup = playable_setup(name)
+    strength = {"kind": "network", "directory": directory, "simulations": SIMULATIONS}
+    make_player(program_spec(setup, strength), setup.game, Seat(setup.entry))
+    return Preset(name, strength)
 
 
 # -- the program's strength ----------------------------------------------------------------
@@ -152,9 +200,11 @@ def games_message(offered: dict[str, registry.GameEntry]) -> dict[str, Any]:
 
 def program_spec(setup: registry.Setup, strength: object) -> PlayerSpec:
     """The program's player for the page's `strength` (`{"kind": "time", "seconds": 1}`,
-    `{"kind": "depth", "plies": 6}`, `{"kind": "perfect"}`, `{"kind": "mcts", "seconds": 1}`),
-    every search bounded by the server's most time and nodes; ValueError for a strength
-    unknown, out of range or beyond the server's bounds."""
+    `{"kind": "depth", "plies": 6}`, `{"kind": "perfect"}`, `{"kind": "mcts", "seconds": 1}`,
+    `{"kind": "network", "directory": "DIR", "simulations": 200}`), every search bounded by
+    the server's most time and nodes; ValueError for a strength unknown, out of range or
+    beyond the server's bounds. The network's run is read when the player is made
+    (`make_player`), which refuses a directory without one or a run of another game."""
     if not isinstance(strength, dict):
         raise ValueError('give the strength as {"kind": "time", "seconds": 1}')
     kind, game = strength.get("kind"), setup.game
@@ -178,6 +228,10 @@ def program_spec(setup: registry.Setup, strength: object) -> PlayerSpec:
     if kind == "mcts":
         seconds = _seconds(strength)
         return parse_player(f"mcts:time={seconds},iterations={MOST_ITERATIONS}")
+    if kind == "network":
+        directory, simulations = _network(strength)
+        _refuse_code_of_another_game(directory, setup)
+        return parse_player(f"az:{directory},simulations={simulations},time={MOST_SECONDS}")
     raise ValueError(f"unknown strength {clipped(kind)}: choose one of {', '.join(STRENGTHS)}")
 
 
@@ -194,13 +248,60 @@ def _seconds(strength: dict[str, Any]) -> float:
     return float(seconds)
 
 
+def _network(strength: dict[str, Any]) -> tuple[str, int]:
+    """The run's directory (a leading `~` is the server's user's home) and the simulations a
+    move of a "network" strength, checked to fit the player spec and the server's bounds."""
+    directory = strength.get("directory")
+    if not isinstance(directory, str) or not directory.strip():
+        raise ValueError(
+            "give the directory of a run of zerosum train (zerosum train GAME --out DIR),"
+            " on the computer running the server"
+        )
+    directory = os.path.expanduser(directory.strip())
+    if "," in directory or "=" in directory:
+        raise ValueError(
+            f"the run's directory {clipped(directory)} has a ',' or '=', which the player"
+            " spec az:DIR,simulations=N cannot hold: rename the directory or link to it"
+        )
+    simulations = strength.get("simulations", SIMULATIONS)
+    if not isinstance(simulations, int) or isinstance(simulations, bool):
+        raise ValueError(
+            f"the simulations a move must be a whole number, not {clipped(simulations)}"
+        )
+    check_budget("simulations", simulations, "the simulations a move")
+    if simulations > MOST_ITERATIONS:
+        raise ValueError(
+            f"the page searches at most {MOST_ITERATIONS:,} simulations a move, not {simulations:,}"
+        )
+    return directory, simulations
+
+
+def _refuse_code_of_another_game(directory: str, setup: registry.Setup) -> None:
+    """ValueError when the run in `directory` learned a game of the user's own code
+    (`FILE.py:CLASS`, `MODULE:CLASS`) other than `setup`'s, the one being played: its manifest
+    names code, and the page never loads code named in a request (the command line names it:
+    `zerosum serve --game`). Also a ValueError when there is no run there."""
+    from zerosum.learn.training import read_manifest
+
+    learned = str(read_manifest(directory).get("game"))
+    spec = registry.GAME_SPEC.fullmatch(learned)
+    named = spec["name"] if spec is not None else learned
+    if ":" in named and not named.startswith(registry.OPENSPIEL) and learned != setup.name:
+        raise ValueError(
+            f"the run in {directory} learned {clipped(learned)}, a game of your own code that"
+            " the page does not offer: name it with zerosum serve --game to play it here"
+        )
+
+
 def budget_text(strength: dict[str, Any]) -> str:
-    """The program's budget in words ("1 s", "depth 6", "perfect play"), for a strength
-    `program_spec` has accepted."""
+    """The program's budget in words ("1 s", "depth 6", "perfect play", "200 simulations"),
+    for a strength `program_spec` has accepted."""
     if strength["kind"] == "perfect":
         return "perfect play"
     if strength["kind"] == "depth":
         return f"depth {strength['plies']}"
+    if strength["kind"] == "network":
+        return f"{strength.get('simulations', SIMULATIONS):,} simulations"
     return f"{strength['seconds']:g} s"
 
 
@@ -542,7 +643,7 @@ class PlaySession:
         await self.send(
             {
                 "type": "thinking",
-                "player": "solver" if spec.kind == "solver" else spec.kind,
+                "player": {"az": "network"}.get(spec.kind, spec.kind),
                 "budget": self.budget,
                 "left": left,
             }

@@ -33,7 +33,7 @@ function send(message) {
 
 // -- the form -------------------------------------------------------------------------------
 
-function fillGames(listed) {
+function fillGames(listed, first) {
   games = {};
   const select = byId("game");
   select.replaceChildren();
@@ -44,6 +44,7 @@ function fillGames(listed) {
     option.title = game.summary;
     select.appendChild(option);
   }
+  if (first && games[first]) select.value = first; // zerosum serve --network: the run's game
   gameChosen();
 }
 
@@ -61,15 +62,22 @@ function gameChosen() {
   for (const option of byId("strength").options) {
     option.disabled = !game.strengths.includes(option.value);
   }
-  byId("strength").value = game.default.kind;
-  byId("amount").value = game.default.seconds || game.default.plies || DEFAULT_AMOUNT.time;
+  const chosen = game.default;
+  byId("strength").value = chosen.kind;
+  if (chosen.kind === "network") {
+    byId("network").value = chosen.directory; // zerosum serve --network DIR
+    byId("simulations").value = chosen.simulations;
+  } else {
+    byId("amount").value = chosen.seconds || chosen.plies || DEFAULT_AMOUNT.time;
+  }
   byId("game").title = game.summary;
   strengthChosen();
 }
 
 function strengthChosen() {
   const kind = byId("strength").value;
-  byId("amount-label").hidden = kind === "perfect";
+  byId("amount-label").hidden = kind === "perfect" || kind === "network";
+  byId("network-fields").hidden = kind !== "network";
   byId("amount-unit").textContent = UNITS[kind] || "";
   if (kind === "depth" && !Number.isInteger(Number(byId("amount").value))) {
     byId("amount").value = DEFAULT_AMOUNT.depth;
@@ -81,6 +89,10 @@ function strength() {
   const amount = Number(byId("amount").value);
   if (kind === "depth") return { kind: kind, plies: amount };
   if (kind === "time" || kind === "mcts") return { kind: kind, seconds: amount };
+  if (kind === "network") {
+    const simulations = Number(byId("simulations").value);
+    return { kind: kind, directory: byId("network").value.trim(), simulations: simulations };
+  }
   return { kind: kind };
 }
 
@@ -279,7 +291,7 @@ function receive(event) {
   const message = JSON.parse(event.data);
   switch (message.type) {
     case "games":
-      fillGames(message.games);
+      fillGames(message.games, message.first);
       byId("status").textContent = "Choose a game and press New game.";
       newGame();
       break;
