@@ -113,7 +113,7 @@ def test_player_specs_of_the_az_player_are_checked():
     with pytest.raises(ValueError, match="needs depth=N"):
         player_maker("alphabeta:eval=az:d", TTT)
     with pytest.raises(ValueError, match="unknown evaluation"):
-        player_maker("engine:depth=2,eval=td:x", TTT)
+        player_maker("engine:depth=2,eval=nn:x", TTT)
 
 
 def test_a_network_of_another_game_is_refused(trained_run):
