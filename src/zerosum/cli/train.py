@@ -314,7 +314,7 @@ def line(progress: Progress) -> str:
         f"{progress.positions:,} positions",
         f"loss {progress.policy_loss:.3f} + {progress.value_loss:.3f}",
     ]
-    if progress.gate is not None:
+    if progress.gate is not None and progress.gate_round == progress.rounds:
         kept = "kept" if progress.best_round == progress.rounds else "not kept"
         parts.append("gate {}-{}-{} ({})".format(*progress.gate, kept))
     for opponent, (wins, draws, losses) in progress.evaluations.items():

@@ -114,7 +114,8 @@ class Plan:
 class Progress:
     """Where a run stands after its last kept round: rounds, optimizer steps, self-play games
     and positions, seconds of training (over every session), the round whose network is the
-    best, and the last evaluation against each fixed opponent (spec -> wins, draws, losses)."""
+    best, the last gate's wins, draws and losses and its round, and the last evaluation
+    against each fixed opponent (spec -> wins, draws, losses)."""
 
     rounds: int = 0
     steps: int = 0
@@ -125,6 +126,7 @@ class Progress:
     policy_loss: float | None = None
     value_loss: float | None = None
     gate: tuple[int, int, int] | None = None
+    gate_round: int = 0
     evaluations: dict[str, tuple[int, int, int]] = field(default_factory=dict)
 
 
@@ -377,7 +379,9 @@ def _gate(run: Run, game: Game, elapsed: Callable[[], float], seed: int) -> None
             progress.steps, progress.games, elapsed(), gate.wins, gate.draws, gate.losses, accepted
         ),
     )
-    progress = replace(progress, gate=(gate.wins, gate.draws, gate.losses))
+    progress = replace(
+        progress, gate=(gate.wins, gate.draws, gate.losses), gate_round=progress.rounds
+    )
     if accepted:
         run.best = dict(run.params)
         progress = replace(progress, best_round=progress.rounds)
