@@ -53,7 +53,7 @@ import numpy as np
 from zerosum.files import write_atomically
 from zerosum.game import Player
 from zerosum.games.pig import HOLD, ROLL, Pig
-from zerosum.solve.pig import PigSolution, solved
+from zerosum.solve.pig import PigSolution, check_position, solved
 
 __all__ = [
     "AgainstOptimal",
@@ -270,15 +270,7 @@ class TDEvaluation:
         return tables
 
     def _check(self, mine: int, theirs: int, turn: int) -> None:
-        if (
-            max(mine, theirs) >= self.target
-            or mine + turn >= self.target
-            or min(mine, theirs, turn) < 0
-        ):
-            raise ValueError(
-                f"no position with scores {mine}, {theirs} and turn total {turn} before the"
-                f" target {self.target}"
-            )
+        check_position(self.target, mine, theirs, turn)
 
 
 class LearnedPig(Pig):

@@ -65,6 +65,16 @@ def _cost(seconds: float, gigabytes: float) -> str:
     return f"{time_text} and {gigabytes:,.1f} GB"
 
 
+def check_position(target: int, mine: int, theirs: int, turn: int) -> None:
+    """ValueError unless banked scores `mine` and `theirs` and a turn total `turn` make a
+    position of Pig to `target` where the game goes on."""
+    if max(mine, theirs) >= target or mine + turn >= target or min(mine, theirs, turn) < 0:
+        raise ValueError(
+            f"no position with scores {mine}, {theirs} and turn total {turn} before the"
+            f" target {target}"
+        )
+
+
 @dataclass(frozen=True)
 class PigSolution:
     """The optimal win probabilities of every Pig position to `target`.
@@ -77,15 +87,7 @@ class PigSolution:
 
     def win_probability(self, mine: int = 0, theirs: int = 0, turn: int = 0) -> float:
         """The probability that the player to move wins under optimal play by both."""
-        if (
-            max(mine, theirs) >= self.target
-            or mine + turn >= self.target
-            or min(mine, theirs, turn) < 0
-        ):
-            raise ValueError(
-                f"no position with scores {mine}, {theirs} and turn total {turn} before the"
-                f" target {self.target}"
-            )
+        check_position(self.target, mine, theirs, turn)
         return self.table[(mine, theirs)][turn]
 
     def should_roll(self, mine: int, theirs: int, turn: int) -> bool:
