@@ -19,7 +19,7 @@ PEERS = "bench-"  # the prefix of the peers' extras
 HANG = 900  # seconds; one resolution takes 10 to 60 s, so only a hang reaches this
 
 
-FEATURES = ("openspiel", "pettingzoo")
+FEATURES = ("openspiel", "pettingzoo", "learn")
 """The extras of libraries a feature uses (the adapters): the test extra holds them, so CI tests
 the features."""
 
