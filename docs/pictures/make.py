@@ -14,6 +14,8 @@ page-*.png             zerosum serve's pages in chromium: Connect Four played ag
                        engine, its iterations beside the board; a matrix game solved with its
                        picture, the textbook's tree stepped to its first cut-off above
                        tic-tac-toe's move-order chart
+learning-connect4.png  zerosum chart learning RUN, with --learning RUN only: a run of
+                       zerosum train connect4 takes an hour (benchmarks/README.md says which)
 
 Only the command line is used, so the pictures follow the program as it changes: run this
 again after a change to what they show. The animation is photographed by Playwright driving
@@ -320,6 +322,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--only", choices=MAKERS, nargs="+", help="draw only these pictures (default: all)"
     )
+    parser.add_argument("--learning", metavar="RUN", help="a Connect Four run to chart")
     args = parser.parse_args(argv)
     browser = args.browser or find_chromium()
     if browser is None:
@@ -329,6 +332,11 @@ def main(argv: list[str] | None = None) -> None:
     for name in args.only or MAKERS:
         drawn = MAKERS[name](args.output, browser)
         made += drawn if isinstance(drawn, list) else [drawn]
+    if args.learning:
+        path = args.output / "learning-connect4.png"
+        zerosum("chart", "learning", args.learning, "-o", str(path))
+        fewer_colours(path)
+        made.append(path)
     for path in made:
         print(f"wrote {path} ({path.stat().st_size:,} bytes)")
 
