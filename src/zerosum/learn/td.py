@@ -315,8 +315,11 @@ def train_td(
             f"cannot continue training: the evaluation was trained with {start.settings},"
             f" not {settings}"
         )
-    import jax
-    import jax.numpy as jnp
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError:
+        raise ValueError("training needs JAX: pip install 'zerosum[learn]'") from None
 
     parameters = (
         start.parameters
