@@ -372,3 +372,15 @@ def test_train_pig_learns_by_td_keeps_it_and_measures_it_exactly(cli, tmp_path):
             player_maker(spec, pig)
     with pytest.raises(ValueError, match=r"learned pig\(target=20\), not this game"):
         player_maker(f"expectiminimax:depth=1,eval=td:{directory}", setup("pig").game)
+
+
+def test_training_without_jax_names_the_extra_before_writing_anything(cli, tmp_path, monkeypatch):
+    for module in ("jax", "jax.numpy", "optax"):
+        monkeypatch.setitem(sys.modules, module, None)  # an import of it fails
+    monkeypatch.delitem(sys.modules, "zerosum.learn.optimizer", raising=False)
+    for game, budget in [("tictactoe", "--rounds"), ("pig(target=20)", "--games")]:
+        out = tmp_path / "out"
+        code, _, err = cli("train", game, "--out", str(out), budget, "1")
+        assert code == 2 and err.count("\n") == 1, err
+        assert "pip install 'zerosum[learn]'" in err
+        assert not out.exists()

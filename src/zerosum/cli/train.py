@@ -10,6 +10,7 @@ Ctrl-C stops it with the last round kept: `--resume` goes on from there, `az:DIR
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import re
 import sys
@@ -90,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     args.game = game_spec(args)
     directory = args.out or "train-" + re.sub(r"[^A-Za-z0-9_.-]+", "-", args.game).strip("-")
     game = registry.setup(args.game).game
+    importlib.import_module("zerosum.learn.optimizer")  # the learn extra, before any file
     if isinstance(game, Pig):
         return train_pig(args, game, directory, seconds)
     if args.resume:
