@@ -19,8 +19,10 @@ def test_the_built_in_games_are_listed_once_with_what_they_offer(capsys):
     rows = {row["name"]: row for row in json.loads(capsys.readouterr().out)["games"]}
     assert list(rows)[: len(BUILT_IN)] == BUILT_IN
     assert rows["connect4"]["offers"] == [
-        "engine", "evaluation", "solver", "tablebase", "text"
+        "engine", "evaluation", "solver", "tablebase", "text", "training"
     ]  # fmt: skip
+    assert "training" in rows["pig"]["offers"]  # by TD(lambda)
+    assert "training" not in rows["chess"]["offers"] + rows["backgammon"]["offers"]
     assert rows["connect4"]["options"] == ["width", "height", "connect"]
     assert rows["pig"]["offers"][0] == "dice" and "tablebase" not in rows["pig"]["offers"]
     assert (

@@ -44,6 +44,8 @@ from zerosum.game import (
     InformationSets,
     Keyed,
     MoveText,
+    NumberedMoves,
+    Observing,
     Rendering,
     StateText,
     has_chance,
@@ -666,7 +668,8 @@ def unfinished(setup: Setup) -> Setup:
 def capabilities(entry: GameEntry, game: Game) -> tuple[str, ...]:
     """What `game` offers the commands, in words: `engine` (searched by the engine), `dice`
     (chance, searched by expectiminimax), `evaluation`, `solver` (its own exact solver),
-    `tablebase` (keyed: a table can be built), `text` (moves and positions as text); for a
+    `tablebase` (keyed: a table can be built), `text` (moves and positions as text),
+    `training` (`zerosum train` learns it: self-play with a network, TD(lambda) for Pig); for a
     game of imperfect information, `hidden information`, `cfr` and `sequence form` (solved by
     `zerosum cfr` and `zerosum solve`)."""
     if isinstance(game, InformationSets):
@@ -683,6 +686,9 @@ def capabilities(entry: GameEntry, game: Game) -> tuple[str, ...]:
         offers.append("endgame tables")
     if isinstance(game, MoveText) and isinstance(game, StateText):
         offers.append("text")
+    numbered = isinstance(game, NumberedMoves) and isinstance(game, Observing)
+    if (numbered and not has_chance(game)) or isinstance(game, Pig):
+        offers.append("training")
     return tuple(offers)
 
 
