@@ -162,3 +162,19 @@ def charts() -> ModuleType:
     from zerosum.show import charts
 
     return charts
+
+
+JAX_TESTS = ("test_learning.py", "test_td_pig.py", "test_web_network.py", "learning.md")
+"""Tests that import JAX (they train networks in this process): by module, or the guides'."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the tests that import JAX last, in their order: JAX starts threads, and a process
+    forked after them (the tablebase builds' worker pools, pexpect's terminals) may deadlock,
+    as JAX warns. Every other test runs first, in its usual order."""
+
+    def uses_jax(item: pytest.Item) -> bool:
+        fixtures = getattr(item, "fixturenames", ())
+        return "tictactoe_network" in fixtures or any(name in item.nodeid for name in JAX_TESTS)
+
+    items.sort(key=uses_jax)

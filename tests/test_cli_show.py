@@ -188,3 +188,18 @@ def test_tree_show_svg_through_a_subprocess_prints_the_svg(cli):
 )
 def test_explain_refuses_an_order_of_moves_the_game_does_not_have(cli, order, message):
     assert message in cli.error("explain", "tictactoe", "--order", order)
+
+
+def test_explain_refuses_an_exact_search_too_long_to_draw(cli, monkeypatch):
+    """Nim (18, 18) searched to the end ran for minutes before the picture's own limit: the
+    search itself stops at `SEARCHED` nodes (made small here: tic-tac-toe's start is over)."""
+    from dataclasses import replace
+
+    import zerosum.cli.explain as explain
+
+    monkeypatch.setattr(explain, "SEARCHED", replace(explain.SEARCHED, most=1_000))
+    code, _, err = cli("explain", "tictactoe", "--depth", "1")
+    assert code == 2 and err.count("\n") == 1
+    assert "the nodes of an exact search explain draws 1,001 is over the limit of 1,000" in err
+    code, _, _ = cli("explain", "tictactoe", "XOX.O.X..")  # a few nodes: drawn as before
+    assert code == 0

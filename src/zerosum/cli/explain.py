@@ -36,6 +36,13 @@ from zerosum.solve.answer import SEARCHES
 
 ENGINE_MAX_NODES = 150
 EXACT_MAX_NODES = 2_000
+SEARCHED = Limit(
+    "the nodes of an exact search explain draws",
+    2_000_000,
+    "a search to the end visits about 400,000 nodes a second here, and a picture shows a few"
+    " thousand of them: beyond, show a later position (zerosum solve searches further)",
+    liftable=False,
+)
 TRACE_LIMIT = 200_000
 """Events an engine explanation keeps (a few tens of megabytes): a search to depth 9 of Connect
 Four makes about a quarter of them. The search stops as soon as one iteration makes more."""
@@ -152,12 +159,14 @@ def traced_search(
     max_nodes: int = EXACT_MAX_NODES,
 ) -> SearchedTree:
     """What an exact search of `state` to the end looked at, its first `max_ply` plies drawn
-    (all by default); ValueError when the picture would have more than `max_nodes` nodes."""
+    (all by default); ValueError when the picture would have more than `max_nodes` nodes, or
+    the search more than `SEARCHED` (a search to the end that would run for minutes)."""
     if algorithm not in TRACED:
         known = ", ".join(TRACED)
         raise ValueError(f"unknown algorithm {algorithm!r}: choose one of {known}")
     trace = Trace(limit=3 * max_nodes + 1, max_ply=max_ply)  # at most 3 events a node
-    result = TRACED[algorithm](game, state, order=order, trace=trace)
+    bound = {"max_nodes": SEARCHED} if algorithm in SEARCHES else {}
+    result = TRACED[algorithm](game, state, order=order, trace=trace, **bound)
     if not trace.complete:
         raise ValueError(
             f"the search has more than {max_nodes:,} nodes to draw: show fewer plies"
