@@ -148,9 +148,9 @@ def save(params: Mapping[str, Any], path: str) -> str:
     return digest(data)
 
 
-def load(path: str, shape: Shape, sha256: str) -> Params:
-    """The weights in `path`, checked against the SHA-256 the manifest recorded and against
-    `shape`; ValueError in one line for a missing, damaged or foreign file."""
+def load_arrays(path: str, sha256: str, what: str) -> dict[str, np.ndarray]:
+    """The arrays of the `.npz` file `path`, checked against the SHA-256 a manifest recorded;
+    ValueError in one line for a missing or changed file, or one that is not `what`."""
     try:
         with open(path, "rb") as file:
             data = file.read()
@@ -160,9 +160,15 @@ def load(path: str, shape: Shape, sha256: str) -> Params:
         raise ValueError(f"{path} is damaged or was changed: its SHA-256 is not the recorded one")
     try:
         with np.load(io.BytesIO(data)) as archive:
-            params = {name: archive[name] for name in archive.files}
+            return {name: archive[name] for name in archive.files}
     except (ValueError, OSError, KeyError):
-        raise ValueError(f"{path} is not a network's weights") from None
+        raise ValueError(f"{path} is not {what}") from None
+
+
+def load(path: str, shape: Shape, sha256: str) -> Params:
+    """The weights in `path`, checked against the SHA-256 the manifest recorded and against
+    `shape`; ValueError in one line for a missing, damaged or foreign file."""
+    params = load_arrays(path, sha256, "a network's weights")
     expected = shape.shapes()
     found = {name: tuple(value.shape) for name, value in params.items()}
     if found != expected:

@@ -485,17 +485,5 @@ def _arrays_bytes(arrays: dict[str, np.ndarray]) -> bytes:
 
 
 def _load_arrays(directory: str, entry: dict[str, str]) -> dict[str, np.ndarray]:
-    import io
-
     path = os.path.join(directory, entry["file"])
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise ValueError(f"cannot read {path}: {error.strerror}") from None
-    if network.digest(data) != entry["sha256"]:
-        raise ValueError(f"{path} is damaged or was changed: its SHA-256 is not the recorded one")
-    try:
-        with np.load(io.BytesIO(data)) as archive:
-            return {name: archive[name] for name in archive.files}
-    except (ValueError, OSError):
-        raise ValueError(f"{path} is not a run's arrays") from None
+    return network.load_arrays(path, entry["sha256"], "a run's arrays")
