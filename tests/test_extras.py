@@ -2,9 +2,11 @@
 features' own (`openspiel`, `pettingzoo`) are part of the test extra, whose installation (the
 README's test command, CI's first step) resolves them already.
 
-pip resolves each one for real, dependencies included (`--dry-run`: nothing is installed),
-since that is where a conflict lies: aima3 pins networkx 1.11, nashpy needs networkx 3 or
-later. The extras are read from pyproject.toml, so a new one is checked without a change here.
+pip resolves them for real, dependencies included (`--dry-run`: nothing is installed), since
+that is where a conflict lies: aima3 pins networkx 1.11, nashpy needs networkx 3 or later. An
+extra that another one includes (`bench-search` holds easyAI, OpenSpiel and aima3) is resolved
+as part of it: what installs together installs apart. The extras are read from pyproject.toml,
+so a new one is checked without a change here.
 """
 
 import subprocess
@@ -33,6 +35,21 @@ def peer_extras() -> list[str]:
     return sorted(name for name in extras() if name.startswith(PEERS))
 
 
+def included(extra: str) -> set[str]:
+    """The extras that `extra` names as `zerosum[...]` among its requirements."""
+    names: set[str] = set()
+    for requirement in extras()[extra]:
+        if requirement.startswith("zerosum["):
+            names.update(requirement[len("zerosum[") :].split("]")[0].split(","))
+    return names
+
+
+def outermost_peer_extras() -> list[str]:
+    """The peers' extras that no other extra includes: resolving these resolves every one."""
+    inside = set().union(*(included(name) for name in extras()))
+    return [name for name in peer_extras() if name not in inside]
+
+
 def test_the_features_extras_are_in_the_test_extra():
     assert set(FEATURES) <= set(extras())
     assert f"zerosum[{','.join(FEATURES)}]" in extras()["test"]
@@ -42,7 +59,14 @@ def test_the_benchmarks_peers_have_extras_to_check():
     assert {"bench-nashpy", "bench-aima"} <= set(peer_extras())
 
 
-@pytest.mark.parametrize("extra", peer_extras())
+def test_every_peer_extra_is_resolved_alone_or_inside_another():
+    outermost = outermost_peer_extras()
+    assert "bench-aima" in included("bench-search") and "bench-aima" not in outermost
+    covered = set(outermost).union(*(included(name) for name in outermost))
+    assert covered == set(peer_extras())
+
+
+@pytest.mark.parametrize("extra", outermost_peer_extras())
 def test_extra_resolves_with_its_dependencies(extra):
     resolution = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet"]
