@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import zerosum
-from zerosum.limits import Limit, clipped, counted, shown
+from zerosum.limits import Limit, clipped, clipped_path, counted, shown
 
 DOCS = Path(__file__).parent.parent / "docs"
 
@@ -62,6 +62,14 @@ def test_a_huge_integer_is_shown_by_its_digits(value, text):
 )
 def test_a_quoted_input_is_short_whatever_it_is(value, text):
     assert clipped(value) == text
+
+
+def test_a_path_is_quoted_whole_or_with_its_file_name():
+    assert clipped_path("/tmp/book.bin") == "'/tmp/book.bin'"
+    deep = "/tmp/" + "folder/" * 40 + "nothing.csv"
+    quoted = clipped_path(deep)
+    assert quoted.startswith("'/tmp/folder/") and quoted.endswith("/nothing.csv' (296 characters)")
+    assert len(quoted) < 200
 
 
 def test_a_count_is_singular_for_one():

@@ -80,6 +80,16 @@ def clipped(value: object, most: int = 80) -> str:
     return f"{text[:most]}... ({length:,} characters)"
 
 
+def clipped_path(path: str | os.PathLike[str], most: int = 160) -> str:
+    """A file's path as a message quotes it: whole up to `most` characters, and beyond, its
+    beginning and its end, so that the file's name is still read in a deep folder."""
+    text = repr(os.fspath(path))
+    if len(text) <= most:
+        return text
+    head = most // 3
+    return f"{text[:head]}...{text[head - most :]} ({len(os.fspath(path)):,} characters)"
+
+
 def counted(count: int, one: str, many: str = "") -> str:
     """A count with its noun, singular for one: `1 win`, `0 wins`, `18,297 nodes`, `1 loss`
     (`many` defaults to `one` + "s")."""

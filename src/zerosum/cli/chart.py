@@ -18,7 +18,7 @@ from zerosum.experiments.growth import growth_experiment, minimal_tree_leaves
 from zerosum.experiments.ordering import ordering_experiment
 from zerosum.files import write_atomically
 from zerosum.imperfect.cfr import ALGORITHMS, SAMPLED, check_algorithm
-from zerosum.limits import Limit, clipped, shown
+from zerosum.limits import Limit, clipped_path, shown
 
 DEFAULT_DEPTH = {"growth": 8, "ablation": 6}
 """The deepest tree (growth) or search (ablation) drawn when `--max-depth` is not given."""
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     suffix = Path(args.output).suffix.lstrip(".").lower()
     if suffix not in charts.FORMATS:
         raise ValueError(
-            f"cannot tell the chart's format from {clipped(args.output)}:"
+            f"cannot tell the chart's format from {clipped_path(args.output)}:"
             f" end the name with .{', .'.join(charts.FORMATS)}"
         )
     _refuse_others(args)

@@ -10,7 +10,7 @@ from zerosum.cli.common import add_game_argument, game_setup, number, print_json
 from zerosum.cli.play import add_solver_options, ask_move, solver_seat
 from zerosum.cli.progress import progress
 from zerosum.game import Game, StateText, require
-from zerosum.limits import clipped, counted
+from zerosum.limits import clipped_path, counted
 from zerosum.match import GAMES, MatchResult, play_match
 from zerosum.players import Seat
 
@@ -106,7 +106,7 @@ def _read_openings(game: Game, path: str) -> list:
         with open(path, encoding="utf-8") as handle:
             lines = handle.read().splitlines()
     except OSError as error:
-        raise ValueError(f"cannot read openings {clipped(path)}: {error.strerror}") from None
+        raise ValueError(f"cannot read openings {clipped_path(path)}: {error.strerror}") from None
     openings = []
     for number_, line in enumerate(lines, 1):
         text = line.split("#", 1)[0].strip()
@@ -123,7 +123,7 @@ def _read_openings(game: Game, path: str) -> list:
             )
         openings.append(opening)
     if not openings:
-        raise ValueError(f"no openings in {clipped(path)}")
+        raise ValueError(f"no openings in {clipped_path(path)}")
     return openings
 
 

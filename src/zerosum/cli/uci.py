@@ -45,7 +45,7 @@ import chess.syzygy
 from zerosum.cli.common import one_line
 from zerosum.games.chess import WIN, Chess, Position
 from zerosum.games.chess.syzygy import Syzygy
-from zerosum.limits import Limit, clipped
+from zerosum.limits import Limit, clipped, clipped_path
 from zerosum.search.engine import Engine, Iteration
 from zerosum.search.scores import decode
 from zerosum.search.table import DEFAULT_MEGABYTES
@@ -221,15 +221,15 @@ class Options:
 def check_book(path: str) -> None:
     """ValueError unless `path` is a Polyglot book that holds at least one move."""
     if not os.path.isfile(path):
-        raise ValueError(f"BookFile {clipped(path)} is not a file")
+        raise ValueError(f"BookFile {clipped_path(path)} is not a file")
     try:
         with chess.polyglot.open_reader(path) as reader:
             entries = len(reader)
     except OSError as error:  # python-chess says "invalid file size" without an errno
         reason = error.strerror or "not a Polyglot book (its size is not a multiple of 16 bytes)"
-        raise ValueError(f"BookFile {clipped(path)} unreadable: {reason}") from None
+        raise ValueError(f"BookFile {clipped_path(path)} unreadable: {reason}") from None
     if not entries:
-        raise ValueError(f"BookFile {clipped(path)} holds no moves")
+        raise ValueError(f"BookFile {clipped_path(path)} holds no moves")
 
 
 class UciSession:
@@ -489,7 +489,7 @@ class UciSession:
         except IndexError:  # the position is not in the book
             return None
         except OSError as error:  # the file changed since `setoption`
-            self.note(f"book {clipped(self.options.book_file)} unreadable: {error.strerror}")
+            self.note(f"book {clipped_path(self.options.book_file)} unreadable: {error.strerror}")
             return None
         if entry.move not in position.legal_moves():
             return None

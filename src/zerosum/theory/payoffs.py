@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from zerosum.limits import NO_LIMIT, Limit, clipped
+from zerosum.limits import NO_LIMIT, Limit, clipped, clipped_path
 
 MATRIX_CELLS = Limit(
     "a payoff matrix's cells",
@@ -128,7 +128,7 @@ def read_csv(path: str | os.PathLike[str], *, no_limit: bool = False) -> PayoffM
     `FILE_BYTES` or the matrix `MATRIX_CELLS` (`no_limit` lifts both); a file that is not UTF-8
     text, a directory or an empty file are refused with the reason.
     """
-    name = clipped(os.fspath(path))
+    name = clipped_path(path)
     reader = _Reader(csv=True, no_limit=no_limit)
     decoder = codecs.getincrementaldecoder("utf-8")()
     read = 0

@@ -43,7 +43,7 @@ from zerosum.game import (
     has_chance,
 )
 from zerosum.learn.player import SIMULATIONS
-from zerosum.limits import clipped
+from zerosum.limits import clipped, clipped_path
 from zerosum.players import (
     PlayerSpec,
     Seat,
@@ -260,7 +260,7 @@ def _network(strength: dict[str, Any]) -> tuple[str, int]:
     directory = os.path.expanduser(directory.strip())
     if "," in directory or "=" in directory:
         raise ValueError(
-            f"the run's directory {clipped(directory)} has a ',' or '=', which the player"
+            f"the run's directory {clipped_path(directory)} has a ',' or '=', which the player"
             " spec az:DIR,simulations=N cannot hold: rename the directory or link to it"
         )
     simulations = strength.get("simulations", SIMULATIONS)
