@@ -171,7 +171,9 @@ JAX_TESTS = ("test_learning.py", "test_td_pig.py", "test_web_network.py", "learn
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the tests that import JAX last, in their order: JAX starts threads, and a process
     forked after them (the tablebase builds' worker pools, pexpect's terminals) may deadlock,
-    as JAX warns. Every other test runs first, in its usual order."""
+    as JAX warns. Every other test runs first, in its usual order. Run on several cores,
+    pytest-xdist's default schedule (`load`) hands each process its tests in this order, so the
+    ones importing JAX are the last of each."""
 
     def uses_jax(item: pytest.Item) -> bool:
         fixtures = getattr(item, "fixturenames", ())
