@@ -23,7 +23,7 @@ def every_step_on_the_workers(monkeypatch):
 @pytest.fixture(scope="module")
 def scheduler():
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as cluster:
         yield cluster.scheduler_address
 
@@ -80,7 +80,7 @@ def test_workers_that_keep_dying_stop_the_build_with_one_line(tmp_path):
     with (
         dask.config.set({"distributed.scheduler.allowed-failures": 0}),
         LocalCluster(
-            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,
         pytest.raises(ValueError, match="the Dask workers running a task died each time"),
     ):

@@ -14,7 +14,7 @@ from zerosum.solve import Table, parallel, retrograde, solve  # noqa: E402
 @pytest.fixture(scope="module")
 def scheduler():
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as cluster:
         yield cluster.scheduler_address
 
