@@ -171,7 +171,7 @@ def test_a_truncated_parameter_file_is_refused_in_one_line(trained, tmp_path):
         data = (folder / "parameters.npz").read_bytes()
         (folder / "parameters.npz").write_bytes(data[: len(data) // 2])
 
-    assert "damaged or replaced" in _refusal(tmp_path, trained, truncate)
+    assert "parameters.npz is damaged or was changed" in _refusal(tmp_path, trained, truncate)
 
 
 def test_a_truncated_manifest_is_refused_in_one_line(trained, tmp_path):
@@ -195,7 +195,7 @@ def test_tampered_parameters_are_refused_in_one_line(trained, tmp_path):
         data[len(data) // 2] ^= 1
         (folder / "parameters.npz").write_bytes(bytes(data))
 
-    assert "SHA-256 is not the manifest's" in _refusal(tmp_path, trained, tamper)
+    assert "SHA-256 is not the recorded one" in _refusal(tmp_path, trained, tamper)
 
 
 def test_a_missing_directory_or_manifest_is_refused_in_one_line(tmp_path):

@@ -130,10 +130,11 @@ def masked_softmax(scores: np.ndarray, legal: np.ndarray) -> np.ndarray:
     return weights / weights.sum(axis=1, keepdims=True)
 
 
-def to_bytes(params: Mapping[str, Any]) -> bytes:
-    """The weights as an `.npz` file's bytes."""
+def to_bytes(arrays: Mapping[str, Any], compressed: bool = False) -> bytes:
+    """Named arrays (a network's weights, a run's buffer) as an `.npz` file's bytes."""
     buffer = io.BytesIO()
-    np.savez(buffer, **{name: np.asarray(value) for name, value in params.items()})  # type: ignore[arg-type]
+    write = np.savez_compressed if compressed else np.savez
+    write(buffer, **{name: np.asarray(value) for name, value in arrays.items()})  # type: ignore[arg-type]
     return buffer.getvalue()
 
 
@@ -142,7 +143,8 @@ def digest(data: bytes) -> str:
 
 
 def save(params: Mapping[str, Any], path: str) -> str:
-    """Write the weights to `path` atomically; their SHA-256, for the manifest."""
+    """Write the weights (any named arrays) to `path` atomically; their SHA-256, for the
+    manifest."""
     data = to_bytes(params)
     write_atomically(path, data)
     return digest(data)
@@ -159,9 +161,9 @@ def load_arrays(path: str, sha256: str, what: str) -> dict[str, np.ndarray]:
     if digest(data) != sha256:
         raise ValueError(f"{path} is damaged or was changed: its SHA-256 is not the recorded one")
     try:
-        with np.load(io.BytesIO(data)) as archive:
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
             return {name: archive[name] for name in archive.files}
-    except (ValueError, OSError, KeyError):
+    except (ValueError, OSError, KeyError, EOFError):
         raise ValueError(f"{path} is not {what}") from None
 
 

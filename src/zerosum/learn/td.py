@@ -37,8 +37,6 @@ not a match's estimate.
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
 import math
 import threading
@@ -53,6 +51,7 @@ import numpy as np
 from zerosum.files import write_atomically
 from zerosum.game import Player
 from zerosum.games.pig import HOLD, ROLL, Pig
+from zerosum.learn import network
 from zerosum.solve.pig import PigSolution, check_position, solved
 
 __all__ = [
@@ -536,19 +535,14 @@ def save(evaluation: TDEvaluation, directory: str | Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise ValueError(f"cannot make the directory {folder}: {error.strerror}") from None
-    buffer = io.BytesIO()
-    arrays: dict[str, Any] = dict(evaluation.parameters)
-    np.savez(buffer, **arrays)
-    data = buffer.getvalue()
     manifest = {
         "format": FORMAT,
         "version": VERSION,
         "game": evaluation.game,
         "settings": asdict(evaluation.settings),
         "episodes": evaluation.episodes,
-        "parameters_sha256": hashlib.sha256(data).hexdigest(),
+        "parameters_sha256": network.save(evaluation.parameters, str(folder / PARAMETERS)),
     }
-    write_atomically(str(folder / PARAMETERS), data)
     write_atomically(str(folder / MANIFEST), json.dumps(manifest, indent=2) + "\n")
 
 
@@ -585,20 +579,8 @@ def load(directory: str | Path) -> TDEvaluation:
         raise ValueError(f"{manifest_path}: damaged ({_reason(error)})") from None
     if game != f"pig(target={settings.target})":
         raise ValueError(f"{manifest_path}: damaged (game {game!r} but target {settings.target})")
-    try:
-        data = parameters_path.read_bytes()
-    except OSError as error:
-        raise ValueError(f"{parameters_path}: cannot read it ({_reason(error)})") from None
-    if hashlib.sha256(data).hexdigest() != digest:
-        raise ValueError(
-            f"{parameters_path}: damaged or replaced (its SHA-256 is not the manifest's)"
-        )
+    parameters = network.load_arrays(str(parameters_path), digest, "a TD evaluation's weights")
     expected = initial_parameters(settings.hidden, 0)
-    try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-            parameters = {name: archive[name] for name in archive.files}
-    except (OSError, ValueError, EOFError) as error:
-        raise ValueError(f"{parameters_path}: damaged ({_reason(error)})") from None
     shapes = {name: array.shape for name, array in parameters.items()}
     if shapes != {name: array.shape for name, array in expected.items()}:
         raise ValueError(

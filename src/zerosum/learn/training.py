@@ -187,8 +187,8 @@ def keep(run: Run) -> None:
     for name, data in (
         ("params", network.to_bytes(run.params)),
         ("best", network.to_bytes(run.best)),
-        ("optimizer", _arrays_bytes({str(i): a for i, a in enumerate(run.optimizer)})),
-        ("buffer", _arrays_bytes(asdict(run.buffer))),
+        ("optimizer", network.to_bytes({str(i): a for i, a in enumerate(run.optimizer)}, True)),
+        ("buffer", network.to_bytes(asdict(run.buffer), compressed=True)),
     ):
         file = f"{name}-{suffix}.npz"
         write_atomically(str(directory / file), data)
@@ -474,14 +474,6 @@ def _file_entry(manifest: dict[str, Any], name: str, directory: str) -> dict[str
         return {"file": entry["file"], "sha256": str(entry["sha256"])}
     except (KeyError, TypeError, ValueError):
         raise ValueError(f"{Path(directory) / MANIFEST} is damaged: no {name} file") from None
-
-
-def _arrays_bytes(arrays: dict[str, np.ndarray]) -> bytes:
-    import io
-
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]
-    return buffer.getvalue()
 
 
 def _load_arrays(directory: str, entry: dict[str, str]) -> dict[str, np.ndarray]:
