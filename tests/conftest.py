@@ -164,6 +164,21 @@ def charts() -> ModuleType:
     return charts
 
 
+@pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """`zerosum serve` without serving: each application it would have served, appended here
+    (its sockets closed, and the command returns)."""
+    applications: list[Any] = []
+
+    def run(server: Any, sockets: list[Any]) -> None:
+        applications.append(server.config.app)
+        for listening in sockets:
+            listening.close()
+
+    monkeypatch.setattr("uvicorn.Server.run", run)
+    return applications
+
+
 JAX_TESTS = ("test_learning.py", "test_td_pig.py", "test_web_network.py", "learning.md")
 """Tests that import JAX (they train networks in this process): by module, or the guides'."""
 

@@ -148,15 +148,7 @@ def test_a_game_against_the_network_on_the_page_ends_with_legal_moves(client, ru
     assert position["result"]["text"] == expected
 
 
-def test_serve_network_starts_the_page_with_the_runs_game_and_network(cli, monkeypatch, run):
-    served = []
-
-    def serve(server, sockets):  # instead of serving: keep the application, and stop
-        served.append(server.config.app)
-        for listening in sockets:
-            listening.close()
-
-    monkeypatch.setattr("uvicorn.Server.run", serve)
+def test_serve_network_starts_the_page_with_the_runs_game_and_network(cli, served, run):
     code, out, err = cli("serve", "--port", "0", "--network", run)
     assert code == 0 and err == ""
     port = out.split(":")[2].split("/")[0]

@@ -168,15 +168,7 @@ def test_own_hosts_are_the_address_and_localhost_for_loopback():
     assert own_hosts("::1", 8000)[0] == "[::1]:8000"
 
 
-def test_serve_prints_its_address_and_warns_when_listening_beyond_this_computer(cli, monkeypatch):
-    served = []
-
-    def run(server, sockets):  # instead of serving: keep the application, and stop
-        served.append(server.config.app)
-        for listening in sockets:
-            listening.close()
-
-    monkeypatch.setattr("uvicorn.Server.run", run)
+def test_serve_prints_its_address_and_warns_when_listening_beyond_this_computer(cli, served):
     code, out, err = cli("serve", "--port", "0")
     assert code == 0 and err == ""
     assert re.fullmatch(r"serving the page at http://127\.0\.0\.1:\d+/ \(Ctrl-C stops\)\n", out)
