@@ -13,6 +13,8 @@ Given a run of `zerosum train connect4 --out DIR`:
    one game at a time (the ratio is what batching buys).
 
     python benchmarks/learning_connect4.py DIR [--simulations 50] [--games 40] [--positions 100]
+
+`--positions 0` and `--depths ""` leave out the solver's positions and the engine.
 """
 
 from __future__ import annotations
@@ -34,6 +36,29 @@ from zerosum.registry import setup
 def shown(result: MatchResult) -> str:
     elo = "n/a" if result.elo is None else f"{result.elo:+.0f} ± {result.elo_error:.0f}"
     return f"{result.wins}-{result.draws}-{result.losses} | {result.score:.3f} | {elo}"
+
+
+def perfect_moves(connect4, evaluation, player, positions: int, simulations: int) -> None:
+    """How often the policy alone, and the search, play a perfect move on the first
+    `positions` of Test_L2_R1, each move judged by the exact solver."""
+    game = connect4.game
+    solver = connect4.entry.own_solver(game)
+    assert solver is not None
+    lines = oracle("connect4", "Test_L2_R1").read_text().split("\n")
+    sample = [line.split()[0] for line in lines if line.strip()][:positions]
+    by_policy = by_search = 0
+    for moves in sample:
+        state = setup("connect4", moves).state
+        values = solver.move_values(state).values
+        best = max(values.values())
+        priors, _ = evaluation(state)
+        by_policy += values[max(priors, key=priors.get)] == best
+        by_search += values[player(state)] == best
+    print()
+    print(f"Test_L2_R1, first {len(sample)} positions, perfect moves:")
+    print(f"- the policy alone: {by_policy}/{len(sample)} ({by_policy / len(sample):.0%})")
+    share = by_search / len(sample)
+    print(f"- with {simulations} simulations: {by_search}/{len(sample)} ({share:.0%})")
 
 
 def main() -> None:
@@ -68,23 +93,8 @@ def main() -> None:
         )
         print(f"| {opponent} | {shown(result)} | ({time.perf_counter() - began:.0f} s)", flush=True)
 
-    solver = connect4.entry.own_solver(game)
-    assert solver is not None
-    lines = oracle("connect4", "Test_L2_R1").read_text().split("\n")
-    sample = [line.split()[0] for line in lines if line.strip()][: args.positions]
-    by_policy = by_search = 0
-    for moves in sample:
-        state = setup("connect4", moves).state
-        values = solver.move_values(state).values
-        best = max(values.values())
-        priors, _ = evaluation(state)
-        by_policy += values[max(priors, key=priors.get)] == best
-        by_search += values[ours(args.seed)(state)] == best
-    print()
-    print(f"Test_L2_R1, first {len(sample)} positions, perfect moves:")
-    print(f"- the policy alone: {by_policy}/{len(sample)} ({by_policy / len(sample):.0%})")
-    share = by_search / len(sample)
-    print(f"- with {simulations} simulations: {by_search}/{len(sample)} ({share:.0%})")
+    if args.positions > 0:
+        perfect_moves(connect4, evaluation, ours(args.seed), args.positions, simulations)
 
     settings = selfplay.Settings(simulations=simulations)
     began = time.perf_counter()
