@@ -184,10 +184,11 @@ def keep(run: Run) -> None:
     directory = Path(run.directory)
     suffix = f"{run.progress.rounds:06d}"
     files: dict[str, dict[str, str]] = {}
+    optimizer = {str(index): array for index, array in enumerate(run.optimizer)}
     for name, data in (
         ("params", network.to_bytes(run.params)),
         ("best", network.to_bytes(run.best)),
-        ("optimizer", network.to_bytes({str(i): a for i, a in enumerate(run.optimizer)}, True)),
+        ("optimizer", network.to_bytes(optimizer, compressed=True)),
         ("buffer", network.to_bytes(asdict(run.buffer), compressed=True)),
     ):
         file = f"{name}-{suffix}.npz"
