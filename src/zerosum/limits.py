@@ -83,11 +83,12 @@ def clipped(value: object, most: int = 80) -> str:
 def clipped_path(path: str | os.PathLike[str], most: int = 160) -> str:
     """A file's path as a message quotes it: whole up to `most` characters, and beyond, its
     beginning and its end, so that the file's name is still read in a deep folder."""
-    text = repr(os.fspath(path))
+    name = os.fspath(path)
+    text = repr(name)
     if len(text) <= most:
         return text
     head = most // 3
-    return f"{text[:head]}...{text[head - most :]} ({len(os.fspath(path)):,} characters)"
+    return f"{text[:head]}...{text[head - most :]} ({len(name):,} characters)"
 
 
 def counted(count: int, one: str, many: str = "") -> str:
