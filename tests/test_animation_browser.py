@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from zerosum.cli.explain import traced_engine as engine_tree
-from zerosum.cli.explain import traced_search as searched_tree
+from zerosum.show.traced import traced_engine as engine_tree
+from zerosum.show.traced import traced_search as searched_tree
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tree import Tree
 from zerosum.show.html import html

@@ -21,7 +21,7 @@ from test_animation_browser import (
 
 from zerosum.games.chess import Chess
 from zerosum.games.othello import Othello
-from zerosum.registry import format_move, parse_move
+from zerosum.notation import format_move, parse_move
 from zerosum.web import chess_board, othello_board
 from zerosum.web.app import SECURITY_HEADERS, STATIC
 

@@ -7,7 +7,7 @@ import contextlib
 
 import pytest
 
-from zerosum import registry
+from zerosum import notation, registry
 from zerosum.compiled import cache
 from zerosum.games.connect4 import ConnectFour
 from zerosum.players import Seat, parse_player, player_maker
@@ -95,7 +95,7 @@ def test_bad_input_is_a_value_error_from_the_api():
     game = ConnectFour()
     for position in ("4444444", "48"):
         with pytest.raises(ValueError):
-            registry.state_of(game, position)
+            notation.state_of(game, position)
     with pytest.raises(ValueError, match="already over"):
         ConnectFourExact(game).move_values(game.parse_state("4455667"))
     with pytest.raises(ValueError, match="already over"):

@@ -195,9 +195,9 @@ def test_explain_refuses_an_exact_search_too_long_to_draw(cli, monkeypatch):
     search itself stops at `SEARCHED` nodes (made small here: tic-tac-toe's start is over)."""
     from dataclasses import replace
 
-    import zerosum.cli.explain as explain
+    import zerosum.show.traced as traced
 
-    monkeypatch.setattr(explain, "SEARCHED", replace(explain.SEARCHED, most=1_000))
+    monkeypatch.setattr(traced, "SEARCHED", replace(traced.SEARCHED, most=1_000))
     code, _, err = cli("explain", "tictactoe", "--depth", "1")
     assert code == 2 and err.count("\n") == 1
     assert "the nodes of an exact search explain draws 1,001 is over the limit of 1,000" in err

@@ -90,7 +90,7 @@ def test_matrix_integer_cells_give_integer_values_even_beyond_floats_precision(c
 
 
 def test_matrix_float_entries_give_float_values_and_no_exact_object():
-    from zerosum.cli.matrix import describe, matrix_report
+    from zerosum.show.matrix import describe, matrix_report
     from zerosum.theory.matrix import payoff_matrix, pure_values, solve
 
     # Python floats, not fractions: the command reads every cell exactly, only the API has them

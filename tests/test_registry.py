@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from zerosum import players, registry
+from zerosum import naming, players, registry
 from zerosum.cli import main
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tictactoe import TicTacToe
@@ -55,7 +55,7 @@ def test_an_option_given_twice_is_refused():
 
 
 def test_option_values_are_json_literals_or_else_text():
-    assert registry.parse_options('a=5,b=[3,5,8],c=true,d="x, y",e=word') == {
+    assert naming.parse_options('a=5,b=[3,5,8],c=true,d="x, y",e=word') == {
         "a": 5,
         "b": [3, 5, 8],
         "c": True,

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from trees import ScoredTree
 
-from zerosum.cli.explain import traced_engine as engine_tree
+from zerosum.show.traced import traced_engine as engine_tree
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tree import Tree
 from zerosum.search import Trace, alphabeta

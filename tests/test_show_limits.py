@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from zerosum.cli.explain import traced_search
+from zerosum.show.traced import traced_search
 from zerosum.games.tree import MAX_DEPTH, Tree
 from zerosum.search import alphabeta
 from zerosum.search.trace import Trace
@@ -132,7 +132,7 @@ def test_explain_refuses_a_game_with_chance_nodes_in_words(cli):
 
 
 def test_an_engine_search_too_large_to_draw_is_stopped_and_refused(cli, monkeypatch):
-    monkeypatch.setattr("zerosum.cli.explain.TRACE_LIMIT", 500)
+    monkeypatch.setattr("zerosum.show.traced.TRACE_LIMIT", 500)
     err = cli.error("explain", "connect4", "--depth", "60")
     assert "the search to depth 60 makes more than 500 events to draw (stopped at depth" in err
 

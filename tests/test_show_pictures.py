@@ -9,7 +9,7 @@ from drawings import SVG, svg_groups
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from zerosum.cli.explain import traced_search as searched_tree
+from zerosum.show.traced import traced_search as searched_tree
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import Tree
 from zerosum.search import Trace, alphabeta, minimax

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from zerosum.cli.tree import traced_tree, tree_order
+from zerosum.show.traced import traced_tree, tree_order
 from zerosum.games.tree import Tree
 from zerosum.search.expectiminimax import expectiminimax
 from zerosum.search.trace import Trace

@@ -199,7 +199,7 @@ def test_tree_stepper_steps_expectiminimax_to_6_the_expectation_rising(page, add
 
 
 def test_tree_stepper_order_changes_the_leaves_examined_and_a_bad_order_is_refused(page, address):
-    from zerosum.cli.tree import tree_order
+    from zerosum.show.traced import tree_order
     from zerosum.games.tree import Tree
 
     with pytest.raises(ValueError) as refused:

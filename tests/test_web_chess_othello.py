@@ -9,7 +9,7 @@ import chess
 
 from zerosum.games.chess import Chess
 from zerosum.games.othello import PASS, Othello
-from zerosum.registry import format_move, parse_move
+from zerosum.notation import format_move, parse_move
 from zerosum.web import chess_board, othello_board
 
 

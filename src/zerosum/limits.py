@@ -9,7 +9,7 @@ limits that protect the program itself (Python's recursion, an array's width) ha
 
 Each limit lives beside the code whose cost it bounds; this module only gives them one shape
 and one message, and gives every message its words for what the user typed (`clipped`), for
-numbers too long to print (`shown`) and for counts (`counted`).
+numbers too long to print (`shown`) and for counts (`counted`), and its one line (`one_line`).
 """
 
 from __future__ import annotations
@@ -89,6 +89,20 @@ def clipped_path(path: str | os.PathLike[str], most: int = 160) -> str:
         return text
     head = most // 3
     return f"{text[:head]}...{text[head - most :]} ({len(name):,} characters)"
+
+
+MESSAGE_LENGTH = 400
+"""The most characters of an error line: a message quoting a huge input is cut."""
+
+
+def one_line(message: str) -> str:
+    """`message` as one line of at most `MESSAGE_LENGTH` characters (cut in the middle): how
+    both faces show an error, the command on stderr and the page in its message."""
+    line = " ".join(message.split("\n"))
+    if len(line) <= MESSAGE_LENGTH:
+        return line
+    half = MESSAGE_LENGTH // 2
+    return f"{line[:half]} ... {line[-half:]}"
 
 
 def counted(count: int, one: str, many: str = "") -> str:

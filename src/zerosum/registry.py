@@ -32,11 +32,9 @@ import importlib
 import importlib.metadata
 import json
 import re
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zerosum.game import (
     Evaluating,
@@ -46,37 +44,56 @@ from zerosum.game import (
     MoveText,
     NumberedMoves,
     Observing,
-    Rendering,
     StateText,
     has_chance,
-    require,
 )
-from zerosum.games.backgammon import Backgammon
-from zerosum.games.chess import Chess
-from zerosum.games.chess.syzygy import Syzygy
-from zerosum.games.connect4 import ConnectFour
-from zerosum.games.kuhn import KuhnPoker
-from zerosum.games.leduc import LeducPoker
-from zerosum.games.liars_dice import LiarsDice
-from zerosum.games.nim import Nim, playable_heaps
-from zerosum.games.othello import Othello
-from zerosum.games.pig import Pig
-from zerosum.games.tictactoe import TicTacToe
-from zerosum.games.tree import Tree
 from zerosum.limits import check_megabytes, clipped
-from zerosum.match import Chooser
-from zerosum.search.exact import alphabeta
-from zerosum.search.ordering import Order, by_priority
-from zerosum.solve.answer import ExactSolver
-from zerosum.solve.connect4 import ConnectFourExact
-from zerosum.solve.pig import PigExact
-from zerosum.solve.pig import check_target as check_pig_target
-from zerosum.solve.pig import solved as solved_pig
-from zerosum.theory.nim import winning_move
+from zerosum.naming import GAME_SPEC, code_named, parse_options
+from zerosum.notation import state_of
+
+if TYPE_CHECKING:
+    from zerosum.match import Chooser
+    from zerosum.solve.answer import ExactSolver
 
 ENTRY_POINT_GROUP = "zerosum.games"
 
 # -- games ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Named:
+    """A class or function named by where it lives (`"zerosum.games.connect4:ConnectFour"`,
+    `"zerosum.games.chess.syzygy:Syzygy.open"`), imported when it is first called: the registry
+    describes every built-in game without importing one, nor its solver (numpy, python-chess,
+    numba wait for the command that needs them)."""
+
+    where: str
+
+    def load(self) -> Any:
+        """What the name names (its module imported, once a process)."""
+        module, _, path = self.where.partition(":")
+        target: Any = importlib.import_module(module)
+        for attribute in path.split("."):
+            target = getattr(target, attribute)
+        return target
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.load()(*args, **kwargs)
+
+    def names(self, target: Any) -> bool:
+        """Whether this is the name of `target` (a class or function), told without importing."""
+        return self.where == f"{target.__module__}:{target.__qualname__}"
+
+
+def loaded(reference: Any) -> Any:
+    """What `reference` refers to: a `Named` one loaded, anything else as it is."""
+    return reference.load() if isinstance(reference, Named) else reference
+
+
+def refers_to(reference: Any, target: Any) -> bool:
+    """Whether `reference` (a `GameEntry`'s `make` or `solver`: a `Named` or the object itself)
+    is `target`, told without importing what a name names."""
+    return reference.names(target) if isinstance(reference, Named) else reference is target
 
 
 @dataclass(frozen=True)
@@ -125,7 +142,7 @@ class GameEntry:
         give, or the game has no solver keeping a table (`--table-mb`)."""
         if table_mb is None:
             return None if self.solver is None else self.solver(game)
-        if self.solver is None or not getattr(self.solver, "has_table", False):
+        if self.solver is None or not getattr(loaded(self.solver), "has_table", False):
             kind = "its own solver" if self.solver is not None else "an exact search"
             raise ValueError(
                 f"--table-mb sizes the table of an exact solver that keeps one (connect4's):"
@@ -162,6 +179,8 @@ def _heaps(value: Any) -> tuple[int, ...]:
         value = ",".join(map(str, value))
     if not isinstance(value, (str, int)) or isinstance(value, bool):
         raise ValueError(f"heaps must be sizes like 3,5,8, got {clipped(value)}")
+    from zerosum.games.nim import playable_heaps
+
     return playable_heaps(str(value))
 
 
@@ -176,6 +195,8 @@ def _switch(value: Any) -> bool:
 def _tree_setup(text: str) -> tuple[Game, Any]:
     if not text:
         raise ValueError('tree needs the tree itself, e.g. "[[3,12,8],[2,4,6],[14,5,2]]"')
+    from zerosum.games.tree import Tree
+
     tree = Tree.from_text(text)
     return tree, tree.initial_state()
 
@@ -185,6 +206,9 @@ def ordered_perfect(order: list[Any]) -> Callable[[Game], Chooser]:
     quickest win and delaying a loss."""
 
     def make(game: Game) -> Chooser:
+        from zerosum.search.exact import alphabeta
+        from zerosum.search.ordering import by_priority
+
         move_order = by_priority(order)
         return lambda state: alphabeta(game, state, order=move_order, distance=True).best_move
 
@@ -193,6 +217,9 @@ def ordered_perfect(order: list[Any]) -> Callable[[Game], Chooser]:
 
 def _nim_perfect(game: Game) -> Chooser:
     """Bouton's move to a P position, or one object from the largest heap when none is."""
+    from zerosum.games.nim import Nim
+    from zerosum.theory.nim import winning_move
+
     assert isinstance(game, Nim)
 
     def choose(state: Any) -> Any:
@@ -211,22 +238,25 @@ of 1,000 iterations of CFR+, unless a strategy file is given."""
 
 
 def _pig_perfect(game: Game) -> Chooser:
+    from zerosum.games.pig import Pig
+    from zerosum.solve.pig import check_target, solved
+
     assert isinstance(game, Pig)
-    check_pig_target(game.target, liftable=False)  # a player has no --no-limit
-    return solved_pig(game.target).best_move
+    check_target(game.target, liftable=False)  # a player has no --no-limit
+    return solved(game.target).best_move
 
 
 BUILT_IN: tuple[GameEntry, ...] = (
     GameEntry(
         "tictactoe",
-        TicTacToe,
+        Named("zerosum.games.tictactoe:TicTacToe"),
         "tic-tac-toe: squares 0-8 row by row, positions like XOX.O....",
         player="solver",
         perfect=ordered_perfect([4, 0, 2, 6, 8, 1, 3, 5, 7]),
     ),
     GameEntry(
         "connect4",
-        ConnectFour,
+        Named("zerosum.games.connect4:ConnectFour"),
         "Connect Four: columns 1-7, positions as the columns played (4453)",
         options=(
             GameOption("width", _integer_of("width"), "columns (default 7)"),
@@ -234,11 +264,11 @@ BUILT_IN: tuple[GameEntry, ...] = (
             GameOption("connect", _integer_of("connect"), "stones in a line to win (4)"),
         ),
         player="engine:time=2",
-        solver=ConnectFourExact,
+        solver=Named("zerosum.solve.connect4:ConnectFourExact"),
     ),
     GameEntry(
         "nim",
-        Nim,
+        Named("zerosum.games.nim:Nim"),
         "Nim: heaps like 3 5 8, a move takes from one heap (2:3), the last object wins",
         options=(
             GameOption("heaps", _heaps, "the heap sizes, e.g. 3,5,8 (the start)"),
@@ -249,57 +279,57 @@ BUILT_IN: tuple[GameEntry, ...] = (
     ),
     GameEntry(
         "pig",
-        Pig,
+        Named("zerosum.games.pig:Pig"),
         "Pig: roll or hold one die, a 1 loses the turn total, first to the target wins",
         options=(GameOption("target", _integer_of("target"), "the score that wins (100)"),),
         player="solver",
         perfect=_pig_perfect,
-        solver=PigExact,
+        solver=Named("zerosum.solve.pig:PigExact"),
     ),
     GameEntry(
         "backgammon",
-        Backgammon,
+        Named("zerosum.games.backgammon:Backgammon"),
         "backgammon without the cube: turns like 24/18 13/11, gammons and backgammons",
         player="expectiminimax:depth=1",
         solvable=False,
     ),
     GameEntry(
         "chess",
-        Chess,
+        Named("zerosum.games.chess:Chess"),
         "chess on python-chess's rules: moves in SAN or UCI, positions as FEN",
         player="engine:time=5",
-        tables=Syzygy.open,
+        tables=Named("zerosum.games.chess.syzygy:Syzygy.open"),
         solvable=False,
     ),
     GameEntry(
         "tree",
-        Tree,
+        Named("zerosum.games.tree:Tree"),
         'a game tree as nested lists, e.g. "[[3,12,8],[2,4,6],[14,5,2]]"',
         player="solver",
         from_position=_tree_setup,
     ),
     GameEntry(
         "othello",
-        Othello,
+        Named("zerosum.games.othello:Othello"),
         "Othello: squares a1-h8 from the top left (d3) or pass, positions as the moves (d3c5)",
         player="engine:time=2",
         solvable=False,
     ),
     GameEntry(
         "kuhn",
-        KuhnPoker,
+        Named("zerosum.games.kuhn:KuhnPoker"),
         "Kuhn poker: three cards, one each, one bet (check, bet, fold, call); hidden cards",
         player=IMPERFECT_PLAYER,
     ),
     GameEntry(
         "leduc",
-        LeducPoker,
+        Named("zerosum.games.leduc:LeducPoker"),
         "Leduc hold'em: six cards, a private card and a public one, two betting rounds",
         player=IMPERFECT_PLAYER,
     ),
     GameEntry(
         "liars-dice",
-        LiarsDice,
+        Named("zerosum.games.liars_dice:LiarsDice"),
         "Liar's Dice: hidden dice, bids like 2-5 (two fives or more; sixes are wild), liar",
         options=(
             GameOption("numdice", _integer_of("numdice"), "dice per player (1)"),
@@ -345,9 +375,6 @@ def _load_entry_point(point: importlib.metadata.EntryPoint, **options: Any) -> G
     if isinstance(target, GameEntry):
         return make_game(target, options)
     return _construct(target, options, point.value)
-
-
-GAME_SPEC = re.compile(r"\s*(?P<name>[^()]+?)\s*(?:\((?P<options>.*)\))?\s*")
 
 
 @dataclass(frozen=True)
@@ -419,15 +446,6 @@ def setup(
     return Setup(entry, game, state_of(game, position), name, position)
 
 
-def state_of(game: Game, text: str) -> Any:
-    """The position `text` describes in `game` (its `parse_state`); the start when empty."""
-    if not text:
-        return game.initial_state()
-    require(game, StateText, "a position given as text")
-    assert isinstance(game, StateText)  # as `require` has just checked, for the type checker
-    return game.parse_state(text)
-
-
 def make_game(entry: GameEntry, options: Mapping[str, Any]) -> Game:
     """`entry`'s game made with `options` (checked against its declared options when it
     declares them); ValueError with the reason."""
@@ -467,87 +485,10 @@ def _shown(options: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={clipped(v)}" for k, v in options.items()) or "no options"
 
 
-def parse_options(text: str) -> dict[str, Any]:
-    """`width=5,height=4` or `heaps=[3,5,8],misere=true` as a dict; each value a JSON literal
-    or else text. ValueError naming a malformed item."""
-    options: dict[str, Any] = {}
-    for item in _split_top_level(text):
-        key, equals, value = item.partition("=")
-        key, value = key.strip(), value.strip()
-        if not equals or not key.isidentifier() or not value:
-            raise ValueError(f"bad game option {clipped(item.strip())}: expected NAME=VALUE")
-        if key in options:
-            raise ValueError(f"game option {key!r} given twice")
-        if _nesting(value) > MOST_NESTING:  # refused alike whatever Python's recursion limit
-            raise _unreadable(key, value)
-        try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError as error:
-            if value[0] in "[{":
-                raise ValueError(
-                    f"game option {key}={clipped(value)} is not a JSON list or object:"
-                    f" {error.msg} at character {error.pos + 1}"
-                ) from None
-            options[key] = value
-        except (ValueError, RecursionError):  # a number of over 4,300 digits, or deep brackets
-            raise _unreadable(key, value) from None
-    return options
-
-
-MOST_NESTING = 100
-"""The deepest brackets a game option's value may nest (no game takes more than two)."""
-
-
-def _nesting(text: str) -> int:
-    """How deep the brackets of `text` nest (quotes not told apart: a bound, not a parse)."""
-    depth = deepest = 0
-    for char in text:
-        if char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
-
-
-def _unreadable(key: str, value: str) -> ValueError:
-    return ValueError(
-        f"game option {key}={clipped(value)} cannot be read: a number of more than 4,300"
-        " digits, or brackets nested too deep"
-    )
-
-
-def _split_top_level(text: str) -> list[str]:
-    """`text` split at the commas outside brackets and quotes; blank items dropped."""
-    items, depth, quoted, start = [], 0, False, 0
-    for index, char in enumerate(text):
-        if char == '"' and (index == 0 or text[index - 1] != "\\"):
-            quoted = not quoted
-        elif not quoted and char in "[{":
-            depth += 1
-        elif not quoted and char in "]}":
-            depth -= 1
-        elif not quoted and depth == 0 and char == ",":
-            items.append(text[start:index])
-            start = index + 1
-    items.append(text[start:])
-    return [item for item in items if item.strip()]
-
-
 def _entry_from_code(name: str) -> GameEntry:
     """The entry of a game class named `FILE.py:CLASS` or `MODULE:CLASS`."""
-    where, _, attribute = name.rpartition(":")
-    if not where or not attribute.isidentifier():
-        raise ValueError(f"bad game {clipped(name)}: expected FILE.py:CLASS or MODULE:CLASS")
-    module = _module_of_file(where) if where.endswith(".py") else _module(where)
-    try:
-        make = getattr(module, attribute)
-    except AttributeError:
-        raise ValueError(f"{where} has no {attribute!r}") from None
-    if not callable(make):
-        raise ValueError(f"{name} is not a class or a function that makes a game")
-    doc = (getattr(make, "__doc__", None) or "").strip().splitlines()
-    return GameEntry(name, make, doc[0] if doc else name, source=name)
+    make, summary = code_named(name)
+    return GameEntry(name, make, summary, source=name)
 
 
 OPENSPIEL = "openspiel:"
@@ -605,37 +546,6 @@ def _openspiel_player(entry: GameEntry, game: Game) -> str:
     return "mcts:time=2"
 
 
-def _module(name: str) -> Any:
-    try:
-        return importlib.import_module(name)
-    except ImportError as error:
-        raise ValueError(f"cannot import {name!r}: {error}") from None
-    except Exception as error:  # the user's module failed while running: say how, in one line
-        raise ValueError(f"importing {name!r} failed: {type(error).__name__}: {error}") from None
-
-
-def _module_of_file(path: str) -> Any:
-    """The module of the Python file `path`, imported under its file name with its folder
-    first on the import path (so its own imports work, and worker processes find it)."""
-    file = Path(path)
-    if not file.is_file():
-        raise ValueError(f"no file {path!r}")
-    name = file.stem
-    if not name.isidentifier():
-        raise ValueError(f"cannot import {path!r}: {name!r} is not a module name")
-    folder = str(file.resolve().parent)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    module = _module(name)
-    loaded = getattr(module, "__file__", None)
-    if loaded is None or Path(loaded).resolve() != file.resolve():
-        raise ValueError(
-            f"cannot import {path!r}: the module name {name!r} is taken by {loaded or 'a'}"
-            " module already; rename the file"
-        )
-    return module
-
-
 def end_in_reach(entry: GameEntry, game: Game) -> bool:
     """Whether a tree search of `game` has somewhere to stop: an evaluation at a depth, or the
     end of the game within reach (positions few enough to search to the end)."""
@@ -686,6 +596,8 @@ def capabilities(entry: GameEntry, game: Game) -> tuple[str, ...]:
         offers.append("endgame tables")
     if isinstance(game, MoveText) and isinstance(game, StateText):
         offers.append("text")
+    from zerosum.games.pig import Pig
+
     numbered = isinstance(game, NumberedMoves) and isinstance(game, Observing)
     if (numbered and not has_chance(game)) or isinstance(game, Pig):
         offers.append("training")
@@ -702,105 +614,11 @@ def table_games() -> tuple[GameEntry, ...]:
     )
 
 
-def player_names(game: Game) -> tuple[str, str]:
-    """How the game calls its players (`player_names`), else `player 0` and `player 1`."""
-    names = getattr(game, "player_names", None)
-    if not names:
-        return "player 0", "player 1"
-    first, second = names
-    return first, second
-
-
-# -- moves as text -------------------------------------------------------------------------
-
-
-def format_move(game: Game, state: Any, move: Any) -> str:
-    """`move` as the game writes it (`MoveText`), else as `str(move)`."""
-    if isinstance(game, MoveText):
-        return game.format_move(state, move)
-    return str(move)
-
-
-def parse_move(game: Game, state: Any, text: str) -> Any:
-    """The legal move `text` names in `state`: by the game's `parse_move`, else the legal move
-    whose `str` is `text`; ValueError with the reason (the legal moves, when few)."""
-    if isinstance(game, MoveText):
-        return game.parse_move(state, text)
-    moves = list(game.legal_moves(state))
-    for move in moves:
-        if str(move) == text.strip():
-            return move
-    listed = " ".join(str(move) for move in moves[:20]) + (" ..." if len(moves) > 20 else "")
-    raise ValueError(f"{clipped(text.strip())} is not a legal move: choose one of {listed}")
-
-
-def numbered_moves(game: Game) -> tuple[range, str] | None:
-    """Every move of a built-in game whose moves are integers, and what they are in words (an
-    order of moves names some of them); None for any other game."""
-    if isinstance(game, TicTacToe):
-        return range(9), "tic-tac-toe's moves are the squares 0 to 8"
-    if isinstance(game, ConnectFour):
-        last = game.width - 1
-        return range(game.width), f"Connect Four's moves are the columns 0 to {last}, left to right"
-    return None
-
-
-def move_order(game: Game, state: Any, text: str) -> Order:
-    """The order of moves `text` ("4,0,2,6,8") names, searched first in that order (the others
-    after): distinct moves of `game` written as integers. ValueError with the reason: an empty
-    order, a word that is no integer, a move the game does not have or one listed twice."""
-    words = text.split(",")
-    if not text.strip():
-        raise ValueError("--order names no move: list the moves to try first, e.g. 4,0,2")
-    moves = []
-    for word in words:
-        word = word.strip()
-        if not re.fullmatch(r"[+-]?[0-9]{1,18}", word):
-            raise ValueError(
-                f"bad --order {clipped(text)}: {clipped(word)} is no move; expected integers"
-                " separated by commas"
-            )
-        moves.append(int(word))
-    known = numbered_moves(game)
-    if known is not None:
-        universe, words_for = known
-        for move in moves:
-            if move not in universe:
-                raise ValueError(f"bad --order {clipped(text)}: {words_for}, not {move}")
-    elif not any(isinstance(move, int) for move in game.legal_moves(state)):
-        raise ValueError(
-            f"--order lists moves as integers, and {type(game).__name__}'s moves are not"
-            " integers (nothing to order)"
-        )
-    elif any(move < 0 for move in moves):
-        raise ValueError(f"bad --order {clipped(text)}: moves are counted from 0")
-    seen = set()
-    for move in moves:
-        if move in seen:
-            raise ValueError(f"bad --order {clipped(text)}: it lists {move} twice")
-        seen.add(move)
-    return by_priority(moves)
-
-
-def line_text(game: Game, state: Any, moves: Any) -> list[str]:
-    """The moves of a line played from `state`, each as the game writes it."""
-    words = []
-    for move in moves:
-        words.append(format_move(game, state, move))
-        state = game.result(state, move)
-    return words
-
-
-def render(game: Game, state: Any) -> str:
-    """The position as the game draws it (`Rendering`), else as `str(state)`."""
-    return game.render(state) if isinstance(game, Rendering) else str(state)
-
-
 def entry_of(game: Game) -> GameEntry:
     """The registry's entry for a game object: the built-in one of its class, else an entry
     that knows only its class."""
     for entry in BUILT_IN:
-        if entry.make is type(game):
+        if refers_to(entry.make, type(game)):
             return entry
     cls = type(game)
     return GameEntry(cls.__name__, cls, cls.__name__, source=f"{cls.__module__}.{cls.__name__}")

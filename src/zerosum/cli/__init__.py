@@ -34,8 +34,9 @@ from zerosum.cli import (
     tree,
     uci,
 )
-from zerosum.cli.common import Parser, one_line
+from zerosum.cli.common import Parser
 from zerosum.cli.progress import announce_compiling
+from zerosum.limits import one_line
 
 COMMANDS = (play, solve, analyze, explain, match, tablebase, train, games, tree, chart, nim, grundy,
             pn, matrix, cfr, perft, uci, serve)  # fmt: skip

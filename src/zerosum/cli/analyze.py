@@ -12,13 +12,11 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from zerosum import registry
+from zerosum import notation, registry
 from zerosum.cli.common import (
     add_game_argument,
     add_no_limit,
     game_setup,
-    number,
-    plies,
     print_json,
 )
 from zerosum.cli.play import endgame_tables, waits_for_dice
@@ -27,12 +25,13 @@ from zerosum.compiled import choice
 from zerosum.compiled.choice import IMPLEMENTATIONS
 from zerosum.game import Chance, Evaluating, Game, has_chance
 from zerosum.limits import counted
+from zerosum.notation import format_move
 from zerosum.players import DEPTH, MOST_SECONDS, NODES, check_budget
-from zerosum.registry import Setup, format_move
+from zerosum.registry import Setup
 from zerosum.search import rank_moves
 from zerosum.search.engine import Engine, EngineResult, Iteration
-from zerosum.search.scores import decode
 from zerosum.search.table import DEFAULT_MEGABYTES
+from zerosum.show.words import describe_score, number
 
 DEFAULT_TIME = 2.0
 """Seconds an analysis of a game with an evaluation takes when given no depth and no time."""
@@ -180,7 +179,7 @@ def run_exact(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report)
         return 0
-    print(registry.render(setup.game, setup.state))
+    print(notation.render(setup.game, setup.state))
     print("\n".join(move_lines(setup, values)))
     print(f"best move: {report['best_move']}  {values.scale}: {number(value)}")
     return 0
@@ -202,7 +201,7 @@ def rolled(setup: Setup, dice: str) -> Setup:
     game, state = setup.game, setup.state
     if not (isinstance(game, Chance) and game.is_chance(state)):
         raise ValueError("the position has its roll already: give the dice once")
-    outcome = registry.parse_move(game, state, dice)
+    outcome = notation.parse_move(game, state, dice)
     if outcome not in [outcome for outcome, _ in game.chance_outcomes(state)]:
         raise ValueError(f"the roll {dice!r} cannot happen in this position")
     return replace(setup, state=game.result(state, outcome))
@@ -249,8 +248,8 @@ def run_ranking(setup: Setup, args: argparse.Namespace) -> int:
             }
         )
         return 0
-    print(registry.render(game, state))
-    searched = "to the end" if depth is None else plies(depth)
+    print(notation.render(game, state))
+    searched = "to the end" if depth is None else counted(depth, "ply", "plies")
     print(f"expectiminimax, {searched}; scores for the player to move:")
     width = max(len(text) for text, _ in top)
     for rank, (text, value) in enumerate(top, start=1):
@@ -261,23 +260,8 @@ def run_ranking(setup: Setup, args: argparse.Namespace) -> int:
     return 0
 
 
-def describe_score(result: EngineResult | Iteration) -> str:
-    """A score as a person reads it: a proven win, loss or draw, or an estimate."""
-    decoded = decode(result.score, result.exact)
-    value = decoded.value
-    if decoded.proven and value != 0 and decoded.plies is None:  # from an endgame table
-        return f"{'win' if value > 0 else 'loss'} by the tables ({value:+g})"
-    if decoded.plies is not None:
-        outcome = "win" if value > 0 else "loss"
-        bound = "" if result.exact or abs(value) == 1 else "at least "  # a larger win may hide
-        return f"{outcome} in {plies(decoded.plies)} ({bound}{value:+g})"
-    if result.exact:
-        return "draw (0)" if value == 0 else f"{value:+g} (exact)"
-    return f"{value:+.3f}"
-
-
 def iteration_line(game: Game, state: Any, iteration: Iteration) -> str:
-    pv = " ".join(registry.line_text(game, state, iteration.pv))
+    pv = " ".join(notation.line_text(game, state, iteration.pv))
     return (
         f"depth {iteration.depth:>2}  score {describe_score(iteration):<22}"
         f"  nodes {iteration.nodes:>10,}  nps {iteration.nps:>8,}"
@@ -289,7 +273,7 @@ def iteration_line(game: Game, state: Any, iteration: Iteration) -> str:
 def analysis_report(setup: Setup, result: EngineResult) -> dict:
     """The JSON object of an analysis (docs/json.md): the answer, then every iteration."""
     game, state = setup.game, setup.state
-    pv = registry.line_text(game, state, result.pv)
+    pv = notation.line_text(game, state, result.pv)
     table = result.table
     return {
         "game": setup.name,
@@ -314,7 +298,7 @@ def analysis_report(setup: Setup, result: EngineResult) -> dict:
                 "exact": it.exact,
                 "complete": it.complete,
                 "plies": it.plies,
-                "pv": registry.line_text(game, state, it.pv),
+                "pv": notation.line_text(game, state, it.pv),
                 "nodes": it.nodes,
                 "nps": it.nps,
                 "seconds": round(it.seconds, 6),

@@ -9,7 +9,7 @@ import sys
 from typing import Any, NoReturn
 
 from zerosum import registry
-from zerosum.limits import NO_LIMIT, clipped
+from zerosum.limits import NO_LIMIT, clipped, one_line
 from zerosum.registry import Setup
 
 
@@ -23,19 +23,6 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
-
-
-MESSAGE_LENGTH = 400
-"""The most characters of an error line: a message quoting a huge input is cut."""
-
-
-def one_line(message: str) -> str:
-    """`message` as one line of at most `MESSAGE_LENGTH` characters (cut in the middle)."""
-    line = " ".join(message.split("\n"))
-    if len(line) <= MESSAGE_LENGTH:
-        return line
-    half = MESSAGE_LENGTH // 2
-    return f"{line[:half]} ... {line[-half:]}"
 
 
 def add_no_limit(parser: argparse.ArgumentParser, cost: str) -> None:
@@ -105,19 +92,9 @@ def game_setup(args: argparse.Namespace, *, hidden: bool = False) -> Setup:
     return registry.setup(args.game, position_text(args), flags, hidden=hidden)
 
 
-def plies(count: int) -> str:
-    """`1 ply`, `7 plies`."""
-    return f"{count} ply" if count == 1 else f"{count} plies"
-
-
 def print_json(data: Any) -> None:
     json.dump(data, sys.stdout, indent=2)
     sys.stdout.write("\n")
-
-
-def number(value: float) -> int | float:
-    """A value as an int when it is whole (3, not 3.0), for printing and JSON."""
-    return int(value) if float(value).is_integer() else value
 
 
 INTEGER_DIGITS = 100

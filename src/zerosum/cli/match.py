@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from zerosum import players, registry
-from zerosum.cli.common import add_game_argument, game_setup, number, print_json
+from zerosum import notation, players, registry
+from zerosum.cli.common import add_game_argument, game_setup, print_json
 from zerosum.cli.play import add_solver_options, ask_move, solver_seat
 from zerosum.cli.progress import progress
 from zerosum.game import Game, StateText, require
 from zerosum.limits import clipped_path, counted
 from zerosum.match import GAMES, MatchResult, play_match
 from zerosum.players import Seat
+from zerosum.show.words import number
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _ask(game: Game, state: Any) -> Any:
     """A human's move at this terminal, after the board; None when they leave."""
-    print(registry.render(game, state))
+    print(notation.render(game, state))
     move = ask_move(game, state, f"player {game.to_move(state)}")
     if move is None:  # q or the end of input: the prompt's line ends here
         print("\nYou left the match (q or the end of input).")
@@ -113,7 +114,7 @@ def _read_openings(game: Game, path: str) -> list:
         if not text:
             continue
         try:
-            opening = registry.state_of(game, text)
+            opening = notation.state_of(game, text)
         except ValueError as error:
             raise ValueError(f"{path}, line {number_}: {error}") from None
         if game.is_terminal(opening):

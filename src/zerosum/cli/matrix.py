@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import itertools
-from collections.abc import Iterable, Sequence
-from decimal import Decimal
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from zerosum.cli.common import add_no_limit, number, print_json
+from zerosum.cli.common import add_no_limit, print_json
 
 if TYPE_CHECKING:  # the solvers import numpy and SciPy: only `zerosum matrix` should wait for them
-    from zerosum.theory.matrix import PureValues, Solution
-    from zerosum.theory.payoffs import Number, PayoffMatrix
+    from zerosum.theory.payoffs import PayoffMatrix
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -52,6 +47,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from zerosum.show.matrix import describe, matrix_report
     from zerosum.theory.matrix import pure_values, solve
 
     matrix = _read(args)
@@ -64,59 +60,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def matrix_report(pure: PureValues, solution: Solution) -> dict:
-    """The JSON object of `zerosum matrix --json`, values for the row player.
-
-    The lower and upper values are read off the matrix's cells, so they are exact whenever
-    the cells are (the command reads every cell exactly): an int, or a fraction as a string
-    ("-1/6"). The value and the strategies come from the linear program: floats, and under
-    `exact`, when the solution is proven exact, every value and probability as an exact string.
-    """
-    exact = None
-    if solution.exact:  # then the entries are exact too, and so are the pure values
-        exact = {
-            "lower_value": number_text(pure.lower_value),
-            "upper_value": number_text(pure.upper_value),
-            "value": number_text(solution.value),
-            "row_strategy": [number_text(p) for p in solution.row_strategy],
-            "column_strategy": [number_text(q) for q in solution.column_strategy],
-        }
-    return {
-        "lower_value": _exact_number(pure.lower_value),
-        "upper_value": _exact_number(pure.upper_value),
-        "saddle_points": [list(point) for point in pure.saddle_points],
-        "value": _float(solution.value),
-        "row_strategy": [float(p) for p in solution.row_strategy],
-        "column_strategy": [float(q) for q in solution.column_strategy],
-        "exact": exact,
-    }
-
-
-def describe(matrix: PayoffMatrix, pure: PureValues, solution: Solution) -> str:
-    """What `zerosum matrix` prints: the table, the pure values, the solution and its check."""
-    from zerosum.theory.matrix import exploitability
-
-    saddles = _first(f"(R{i + 1}, C{j + 1})" for i, j in pure.saddle_points) or "none"
-    kind = "exact" if solution.exact else "floating point"
-    check = exploitability(matrix, solution.row_strategy, solution.column_strategy)
-    return "\n".join(
-        [
-            "payoff matrix (what the row player wins):",
-            _table(matrix, pure.row_minima, pure.column_maxima),
-            f"lower value (maxmin): {number_text(pure.lower_value)},"
-            f" {_names('row', pure.maxmin_rows)}",
-            f"upper value (minmax): {number_text(pure.upper_value)},"
-            f" {_names('column', pure.minmax_columns)}",
-            f"saddle points: {saddles}",
-            f"value: {number_text(solution.value)} ({kind}, for the row player)",
-            f"row strategy: {_mixture('R', solution.row_strategy)}",
-            f"column strategy: {_mixture('C', solution.column_strategy)}",
-            f"check: a best response gains the row player {number_text(check.row_gap)}"
-            f" and the column player {number_text(check.column_gap)}",
-        ]
-    )
-
-
 def _read(args: argparse.Namespace) -> PayoffMatrix:
     from zerosum.theory.payoffs import parse_matrix, read_csv
 
@@ -125,110 +68,3 @@ def _read(args: argparse.Namespace) -> PayoffMatrix:
     if args.csv is not None:
         return read_csv(args.csv, no_limit=args.no_limit)
     return parse_matrix(args.matrix, no_limit=args.no_limit)
-
-
-def _exact_number(value: Number) -> int | float | str:
-    """An entry of the matrix for JSON, as exact as it is: an int as it is (however large), a
-    fraction that is not whole as its text ("-1/6"), a float as a float."""
-    if isinstance(value, Fraction) and value.denominator != 1:
-        return number_text(value)
-    if isinstance(value, (int, Fraction)):
-        whole = int(value)
-        return whole if whole.bit_length() <= _PRINTABLE_BITS else number_text(whole)
-    return number(float(value))
-
-
-def _float(value: Number) -> float | None:
-    """A value as a float for JSON, or None (null) when it is beyond a float's range (an exact
-    value always has its exact text beside it)."""
-    try:
-        return float(value)
-    except OverflowError:
-        return None
-
-
-_PRINTABLE_BITS = 14_000
-"""Python converts an int of more than 4,300 digits (about 14,284 bits) to text only when told
-to: longer ones are converted by the decimal module, which has no such limit."""
-
-
-def number_text(value: Number) -> str:
-    """A number as the user reads it: 3, -1/6, or a float with 10 significant digits; however
-    long an exact one is."""
-    if isinstance(value, Fraction):
-        if value.denominator == 1:
-            return _integer_text(value.numerator)
-        return f"{_integer_text(value.numerator)}/{_integer_text(value.denominator)}"
-    if isinstance(value, int):
-        return _integer_text(value)
-    return f"{value:.10g}"
-
-
-def _integer_text(value: int) -> str:
-    if value.bit_length() <= _PRINTABLE_BITS:
-        return str(value)
-    return str(Decimal(value))  # exact: an integer's Decimal keeps every digit
-
-
-SHOWN = 20
-"""The most saddle points, rows or columns a line names before it says how many more."""
-
-
-def _first(texts: Iterable[str], total: int | None = None) -> str:
-    """The first `SHOWN` of `texts` joined by commas, and how many there are in all."""
-    shown = list(itertools.islice(texts, SHOWN + 1))
-    if len(shown) <= SHOWN:
-        return ", ".join(shown)
-    if total is None:
-        total = SHOWN + 1 + sum(1 for _ in texts)
-    return ", ".join(shown[:SHOWN]) + f", ... ({total:,} in all)"
-
-
-def _names(player: str, indices: Sequence[int]) -> str:
-    label = "R" if player == "row" else "C"
-    plural = "" if len(indices) == 1 else "s"
-    return f"{player}{plural} " + _first((f"{label}{k + 1}" for k in indices), len(indices))
-
-
-def _mixture(label: str, strategy: Sequence[Number]) -> str:
-    """The strategies played with positive probability, e.g. `R1 3/5, R2 2/5`."""
-    return ", ".join(f"{label}{k + 1} {number_text(p)}" for k, p in enumerate(strategy) if p > 0)
-
-
-def _count(count: int, noun: str) -> str:
-    return f"{count:,} {noun}" + ("" if count == 1 else "s")
-
-
-TABLE_ROWS, TABLE_COLUMNS = 50, 20
-"""The largest matrix drawn as a table: a larger one is described by its size."""
-
-
-def _table(
-    matrix: PayoffMatrix, row_minima: Sequence[Number], column_maxima: Sequence[Number]
-) -> str:
-    """The matrix with a column of row minima and a row of column maxima (its size alone
-    when it has more than TABLE_ROWS rows or TABLE_COLUMNS columns)."""
-    rows, columns = matrix.shape
-    if rows > TABLE_ROWS or columns > TABLE_COLUMNS:
-        return (
-            f"{_count(rows, 'row')} x {_count(columns, 'column')} (a table is drawn up to"
-            f" {TABLE_ROWS} rows and {TABLE_COLUMNS} columns)"
-        )
-    cells = [[number_text(entry) for entry in row] for row in matrix.rows]
-    minima = [number_text(low) for low in row_minima]
-    maxima = [number_text(high) for high in column_maxima]
-    widths = [  # each column as wide as its longest number: one long cell widens one column
-        max(3, len(maxima[j]), *(len(row[j]) for row in cells)) for j in range(columns)
-    ]
-    rule = max(len("row min"), *map(len, minima))
-    labels = [f"R{i + 1}" for i in range(len(cells))] + ["col max"]
-    margin = max(map(len, labels))
-
-    def line(texts: Sequence[str]) -> str:
-        return " ".join(f"{text:>{width}}" for text, width in zip(texts, widths, strict=True))
-
-    lines = [f"{'':<{margin}} {line([f'C{j + 1}' for j in range(columns)])} | {'row min':>{rule}}"]
-    for label, row, low in zip(labels, cells, minima, strict=False):
-        lines.append(f"{label:<{margin}} {line(row)} | {low:>{rule}}")
-    lines.append(f"{labels[-1]:<{margin}} {line(maxima)}")
-    return "\n".join(lines)

@@ -16,7 +16,7 @@ import random
 from contextlib import AbstractContextManager
 from typing import Any
 
-from zerosum import players, registry
+from zerosum import notation, players, registry
 from zerosum.cli.common import add_game_argument, add_no_limit, game_setup
 from zerosum.cli.play_hidden import run_hidden
 from zerosum.cli.solve import watched
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     setup = game_setup(args, hidden=True)
     game, entry = setup.game, setup.entry
     registry.unfinished(setup)
-    names = registry.player_names(game)
+    names = notation.player_names(game)
     human = human_side(args.first, args.mark, names)
     if isinstance(game, InformationSets):
         return run_hidden(args, setup, human)
@@ -203,10 +203,10 @@ def show_game(
 
     def draw(state: Any) -> None:
         if not waits_for_dice(game, state):
-            print("\n" + registry.render(game, state))
+            print("\n" + notation.render(game, state))
 
     def observe(state: Any, move: Any, player: Player | None, after: Any) -> None:
-        text = registry.format_move(game, state, move)
+        text = notation.format_move(game, state, move)
         if player is None:
             print(f"Chance: {text}")
         elif player != human:
@@ -214,7 +214,7 @@ def show_game(
         draw(after)
 
     if not waits_for_dice(game, state):
-        print(registry.render(game, state))
+        print(notation.render(game, state))
     final = play_game(game, players, state, rng, observe)
     if final is None:
         print("\nGame left unfinished.")
@@ -244,6 +244,6 @@ def ask_move(game: Game, state: Any, mark: str) -> Any | None:
         if text.strip().lower() in QUIT_WORDS:
             return None
         try:
-            return registry.parse_move(game, state, text)
+            return notation.parse_move(game, state, text)
         except ValueError as error:
             print(f"{error}. Try again.")

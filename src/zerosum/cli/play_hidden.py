@@ -16,7 +16,7 @@ import argparse
 import random
 from typing import Any
 
-from zerosum import registry
+from zerosum import notation, registry
 from zerosum.cli.cfr import DEFAULT_ITERATIONS, refuse_tree_search, train, unrolled
 from zerosum.game import Player
 from zerosum.imperfect.cfr import Solver
@@ -41,7 +41,7 @@ def run_hidden(args: argparse.Namespace, setup: registry.Setup, human: Player) -
     tree = unrolled(game, setup.state, args.no_limit)
     strategy = program_strategy(args.strategy, tree, setup.name)
     rng = random.Random(args.seed)
-    names = registry.player_names(game)
+    names = notation.player_names(game)
     total: float = 0
     hands = 0
     print("You play hands against the program, changing seats each hand. Type q to leave.")
@@ -57,7 +57,7 @@ def run_hidden(args: argparse.Namespace, setup: registry.Setup, human: Player) -
         won = game.utility(final, human)
         total += won
         hands += 1
-        print(registry.render(game, final))
+        print(notation.render(game, final))
         outcome = f"win {abs(won):g}" if won > 0 else f"lose {abs(won):g}" if won < 0 else "split"
         print(f"You {outcome}; after {counted(hands, 'hand')}: {_points(total)}.")
         human = 1 - human

@@ -18,13 +18,11 @@ from typing import Any
 
 from tqdm import tqdm
 
-from zerosum import registry
+from zerosum import notation, registry
 from zerosum.cli.common import (
     add_game_argument,
     add_no_limit,
     game_setup,
-    number,
-    plies,
     print_json,
 )
 from zerosum.cli.progress import Bar, progress
@@ -32,6 +30,7 @@ from zerosum.cli.solve_hidden import run_hidden
 from zerosum.game import Evaluating, InformationSets, StateText, has_chance, require
 from zerosum.limits import counted
 from zerosum.registry import Setup
+from zerosum.show.words import number
 from zerosum.solve.answer import (
     SEARCHES,
     ExactAnswer,
@@ -135,8 +134,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report)
         return 0
-    print(registry.render(setup.game, setup.state))
-    print(describe(report, registry.player_names(setup.game), answer.note))
+    print(notation.render(setup.game, setup.state))
+    print(describe(report, notation.player_names(setup.game), answer.note))
     if values is not None:
         print("\n".join(move_lines(setup, values)))
     return 0
@@ -185,7 +184,7 @@ def all_moves(
         )
     if setup.entry.solver is not None and has_chance(setup.game):
         raise ValueError(f"{name}'s solver does not score every move (--all-moves, --exact)")
-    moves = None if order is None else registry.move_order(setup.game, setup.state, order)
+    moves = None if order is None else notation.move_order(setup.game, setup.state, order)
     with progress("nodes", what=f"searching every move of {name} to the end") as bar:
         return exact_move_values(
             setup.game, setup.state, algorithm=algorithm, order=moves, no_limit=no_limit,
@@ -197,14 +196,14 @@ def all_moves_report(setup: Setup, values: MoveValues) -> dict[str, int | float]
     """The `all_moves` field of the JSON (docs/json.md): each move's text to its value, the
     best first."""
     return {
-        registry.format_move(setup.game, setup.state, move): number(value)
+        notation.format_move(setup.game, setup.state, move): number(value)
         for move, value in values.best_first()
     }
 
 
 def move_lines(setup: Setup, values: MoveValues) -> list[str]:
     """The text of every move's value: a heading, then one line a move, the best first."""
-    to_move = registry.player_names(setup.game)[setup.game.to_move(setup.state)]
+    to_move = notation.player_names(setup.game)[setup.game.to_move(setup.state)]
     texts = all_moves_report(setup, values)
     width = max(len(text) for text in texts)
     lines = [f"every move, best first ({values.scale} for {to_move}):"]
@@ -253,7 +252,7 @@ def solve(
                 f"--weak is for the game's own solver, and {options} for an exact search instead"
             )
         raise ValueError("--weak is for games whose solver has a weak mode (connect4)")
-    order = registry.move_order(setup.game, setup.state, args.order) if generic_order else None
+    order = notation.move_order(setup.game, setup.state, args.order) if generic_order else None
     if shown is not None:  # one bar for a whole file of positions
         return exact_search(
             setup.game, setup.state, algorithm=args.algorithm, order=order,
@@ -270,7 +269,7 @@ def solve_report(setup: Setup, answer: ExactAnswer) -> dict[str, Any]:
     """The JSON object of a solve (docs/json.md): the value for the player to move, the moves
     as text, the counts, then the solver's own figures."""
     game, state = setup.game, setup.state
-    pv = registry.line_text(game, state, answer.pv)
+    pv = notation.line_text(game, state, answer.pv)
     return {
         "game": setup.name,
         "position": setup.position,
@@ -303,7 +302,7 @@ def describe(report: dict, player_names: tuple[str, str], note: str = "") -> str
         return "\n".join([*lines, *([note] if note else []), best])
     outcome = "a draw" if value == 0 else "a win" if value > 0 else "a loss"
     if report["plies"] is not None:
-        outcome += f" in {plies(report['plies'])}"
+        outcome += f" in {counted(report['plies'], 'ply', 'plies')}"
     to_move = player_names[report["to_move"]]
     if report["best_move"] is None:
         return f"the game is over: value {value} for {to_move} ({outcome})"
@@ -394,7 +393,7 @@ def run_file(args: argparse.Namespace) -> int:
 
 
 def _at(setup: Setup, text: str) -> Setup:
-    return Setup(setup.entry, setup.game, registry.state_of(setup.game, text), setup.name, text)
+    return Setup(setup.entry, setup.game, notation.state_of(setup.game, text), setup.name, text)
 
 
 def summary(rows: list[dict]) -> str:

@@ -9,8 +9,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from zerosum import registry
-from zerosum.cli.common import add_no_limit, game_setup, plies, print_json
+from zerosum import notation, registry
+from zerosum.cli.common import add_no_limit, game_setup, print_json
 from zerosum.cli.progress import Bar, progress
 from zerosum.game import Game, has_chance
 from zerosum.limits import counted
@@ -226,7 +226,7 @@ def run_info(args: argparse.Namespace) -> int:
 def run_probe(args: argparse.Namespace) -> int:
     name, table = load(args.file, args.game)
     game = table.game
-    state = registry.state_of(game, args.position)
+    state = notation.state_of(game, args.position)
     entry = table.probe(state)
     report = {
         "game": name,
@@ -234,13 +234,13 @@ def run_probe(args: argparse.Namespace) -> int:
         "to_move": game.to_move(state),
         "value": entry.value,
         "plies": entry.distance,
-        "best_moves": [registry.format_move(game, state, move) for move in entry.best_moves],
+        "best_moves": [notation.format_move(game, state, move) for move in entry.best_moves],
     }
     if args.json:
         print_json(report)
     else:
-        print(registry.render(game, state))
-        names = registry.player_names(game)
+        print(notation.render(game, state))
+        names = notation.player_names(game)
         print(f"{names[report['to_move']]} to move: {outcome_text(entry.value, entry.distance)}")
         if report["best_moves"]:
             print(f"best moves: {' '.join(report['best_moves'])}")
@@ -278,7 +278,8 @@ def _named_game(name: str, header: dict[str, Any]) -> Game:
 
 
 def _class_name(entry: GameEntry) -> str:
-    return f"{entry.make.__module__}.{entry.make.__qualname__}"
+    make = registry.loaded(entry.make)
+    return f"{make.__module__}.{make.__qualname__}"
 
 
 def table_report(name: str, table: Table | CompactTable, path: str, size: int) -> dict[str, Any]:
@@ -345,7 +346,7 @@ def outcome_text(value: int, distance: int | None) -> str:
         kind = "a loss" if value == -1 else f"a loss by {-value}"
     if distance is None:
         return f"{kind} by endless play"
-    return f"{kind} in {plies(distance)}"
+    return f"{kind} in {counted(distance, 'ply', 'plies')}"
 
 
 class BuildProgress:

@@ -5,20 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from zerosum import registry
-from zerosum.cli.common import number, print_json
-from zerosum.cli.explain import traced_search
+from zerosum.cli.common import print_json
 from zerosum.cli.output import add_show_options, show
 from zerosum.games.tree import MAX_DEPTH, MAX_NODES, Tree
-from zerosum.limits import clipped
 from zerosum.search.expectiminimax import expectiminimax
-from zerosum.search.ordering import Order, by_value
-from zerosum.show.searched import EXAMINED, MAX_DRAWN, SearchedTree
+from zerosum.show.searched import EXAMINED, MAX_DRAWN
+from zerosum.show.traced import traced_tree, tree_order
+from zerosum.show.words import number
 from zerosum.solve.answer import SEARCHES
-
-ORDERS = ("best", "worst")
-"""The orders `--order` names in words, beside a list of moves: each node's moves best first
-or worst first for the player to move there, by their exact values."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -102,44 +96,6 @@ def run(args: argparse.Namespace) -> int:
         where = ".".join(map(str, path)) or "the root"
         print(f"  {where:<12} {number(tree.nodes[path])!s:>8}  {mark}")
     return 0
-
-
-def tree_order(tree: Tree, text: str | None) -> Order | None:
-    """The order `--order` names for `tree`: None (as written), `best`, `worst`, or moves to
-    examine first ("2,0,1"). ValueError, `--order`'s message, for any other text."""
-    if text is None or not text.strip():
-        return None
-    word = text.strip().lower()
-    if word in ORDERS:
-        values = tree.values()
-        return by_value(tree, values.__getitem__, best=word == "best")
-    players = [path for path, node in tree.nodes.items() if isinstance(node, list)]
-    if not players:
-        raise ValueError(f"bad --order {clipped(text)}: the tree has no player's node to order")
-    try:
-        order = registry.move_order(tree, players[0], text)
-    except ValueError as error:
-        raise ValueError(f"{error}, or best or worst") from None
-    widest = max(len(tree.nodes[path]) for path in players)
-    for word in text.split(","):
-        if int(word) >= widest:
-            raise ValueError(
-                f"bad --order {clipped(text)}: the tree's moves are 0 to {widest - 1},"
-                f" not {word.strip()}"
-            )
-    return order
-
-
-def traced_tree(tree: Tree, algorithm: str, order: Order | None = None) -> SearchedTree:
-    """The whole search of `tree`, traced for a picture: by `algorithm`, or by expectiminimax
-    when the tree has chance nodes (as the command searches it), moves in `order`."""
-    return traced_search(
-        tree,
-        tree.initial_state(),
-        algorithm="expectiminimax" if tree.has_chance else algorithm,
-        order=order,
-        max_nodes=min(len(tree.nodes), MAX_DRAWN.most),
-    )
 
 
 class _LeafRecording(Tree):

@@ -42,10 +42,9 @@ import chess
 import chess.polyglot
 import chess.syzygy
 
-from zerosum.cli.common import one_line
 from zerosum.games.chess import WIN, Chess, Position
 from zerosum.games.chess.syzygy import Syzygy
-from zerosum.limits import Limit, clipped, clipped_path
+from zerosum.limits import Limit, clipped, clipped_path, one_line
 from zerosum.search.engine import Engine, Iteration
 from zerosum.search.scores import decode
 from zerosum.search.table import DEFAULT_MEGABYTES

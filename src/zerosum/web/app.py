@@ -27,7 +27,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from zerosum.cli.common import one_line
+from zerosum.limits import one_line
 from zerosum.registry import GameEntry
 from zerosum.show.html import STEPPER_SCRIPT, STEPPER_STYLE
 from zerosum.theory.payoffs import FILE_BYTES

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from zerosum import registry
+from zerosum import notation
 from zerosum.games.chess import Chess
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.nim import Nim
@@ -90,7 +90,7 @@ def _nim_target(game: Nim, state: Any, move: tuple[int, int]) -> dict[str, Any]:
 
 
 def _text_board(game: Any, state: Any, last: Any, seat: int) -> dict[str, Any]:
-    return {"kind": "text", "text": registry.render(game, state)}
+    return {"kind": "text", "text": notation.render(game, state)}
 
 
 def _no_target(game: Any, state: Any, move: Any) -> dict[str, Any]:

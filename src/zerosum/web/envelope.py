@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from xml.sax.saxutils import escape
 
-from zerosum.cli.matrix import TABLE_COLUMNS, number_text
+from zerosum.show.matrix import TABLE_COLUMNS, number_text
 from zerosum.theory.payoffs import Number, PayoffMatrix
 
 MOST_LINES = TABLE_COLUMNS

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from zerosum.cli.matrix import TABLE_COLUMNS, TABLE_ROWS, matrix_report, number_text
 from zerosum.limits import NO_LIMIT
+from zerosum.show.matrix import TABLE_COLUMNS, TABLE_ROWS, matrix_report, number_text
 from zerosum.theory.matrix import eliminate_dominated, pure_values, solve
 from zerosum.theory.payoffs import parse_matrix
 from zerosum.web.envelope import best_text, envelope, envelope_svg

@@ -30,9 +30,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from zerosum import registry
-from zerosum.cli.analyze import describe_score
-from zerosum.cli.common import one_line
+from zerosum import naming, notation, registry
 from zerosum.game import (
     Bounded,
     Evaluating,
@@ -43,7 +41,7 @@ from zerosum.game import (
     has_chance,
 )
 from zerosum.learn.player import SIMULATIONS
-from zerosum.limits import clipped, clipped_path
+from zerosum.limits import clipped, clipped_path, one_line
 from zerosum.players import (
     PlayerSpec,
     Seat,
@@ -56,6 +54,7 @@ from zerosum.players import (
 from zerosum.search.engine import Iteration
 from zerosum.search.mcts import MCTSResult
 from zerosum.search.scores import decode
+from zerosum.show.words import describe_score
 from zerosum.solve.connect4 import ConnectFourExact
 from zerosum.web.boards import GAME_KINDS, KINDS, kind_of
 
@@ -119,7 +118,9 @@ def offered_games(own: Sequence[str] = ()) -> dict[str, registry.GameEntry]:
     `zerosum serve`'s command line (checked: a ValueError with the reason for a game the page
     cannot play)."""
     known = registry.games()
-    offered = {name: entry for name, entry in known.items() if entry.make in GAME_KINDS}
+    offered = {
+        name: entry for name, entry in known.items() if registry.loaded(entry.make) in GAME_KINDS
+    }
     for name in own:
         offered[name] = playable_setup(name).entry
     return offered
@@ -172,7 +173,7 @@ def games_message(
             {
                 "name": name,
                 "summary": entry.summary,
-                "names": list(registry.player_names(game)),
+                "names": list(notation.player_names(game)),
                 "strengths": strengths,
                 "default": default,
             }
@@ -284,7 +285,7 @@ def _refuse_code_of_another_game(directory: str, setup: registry.Setup) -> None:
     from zerosum.learn.training import read_manifest
 
     learned = str(read_manifest(directory).get("game"))
-    spec = registry.GAME_SPEC.fullmatch(learned)
+    spec = naming.GAME_SPEC.fullmatch(learned)
     named = spec["name"] if spec is not None else learned
     if ":" in named and not named.startswith(registry.OPENSPIEL) and learned != setup.name:
         raise ValueError(
@@ -330,7 +331,7 @@ def first_player_words(game: Game, state: Any, value: float, proven: bool = Fals
     the first player, as a signed number on the game's own scale (pawns in chess), or who
     wins when it is `proven`."""
     first = value if game.to_move(state) == 0 else -value
-    names = registry.player_names(game)
+    names = notation.player_names(game)
     if proven:
         return "a draw" if first == 0 else f"{names[0 if first > 0 else 1]} wins"
     return f"{first + 0.0:+.2f} for {names[0]}"
@@ -341,7 +342,7 @@ def result_of(game: Game, state: Any) -> dict[str, Any] | None:
     the game goes on."""
     if not game.is_terminal(state):
         return None
-    names = registry.player_names(game)
+    names = notation.player_names(game)
     outcome = game.utility(state, 0)
     if outcome == 0:
         return {"text": "a draw", "winner": None}
@@ -352,7 +353,7 @@ def result_of(game: Game, state: Any) -> dict[str, Any] | None:
 def iteration_message(game: Game, state: Any, iteration: Iteration) -> dict[str, Any]:
     """An engine iteration as the page shows it: its score in words (for the player to move,
     as `zerosum analyze` writes it), the bar for the first player, the line as move texts."""
-    pv = registry.line_text(game, state, iteration.pv)
+    pv = notation.line_text(game, state, iteration.pv)
     best = iteration.best_move
     proven = decode(iteration.score, iteration.exact).proven
     return {
@@ -377,7 +378,7 @@ def mcts_message(game: Game, state: Any, report: MCTSResult) -> dict[str, Any]:
     visited first; the bar for the first player."""
     moves = [
         {
-            "text": registry.format_move(game, state, stats.move),
+            "text": notation.format_move(game, state, stats.move),
             "visits": stats.visits,
             "value": round(stats.value, 4),
             "proven": stats.proven,
@@ -392,7 +393,7 @@ def mcts_message(game: Game, state: Any, report: MCTSResult) -> dict[str, Any]:
         "nodes": report.nodes,
         "seconds": round(report.seconds, 3),
         "moves": moves,
-        "best": registry.format_move(game, state, best),
+        "best": notation.format_move(game, state, best),
         "target": _target(game, state, best),
         "bar": first_player_bar(game, state, report.value, report.proven),
         "bar_text": first_player_words(game, state, report.value, report.proven),
@@ -410,7 +411,7 @@ def columns_message(game: Game, state: Any, scores: dict[int, int]) -> dict[str,
         score = scores.get(column)
         values.append(
             {
-                "text": registry.format_move(game, state, column),
+                "text": notation.format_move(game, state, column),
                 "score": score,
                 "note": "not proven yet"
                 if score is None
@@ -521,7 +522,7 @@ class PlaySession:
         spec = program_spec(setup, strength)
         watch = Watch(self._started, self._iteration, self._progress)
         solver: ConnectFourExact | None = None
-        if spec.kind == "solver" and setup.entry.solver is ConnectFourExact:
+        if spec.kind == "solver" and registry.refers_to(setup.entry.solver, ConnectFourExact):
             # The solver scores every column; the engine moves where it has not proven them all.
             solver = ConnectFourExact(setup.game)  # type: ignore[arg-type]
             fallback = f"engine:time={FALLBACK_SECONDS},nodes={MOST_NODES}"
@@ -547,7 +548,7 @@ class PlaySession:
             raise ValueError("the game is over: start a new one or take back")
         if setup.game.to_move(state) != self.human:
             raise ValueError("it is the program's turn")
-        move = registry.parse_move(setup.game, state, text)
+        move = notation.parse_move(setup.game, state, text)
         if move not in setup.game.legal_moves(state):
             raise ValueError(f"{clipped(text)} is not a legal move here")
         self.played.append(Played(state, move))
@@ -611,7 +612,7 @@ class PlaySession:
         moves = (
             [
                 {
-                    "text": registry.format_move(game, state, move),
+                    "text": notation.format_move(game, state, move),
                     "target": kind.target(game, state, move),
                 }
                 for move in game.legal_moves(state)
@@ -622,10 +623,10 @@ class PlaySession:
         return {
             "type": "position",
             "game": setup.name,
-            "names": list(registry.player_names(game)),
+            "names": list(notation.player_names(game)),
             "human": [seat == self.human for seat in (0, 1)],
             "to_move": None if over else game.to_move(state),
-            "record": [registry.format_move(game, p.before, p.move) for p in self.played],
+            "record": [notation.format_move(game, p.before, p.move) for p in self.played],
             "start": setup.position,
             "result": result_of(game, state),
             "board": kind.board(game, state, last, self.human),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from zerosum.cli.tree import traced_tree, tree_order
+from zerosum.show.traced import traced_tree, tree_order
 from zerosum.games.tree import Tree
 from zerosum.show.html import stepped_search
 from zerosum.show.searched import EXAMINED, PRUNED
