@@ -26,10 +26,10 @@ import time
 from oracles import oracle
 
 from zerosum.learn import selfplay
-from zerosum.learn.player import network_player, trained
+from zerosum.learn.player import network_player
 from zerosum.learn.training import load_best, random_openings
 from zerosum.match import MatchResult, play_match
-from zerosum.players import player_maker
+from zerosum.players import player_maker, trained
 from zerosum.registry import setup
 
 

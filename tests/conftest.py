@@ -147,10 +147,12 @@ def tictactoe_network(tmp_path_factory: pytest.TempPathFactory) -> str:
     """The directory of a run of `zerosum train` on tic-tac-toe, one round of two games with a
     network of 8 units (a few seconds): a network that plays legal moves, nothing more."""
     from zerosum.learn import training
+    from zerosum.registry import setup
 
     directory = str(tmp_path_factory.mktemp("network") / "run")
     plan = training.Plan("tictactoe", hidden=(8,), simulations=2, games_per_round=2, gate_games=2)
-    training.train(training.start(directory, plan), rounds=1)
+    game = setup(plan.game).game
+    training.train(training.start(directory, plan, game), game, rounds=1)
     return directory
 
 

@@ -21,9 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zerosum.learn import network, selfplay, training
-from zerosum.learn.player import network_player, trained
+from zerosum.learn.player import network_player
 from zerosum.match import play_match
-from zerosum.players import parse_player, player_maker
+from zerosum.players import parse_player, player_maker, trained
 from zerosum.registry import setup
 from zerosum.search.mcts import MCTS
 
@@ -44,8 +44,8 @@ PLAN = training.Plan(
 @pytest.fixture(scope="module")
 def trained_run(tmp_path_factory: pytest.TempPathFactory) -> str:
     directory = str(tmp_path_factory.mktemp("learning") / "run")
-    run = training.start(directory, PLAN)
-    training.train(run, rounds=40)
+    run = training.start(directory, PLAN, TTT)
+    training.train(run, TTT, rounds=40)
     return directory
 
 
@@ -201,14 +201,14 @@ def test_games_that_self_play_cannot_learn_are_refused_with_the_reason():
 def test_a_resumed_run_goes_on_exactly_as_one_that_did_not_stop(tmp_path):
     plan = training.Plan("tictactoe", hidden=(16,), simulations=4, games_per_round=4,
                          gate_games=2, seed=7)  # fmt: skip
-    straight = training.start(str(tmp_path / "a"), plan)
-    training.train(straight, rounds=2)
-    stopped = training.start(str(tmp_path / "b"), plan)
-    training.train(stopped, rounds=1)
+    straight = training.start(str(tmp_path / "a"), plan, TTT)
+    training.train(straight, TTT, rounds=2)
+    stopped = training.start(str(tmp_path / "b"), plan, TTT)
+    training.train(stopped, TTT, rounds=1)
     resumed = training.resume(str(tmp_path / "b"))
     assert resumed.progress.rounds == 1 and len(resumed.buffer) == len(stopped.buffer)
     np.testing.assert_array_equal(resumed.buffer.policies, stopped.buffer.policies)
-    training.train(resumed, rounds=1)
+    training.train(resumed, TTT, rounds=1)
     assert resumed.progress.steps == straight.progress.steps
     assert resumed.progress.games == straight.progress.games == 8
     for name, value in straight.params.items():
@@ -225,7 +225,7 @@ def test_a_resumed_run_goes_on_exactly_as_one_that_did_not_stop(tmp_path):
 def small_run(tmp_path) -> Path:
     plan = training.Plan("tictactoe", hidden=(8,), simulations=2, games_per_round=2,
                          gate_games=2, seed=1)  # fmt: skip
-    training.train(training.start(str(tmp_path / "run"), plan), rounds=1)
+    training.train(training.start(str(tmp_path / "run"), plan, TTT), TTT, rounds=1)
     return tmp_path / "run"
 
 
@@ -254,7 +254,7 @@ def test_damaged_truncated_or_foreign_runs_are_refused_in_one_line(small_run, tm
 
 def test_a_run_does_not_start_over_another(small_run):
     with pytest.raises(ValueError, match="holds a run already: --resume goes on with it"):
-        training.start(str(small_run), PLAN)
+        training.start(str(small_run), PLAN, TTT)
 
 
 # The command
@@ -326,14 +326,70 @@ def test_ctrl_c_leaves_a_run_that_plays_and_resumes(tmp_path):
     assert report["rounds"] == kept.progress.rounds + 1
 
 
+OWN_GAME = """
+class TakeOneOrTwo:
+    \"\"\"A heap of five tokens; take one or two; whoever takes the last one wins.\"\"\"
+
+    def initial_state(self):
+        return (5, 0)
+
+    def to_move(self, state):
+        return state[1]
+
+    def legal_moves(self, state):
+        return [take for take in (1, 2) if take <= state[0]]
+
+    def result(self, state, move):
+        return (state[0] - move, 1 - state[1])
+
+    def is_terminal(self, state):
+        return state[0] == 0
+
+    def utility(self, state, player):
+        return 1 if player != state[1] else -1
+
+    def move_count(self):
+        return 2
+
+    def move_number(self, move):
+        return move - 1
+
+    def numbered_move(self, number):
+        return number + 1
+
+    def observation_shape(self):
+        return (6,)
+
+    def observation(self, state, player):
+        return [int(size == state[0]) for size in range(6)]
+"""
+
+
+def test_a_game_of_the_users_own_file_trains_in_worker_processes(tmp_path):
+    folder = tmp_path / "own"
+    folder.mkdir()
+    (folder / "take_one_or_two.py").write_text(OWN_GAME)
+    elsewhere = tmp_path / "elsewhere"  # the file's folder is not the workers' directory
+    elsewhere.mkdir()
+    spec = f"{folder / 'take_one_or_two.py'}:TakeOneOrTwo"
+    command = [sys.executable, "-m", "zerosum", "train", spec, "--out", str(tmp_path / "run"),
+               "--simulations", "2", "--games-per-round", "4", "--hidden", "8",
+               "--workers", "2", "--rounds", "1", "--json"]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, cwd=elsewhere, timeout=300)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert (report["game"], report["rounds"], report["games"]) == (spec, 1, 4)
+    assert training.read_manifest(str(tmp_path / "run"))["game"] == spec
+
+
 def test_the_gate_comes_every_so_many_rounds_and_the_log_says_so(tmp_path):
     from zerosum.learn.log import read_log
 
     plan = training.Plan("tictactoe", hidden=(8,), simulations=2, games_per_round=2,
                          gate_games=2, gate_every=2, opponents=("random",),
                          evaluation_games=2)  # fmt: skip
-    run = training.start(str(tmp_path / "run"), plan)
-    training.train(run, rounds=3)
+    run = training.start(str(tmp_path / "run"), plan, TTT)
+    training.train(run, TTT, opponents={"random": player_maker("random", TTT)}, rounds=3)
     log = read_log(tmp_path / "run")
     assert len(log.rounds) == 3 and len(log.gates) == 1
     assert [r.games for r in log.rounds] == [2, 4, 6] and log.gates[0].games == 4

@@ -19,8 +19,7 @@ from test_web_play import HOST, URL, error_for, new, position_after, until
 
 from zerosum.cli.serve import own_hosts
 from zerosum.games.tictactoe import TicTacToe
-from zerosum.learn.player import trained
-from zerosum.players import Seat, Watch, make_player
+from zerosum.players import Seat, Watch, make_player, trained
 from zerosum.registry import setup
 from zerosum.web import play
 from zerosum.web.app import create_app

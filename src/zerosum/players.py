@@ -5,7 +5,8 @@ A spec is `KIND` or `KIND:NAME=VALUE,...`; `PLAYERS` lists the kinds and the opt
 takes, `parse_player` reads a spec, `make_player` builds the player for a game and a `Seat`
 (the game's registry entry, a seed, how to ask a human, endgame tables), `player_maker` gives
 `zerosum.match.play_match` a fresh player for every game. A player is a `Chooser`: given a
-state where it is to move, its move (None when a human leaves).
+state where it is to move, its move (None when a human leaves). `trained` reads the network of
+a run of `zerosum train` for `az:DIR` and `eval=az:DIR`, checked to have learned the game.
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ from typing import Any
 
 from zerosum.compiled import choice
 from zerosum.game import Evaluating, Game, NumberedMoves, has_chance, require
-from zerosum.learn.player import az_search, learned_evaluation
+from zerosum.learn.network import shape_for
+from zerosum.learn.player import LearnedEvaluation, az_search
+from zerosum.learn.selfplay import Evaluation
 from zerosum.limits import Limit, clipped, shown
 from zerosum.match import Chooser
-from zerosum.registry import GameEntry, end_in_reach, entry_of, require_an_end_in_reach
+from zerosum.registry import GameEntry, end_in_reach, entry_of, require_an_end_in_reach, setup
 from zerosum.search.engine import Engine, Iteration
 from zerosum.search.exact import alphabeta
 from zerosum.search.expectiminimax import expectiminimax
@@ -207,11 +210,53 @@ def _with_evaluation(game: Game, options: dict[str, Any], kind: str) -> Game:
     return learned_evaluation(spec, game)
 
 
+def trained(directory: str, game: Game) -> Evaluation:
+    """The best network of the run in `directory` as an evaluator of `game`; ValueError in
+    one line when there is no run there, or it learned another game (or board)."""
+    from zerosum.learn.training import load_best
+
+    spec, shape, params = load_best(directory)
+    learned = setup(spec).game
+    if type(learned) is not type(game) or shape_for(game, shape.hidden) != shape:
+        raise ValueError(
+            f"the network in {directory} learned {spec}, not this game"
+            f" ({type(game).__name__}{_board(game)})"
+        )
+    return Evaluation(game, params)
+
+
+def _board(game: Game) -> str:
+    shape = getattr(game, "observation_shape", None)
+    return f", positions of shape {shape()}" if shape is not None else ""
+
+
+def learned_evaluation(spec: str, game: Game) -> Game:
+    """`game` with the evaluation `spec` names: `az:DIR`, a network of `zerosum train`, or
+    `td:DIR`, Pig's evaluation learned by TD(lambda) (`zerosum.learn.td`); ValueError for
+    another spec, or one learned for another game."""
+    kind, _, directory = spec.partition(":")
+    if kind == "az" and directory:
+        return LearnedEvaluation(game, trained(directory, game))
+    if kind == "td" and directory:
+        from zerosum.games.pig import Pig
+        from zerosum.learn import td
+
+        evaluation = td.load(directory)
+        if not isinstance(game, Pig) or game.target != evaluation.target:
+            raise ValueError(
+                f"the evaluation in {directory} learned {evaluation.game}, not this game"
+            )
+        return td.LearnedPig(evaluation)
+    raise ValueError(
+        f"unknown evaluation {spec!r}: expected az:DIR or td:DIR, a run of zerosum train"
+    )
+
+
 def _az_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
     _no_dice(game, "az")
     search = az_search(
         game,
-        options["directory"],
+        trained(options["directory"], game),
         options.get("simulations"),
         options.get("c"),
         seat.seed,

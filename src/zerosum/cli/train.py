@@ -21,10 +21,11 @@ from typing import Any
 
 from zerosum import registry
 from zerosum.cli.common import add_game_argument, print_json
+from zerosum.game import Game
 from zerosum.games.pig import Pig
-from zerosum.learn.training import Plan, Progress, resume, start, train
+from zerosum.learn.training import Maker, Plan, Progress, resume, start, train
 from zerosum.match import MatchResult
-from zerosum.players import parse_player
+from zerosum.players import parse_player, player_maker
 from zerosum.solve.parallel import workers_limit
 
 DEFAULT_SECONDS = 3600.0
@@ -104,8 +105,11 @@ def run(args: argparse.Namespace) -> int:
         session = resume(directory)
         if session.plan.game != args.game:
             raise ValueError(f"{directory} is a run of {session.plan.game}, not {args.game}")
+        opponents = opponent_makers(session.plan, game)
     else:
-        session = start(directory, plan_of(args))
+        plan = plan_of(args)
+        opponents = opponent_makers(plan, game)  # refused now, before the run's first file
+        session = start(directory, plan, game)
     began = time.perf_counter()
     what = (
         f"until {args.games:,} games"
@@ -117,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         progress = train(
             session,
+            game,
+            opponents=opponents,
             games=args.games,
             seconds=seconds,
             rounds=args.rounds,
@@ -284,6 +290,12 @@ def plan_of(args: argparse.Namespace) -> Plan:
         parse_player(opponent)  # refused now, not after the first round
     options["opponents"] = tuple(opponents)
     return Plan(**options)
+
+
+def opponent_makers(plan: Plan, game: Game) -> dict[str, Maker]:
+    """Each fixed opponent of `plan` (its spec) and the maker of its players of `game`, which
+    the evaluations play; ValueError when one cannot play the game."""
+    return {spec: player_maker(spec, game) for spec in plan.opponents}
 
 
 def hidden_layers(text: str) -> tuple[int, ...]:

@@ -1,4 +1,6 @@
-"""A trained network at play: the `az:DIR` player and the learned evaluation `eval=az:DIR`.
+"""A trained network at play: the search of the `az:DIR` player and the learned evaluation
+of `eval=az:DIR`, given the network as an `Evaluation` (`zerosum.players` reads the run in
+`DIR` and checks it learned the game being played).
 
 `az:DIR` searches each move with PUCT MCTS guided by the best network of the run in `DIR`
 (`zerosum train`), with the solver on and its tree kept from move to move; it plays the move
@@ -16,10 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from zerosum.game import Game, Player
-from zerosum.learn.network import shape_for
 from zerosum.learn.selfplay import Evaluation
 from zerosum.match import Chooser
-from zerosum.registry import setup
 from zerosum.search.mcts import MCTS
 
 SIMULATIONS = 200
@@ -34,39 +34,18 @@ def network_player(
     return search.choose
 
 
-def trained(directory: str, game: Game) -> Evaluation:
-    """The best network of the run in `directory` as an evaluator of `game`; ValueError in
-    one line when there is no run there, or it learned another game (or board)."""
-    from zerosum.learn.training import load_best
-
-    spec, shape, params = load_best(directory)
-    learned = setup(spec).game
-    if type(learned) is not type(game) or shape_for(game, shape.hidden) != shape:
-        raise ValueError(
-            f"the network in {directory} learned {spec}, not this game"
-            f" ({type(game).__name__}{_board(game)})"
-        )
-    return Evaluation(game, params)
-
-
-def _board(game: Game) -> str:
-    shape = getattr(game, "observation_shape", None)
-    return f", positions of shape {shape()}" if shape is not None else ""
-
-
 def az_search(
     game: Game,
-    directory: str,
+    evaluation: Evaluation,
     simulations: int | None,
     c: float | None,
     seed: int,
     time: float | None = None,
 ) -> MCTS:
-    """The search of the `az:DIR` player (`zerosum.players` plays the move it prefers), its
-    tree kept from move to move: `simulations` a move (default `SIMULATIONS`), at most `time`
-    seconds when given (the page's bound), PUCT's `c` (default 1.5). ValueError as `trained`
-    gives it."""
-    evaluation = trained(directory, game)
+    """The search of the `az:DIR` player guided by `evaluation`, the run's best network
+    (`zerosum.players` plays the move it prefers), its tree kept from move to move:
+    `simulations` a move (default `SIMULATIONS`), at most `time` seconds when given (the
+    page's bound), PUCT's `c` (default 1.5)."""
     return MCTS(
         game,
         iterations=simulations or SIMULATIONS,
@@ -91,25 +70,3 @@ class LearnedEvaluation:
     def evaluate(self, state: Any, player: Player) -> float:
         value = self._evaluation(state)[1]  # for the player to move
         return value if self._game.to_move(state) == player else -value
-
-
-def learned_evaluation(spec: str, game: Game) -> Game:
-    """`game` with the evaluation `spec` names: `az:DIR`, a network of `zerosum train`, or
-    `td:DIR`, Pig's evaluation learned by TD(lambda) (`zerosum.learn.td`); ValueError for
-    another spec, or one learned for another game."""
-    kind, _, directory = spec.partition(":")
-    if kind == "az" and directory:
-        return LearnedEvaluation(game, trained(directory, game))
-    if kind == "td" and directory:
-        from zerosum.games.pig import Pig
-        from zerosum.learn import td
-
-        evaluation = td.load(directory)
-        if not isinstance(game, Pig) or game.target != evaluation.target:
-            raise ValueError(
-                f"the evaluation in {directory} learned {evaluation.game}, not this game"
-            )
-        return td.LearnedPig(evaluation)
-    raise ValueError(
-        f"unknown evaluation {spec!r}: expected az:DIR or td:DIR, a run of zerosum train"
-    )

@@ -13,7 +13,8 @@ A run lives in a directory. Each round of the loop:
    plays `gate_games` games against the best, from short random openings, each with both
    colours; it becomes the best when it scores at least `gate_score`;
 4. **evaluates** a new best against fixed opponents (player specs such as
-   `mcts:iterations=100`), what `zerosum chart learning` turns into Elo against time;
+   `mcts:iterations=100`, each played by the player maker the caller gives for it), what
+   `zerosum chart learning` turns into Elo against time;
 5. **keeps** it all: the weights being trained and the best, the optimizer's state, the
    buffer, each file with its SHA-256 in the manifest, written atomically, the manifest last.
    A run stopped anywhere (Ctrl-C, a killed process) resumes from its last round.
@@ -21,6 +22,10 @@ A run lives in a directory. Each round of the loop:
 Every random choice of round r is seeded by the run's seed and r, so a run resumed after
 round r goes on exactly as if it had not stopped (the tests check the weights are equal).
 JAX and optax are the `learn` extra; playing with a trained network needs only numpy.
+
+The game and the opponents come as values: the plan records the game's spec and the
+opponents' specs, the caller (`zerosum train`) makes them with the registry and
+`zerosum.players`, which this package does not import.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ import multiprocessing
 import os
 import random
 import time as clock
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -42,15 +47,18 @@ from zerosum.files import write_atomically
 from zerosum.game import Game
 from zerosum.learn import log, network
 from zerosum.learn.network import Params, Shape
+from zerosum.learn.player import network_player
 from zerosum.learn.selfplay import Evaluation, Examples, Settings, play
-from zerosum.match import MatchResult, play_match
-from zerosum.registry import setup
+from zerosum.match import Chooser, MatchResult, play_match
 
 FORMAT = "zerosum self-play run"
 VERSION = 1
 MANIFEST = "manifest.json"
 OPENING_PLIES = 2
 """Random moves before a gate or evaluation game: the games differ, the players don't."""
+
+Maker = Callable[[int], Chooser]
+"""`make(seed)`: a fresh player for each game of a match (`zerosum.players.player_maker`)."""
 
 
 @dataclass(frozen=True)
@@ -146,11 +154,10 @@ class Run:
     buffer: Examples
 
 
-def start(directory: str, plan: Plan) -> Run:
-    """A new run of `plan` in `directory` (made if missing; ValueError if it holds a run or
-    other files), its round 0 kept at once."""
+def start(directory: str, plan: Plan, game: Game) -> Run:
+    """A new run of `plan` learning `game` (the game `plan.game` names) in `directory` (made
+    if missing; ValueError if it holds a run or other files), its round 0 kept at once."""
     plan.check()
-    game = setup(plan.game).game
     shape = network.shape_for(game, plan.hidden)
     path = Path(directory)
     if path.exists() and not path.is_dir():
@@ -283,22 +290,33 @@ Report = Callable[[Progress], None]
 
 def train(
     run: Run,
+    game: Game,
     *,
+    opponents: Mapping[str, Maker] | None = None,
     games: int | None = None,
     seconds: float | None = None,
     rounds: int | None = None,
     workers: int = 1,
     on_progress: Report | None = None,
 ) -> Progress:
-    """Go on with `run` until it has played `games` self-play games in all, or for `seconds`
-    more, or `rounds` more rounds (the first reached; at least one is needed), keeping every
-    round. Self-play runs in `workers` processes (1: in this one). Ctrl-C (KeyboardInterrupt)
-    leaves the last kept round on disk. The progress after the last round."""
+    """The progress after the last round: `run` of `game` (the game `run.plan.game` names)
+    goes on until it has played `games` self-play games in all, or for `seconds` more, or
+    `rounds` more rounds (the first reached; at least one is needed), keeping every round.
+    `opponents` gives each of `run.plan.opponents` (its spec) the player maker the
+    evaluations play. Self-play runs in `workers` processes (1: in this one), each sent the
+    game. Ctrl-C (KeyboardInterrupt) leaves the last kept round on disk."""
     if games is None and seconds is None and rounds is None:
         raise ValueError("training needs a budget: a number of games, a time, or rounds")
+    makers = dict(opponents or {})
+    missing = [spec for spec in run.plan.opponents if spec not in makers]
+    if missing:
+        raise ValueError(f"the run's opponent {missing[0]} has no player maker in opponents")
+    if network.shape_for(game, run.shape.hidden) != run.shape:
+        raise ValueError(
+            f"{run.directory} is a run of {run.plan.game}: its network does not fit this game"
+        )
     from zerosum.learn.optimizer import Trainer  # JAX: imported only to train
 
-    game = setup(run.plan.game).game
     trainer = Trainer(run.plan, run.shape, run.params, run.optimizer)
     progress = run.progress
     log.append(
@@ -316,7 +334,7 @@ def train(
             if rounds is not None and done_rounds >= rounds:
                 break
             elapsed = _stopwatch(run.progress.seconds)
-            _round(run, game, trainer, mapper, workers, elapsed)
+            _round(run, game, makers, trainer, mapper, workers, elapsed)
             run.progress = replace(run.progress, seconds=elapsed())
             keep(run)
             done_rounds += 1
@@ -332,14 +350,21 @@ def _stopwatch(seconds: float) -> Callable[[], float]:
 
 
 def _round(
-    run: Run, game: Game, trainer: Any, mapper: Any, workers: int, elapsed: Callable[[], float]
+    run: Run,
+    game: Game,
+    opponents: Mapping[str, Maker],
+    trainer: Any,
+    mapper: Any,
+    workers: int,
+    elapsed: Callable[[], float],
 ) -> None:
-    """One round: play, learn, gate, evaluate a new best (`elapsed()`: the run's seconds)."""
+    """One round: play, learn, gate, evaluate a new best against `opponents` (`elapsed()`:
+    the run's seconds)."""
     plan, number = run.plan, run.progress.rounds + 1
     seed = plan.seed * 1_000_003 + number
     shares = _shares(plan.games_per_round, workers)
     tasks = [
-        (plan.game, run.best, plan.settings(), count, seed * 101 + index)
+        (game, run.best, plan.settings(), count, seed * 101 + index)
         for index, count in enumerate(shares)
     ]
     played = Examples.joined(list(mapper(_self_play, tasks)))
@@ -365,11 +390,18 @@ def _round(
     )
     run.progress = progress
     if number % plan.gate_every == 0:
-        _gate(run, game, elapsed, seed)
+        _gate(run, game, opponents, elapsed, seed)
 
 
-def _gate(run: Run, game: Game, elapsed: Callable[[], float], seed: int) -> None:
-    """The network being trained against the best; if it is kept, the evaluations."""
+def _gate(
+    run: Run,
+    game: Game,
+    opponents: Mapping[str, Maker],
+    elapsed: Callable[[], float],
+    seed: int,
+) -> None:
+    """The network being trained against the best; if it is kept, the evaluations against
+    each of `plan.opponents`, played by its maker in `opponents`."""
     plan, progress = run.plan, run.progress
     openings = random_openings(game, random.Random(seed))
     gate = match(game, run.params, run.best, plan, openings, seed)
@@ -388,7 +420,9 @@ def _gate(run: Run, game: Game, elapsed: Callable[[], float], seed: int) -> None
         progress = replace(progress, best_round=progress.rounds)
         evaluations = dict(progress.evaluations)
         for opponent in plan.opponents:
-            result = match(game, run.best, opponent, plan, openings, seed, plan.evaluation_games)
+            result = match(
+                game, run.best, opponents[opponent], plan, openings, seed, plan.evaluation_games
+            )
             evaluations[opponent] = (result.wins, result.draws, result.losses)
             log.append(
                 run.directory,
@@ -409,23 +443,21 @@ def _gate(run: Run, game: Game, elapsed: Callable[[], float], seed: int) -> None
 def match(
     game: Game,
     params: Params,
-    opponent: Params | str,
+    opponent: Params | Maker,
     plan: Plan,
     openings: list[Any],
     seed: int,
     games: int | None = None,
 ) -> MatchResult:
-    """A match of the network `params` (searching `plan.simulations` a move, without noise)
-    against another network or a player spec, from `openings`, each with both colours; the
-    result for `params`."""
-    from zerosum.learn.player import network_player  # the players know the learn package
-    from zerosum.players import player_maker
+    """The result for `params` of a match of the network `params` (searching
+    `plan.simulations` a move, without noise) against another network or a player maker
+    (`make(seed)`, a fresh player for each game), from `openings`, each with both colours."""
 
-    def ours(weights: Params) -> Callable[[int], Any]:
+    def ours(weights: Params) -> Maker:
         evaluation = Evaluation(game, weights)
         return lambda s: network_player(game, evaluation, plan.simulations, plan.c, s)
 
-    them = ours(opponent) if isinstance(opponent, dict) else player_maker(opponent, game)
+    them = ours(opponent) if isinstance(opponent, dict) else opponent
     return play_match(
         game, ours(params), them, games or plan.gate_games, openings=openings, seed=seed
     )
@@ -448,9 +480,11 @@ def random_openings(game: Game, rng: random.Random, plies: int = OPENING_PLIES) 
     return list(seen.values()) or [game.initial_state()]
 
 
-def _self_play(spec: str, params: Params, settings: Settings, games: int, seed: int) -> Examples:
-    """One worker's share of a round (a top-level function: it goes to other processes)."""
-    return play(setup(spec).game, params, settings, games, seed)
+def _self_play(game: Game, params: Params, settings: Settings, games: int, seed: int) -> Examples:
+    """One worker's share of a round (a top-level function: it goes to other processes, and
+    the game with it, pickled; a game of the user's own file is found on the import path the
+    spawned process is given)."""
+    return play(game, params, settings, games, seed)
 
 
 def _shares(games: int, workers: int) -> list[int]:
