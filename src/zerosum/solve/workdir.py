@@ -21,7 +21,11 @@ from typing import Any
 
 import numpy as np
 
-LOCK = "build.lock"
+# The names in a work directory (its layout: `zerosum.solve.partitioned`): the manifests of a
+# layer's keys and of its ranks (`enumerated.json` at the top too, once the enumeration is
+# over), the record of the build, its lock, and what a layer asks of the next, with its manifest.
+ENUMERATED, SOLVED, BUILD, LOCK = "enumerated.json", "solved.json", "build.json", "build.lock"
+ASKED, ASKED_MANIFEST = "asked", "asked.json"
 
 
 class DamagedPartition(ValueError):
@@ -96,7 +100,7 @@ def send(path: Path, shares: np.ndarray, bounds: np.ndarray) -> dict[str, Any]:
 
 
 def share_of(path: Path, receiver: int, parts: int) -> np.ndarray:
-    """The share of partition `receiver` (of `parts`) in a file written by `_send`, read alone
+    """The share of partition `receiver` (of `parts`) in a file written by `send`, read alone
     (the file is mapped, not read whole)."""
     sent = np.load(path, mmap_mode="r")
     begin, end = int(sent[receiver]), int(sent[receiver + 1])
