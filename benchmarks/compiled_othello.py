@@ -37,6 +37,7 @@ import numpy as np
 from zerosum.compiled.engine import Engine as CompiledEngine
 from zerosum.compiled.mcts import MCTS as CompiledMCTS
 from zerosum.compiled.perft import kernel
+from zerosum.compiled.protocol import compiled_twin
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.othello import Othello
 from zerosum.search.engine import Engine
@@ -61,7 +62,7 @@ def cpu(function: Callable[[], Any], repeat: int = 1) -> tuple[Any, float]:
 
 
 def compiled_perft(depth: int, repeat: int) -> None:
-    compiled = GAME.compiled()
+    compiled = compiled_twin(GAME)
     count = kernel(compiled)
     states = np.zeros((depth + 2, compiled.words), np.uint64)
     moves = np.zeros((depth + 2, compiled.max_moves), np.int64)

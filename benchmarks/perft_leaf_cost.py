@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit, types
 
 from zerosum.compiled.perft import kernel
-from zerosum.compiled.protocol import CompiledGame
+from zerosum.compiled.protocol import CompiledGame, compiled_twin
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.othello import Othello
 
@@ -69,7 +69,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     game = GAMES[args.game]()
-    compiled = game.compiled()
+    compiled = compiled_twin(game)
     kernels = {"perft kernel": kernel(compiled), "last ply in loop": last_ply_in_loop(compiled)}
     states = np.zeros((args.depth + 2, compiled.words), np.uint64)
     moves = np.zeros((args.depth + 2, compiled.max_moves), np.int64)

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from zerosum.show.traced import traced_engine as engine_tree
-from zerosum.show.traced import traced_search as searched_tree
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tree import Tree
 from zerosum.show.html import html
 from zerosum.show.searched import PRUNED
 from zerosum.show.svg import layout, svg
+from zerosum.show.traced import traced_engine as engine_tree
+from zerosum.show.traced import traced_search as searched_tree
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 # As root in a closed network: no sandbox, no GPU, and none of Chromium's background traffic.

@@ -19,8 +19,8 @@ from zerosum.compiled.perft import perft
 SEARCHES = textwrap.dedent(
     """
     import sys
-    from zerosum.compiled import choice
-    choice.listeners.append(lambda what: print("told:", what))
+    from zerosum.compiled import compiling
+    compiling.listeners.append(lambda what: print("told:", what))
     from zerosum.compiled.protocol import compiled_twin
     from zerosum.registry import setup
 
@@ -28,8 +28,7 @@ SEARCHES = textwrap.dedent(
     compiled = compiled_twin(game)
     for kind in sys.argv[2:]:
         if kind == "engine":
-            from zerosum.compiled.alphabeta import kernel
-            from zerosum.compiled.engine import Engine
+            from zerosum.compiled.engine import Engine, kernel
             print("value", Engine(game).search(game.initial_state()).value)
         elif kind == "mcts":
             from zerosum.compiled.mcts import MCTS, kernel

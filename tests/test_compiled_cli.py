@@ -7,7 +7,7 @@ import pytest
 
 from zerosum import players
 from zerosum.cli.progress import announce_compiling
-from zerosum.compiled import choice
+from zerosum.compiled import choice, compiling
 from zerosum.compiled.engine import Engine as CompiledEngine
 from zerosum.compiled.mcts import MCTS as CompiledMCTS
 from zerosum.games.connect4 import ConnectFour
@@ -110,10 +110,10 @@ def test_compiling_is_announced_on_a_terminal_only(capsys):
             pass
 
     terminal = Terminal()
-    saved = list(choice.listeners)
+    saved = list(compiling.listeners)
     try:
         announce_compiling(terminal)
-        choice.announce("compiling the engine for a game")
+        compiling.announce("compiling the engine for a game")
         assert "".join(terminal.written) == "compiling the engine for a game...\n"
     finally:
-        choice.listeners[:] = saved
+        compiling.listeners[:] = saved

@@ -27,14 +27,14 @@ GAMES = [TicTacToe(), *(ConnectFour(*size) for size in SIZES)]
 @pytest.fixture(scope="module", params=GAMES, ids=lambda game: type(game).__name__)
 def twins(request):
     game = request.param
-    return game, python_rules(game.compiled())
+    return game, python_rules(compiled_twin(game))
 
 
 def same_rules_along(game, rules, choices):
     """Play `game` and its compiled rules side by side, choosing moves by `choices`; assert
     they agree at every position."""
     state = game.initial_state()
-    compiled = game.compiled()
+    compiled = compiled_twin(game)
     words = compiled.twin.to_words(state)
     assert rules.words(rules.initial_state()).tolist() == words.tolist()
     for choice in choices:
@@ -71,26 +71,26 @@ def test_compiled_rules_equal_the_python_game_on_random_games(twins, choices):
 def test_compiled_tictactoe_searched_by_python_alphabeta_gives_the_textbook_count():
     from zerosum.search import alphabeta
 
-    rules = python_rules(TicTacToe().compiled())
+    rules = python_rules(compiled_twin(TicTacToe()))
     result = alphabeta(rules, rules.initial_state())
     assert (result.value, result.stats.terminals) == (0, 7330)
 
 
 def test_compiled_games_pass_the_checked_mode():
     for game in GAMES:
-        check(game.compiled())
+        check(compiled_twin(game))
 
 
 def test_compiled_twin_finds_the_rules_of_a_python_game():
     assert compiled_twin(TicTacToe()).name == "tictactoe"
     assert compiled_twin(object()) is None
-    rules = TicTacToe().compiled()
+    rules = compiled_twin(TicTacToe())
     assert compiled_twin(rules) is rules
 
 
 def test_a_board_wider_than_64_bits_is_refused():
     with pytest.raises(ValueError, match="does not fit in 64 bits"):
-        ConnectFour(9, 7).compiled()
+        compiled_twin(ConnectFour(9, 7))
 
 
 @njit

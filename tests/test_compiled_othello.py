@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from zerosum.compiled.checked import check
 from zerosum.compiled.engine import Engine as CompiledEngine
 from zerosum.compiled.perft import perft
+from zerosum.compiled.protocol import compiled_twin
 from zerosum.compiled.rules import python_rules
 from zerosum.games.othello import PASS, Othello
 from zerosum.search import alphabeta
@@ -30,7 +31,7 @@ PERFT = (1, 4, 12, 56, 244, 1_396, 8_200, 55_092, 390_216, 3_005_288)
 
 @pytest.fixture(scope="module")
 def rules():
-    return python_rules(GAME.compiled())
+    return python_rules(compiled_twin(GAME))
 
 
 def random_position(plies, seed):
@@ -64,7 +65,7 @@ def late_position(left, seed):
 )
 @given(choices=st.lists(st.integers(0, 1000), min_size=130, max_size=130))
 def test_compiled_othello_equals_the_python_game_on_random_games(rules, choices):
-    twin = GAME.compiled().twin
+    twin = compiled_twin(GAME).twin
     state = GAME.initial_state()
     words = twin.to_words(state)
     assert rules.words(rules.initial_state()).tolist() == words.tolist()
@@ -90,7 +91,7 @@ def test_compiled_othello_equals_the_python_game_on_random_games(rules, choices)
 
 
 def test_compiled_othello_passes_the_checked_mode():
-    check(GAME.compiled())
+    check(compiled_twin(GAME))
 
 
 def test_positions_that_must_pass_are_a_pass_in_both(rules):
@@ -99,13 +100,13 @@ def test_positions_that_must_pass_are_a_pass_in_both(rules):
         rng = random.Random(seed)
         state = GAME.initial_state()
         while not GAME.is_terminal(state):
-            mirrored = tuple(int(word) for word in GAME.compiled().twin.to_words(state))
+            mirrored = tuple(int(word) for word in compiled_twin(GAME).twin.to_words(state))
             if state[3] == 1 << PASS:
                 passes += 1
                 assert rules.legal_moves(mirrored) == [PASS]
                 assert not rules.is_terminal(mirrored)
             state = GAME.result(state, rng.choice(GAME.legal_moves(state)))
-        assert rules.is_terminal(tuple(int(w) for w in GAME.compiled().twin.to_words(state)))
+        assert rules.is_terminal(tuple(int(w) for w in compiled_twin(GAME).twin.to_words(state)))
     assert passes > 3
 
 

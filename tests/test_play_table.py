@@ -1,7 +1,7 @@
 """`zerosum play tictactoe --table FILE`: the program plays from the table and never searches."""
 
-from zerosum import registry
 from zerosum.games.connect4 import ConnectFour
+from zerosum.search import exact
 from zerosum.solve import solve
 
 
@@ -9,7 +9,7 @@ def test_play_from_a_table_blocks_and_never_searches(tictactoe_table_file, monke
     def no_search(*args, **kwargs):
         raise AssertionError("a position in the table was searched")
 
-    monkeypatch.setattr(registry, "alphabeta", no_search)  # the perfect player's search
+    monkeypatch.setattr(exact, "alphabeta", no_search)  # the perfect player's search
     argv = ["play", "tictactoe", "--table", str(tictactoe_table_file)]
     code, out, _ = cli(*argv, answers=["0", "1", "q"])
     assert code == 0

@@ -6,7 +6,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from trees import ScoredTree
 
-from zerosum.show.traced import traced_engine as engine_tree
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tree import Tree
 from zerosum.search import Trace, alphabeta
@@ -21,6 +20,7 @@ from zerosum.show.searched import (
 )
 from zerosum.show.svg import svg
 from zerosum.show.text import text
+from zerosum.show.traced import traced_engine as engine_tree
 
 CONNECT4 = ConnectFour()
 POSITION = CONNECT4.parse_state("4453")

@@ -8,7 +8,6 @@ import json
 
 import pytest
 
-from zerosum.show.traced import traced_search
 from zerosum.games.tree import MAX_DEPTH, Tree
 from zerosum.search import alphabeta
 from zerosum.search.trace import Trace
@@ -16,6 +15,7 @@ from zerosum.show.html import html
 from zerosum.show.searched import MAX_DRAWN, from_trace
 from zerosum.show.svg import svg
 from zerosum.show.text import text
+from zerosum.show.traced import traced_search
 
 FLAT = 20_000
 """Leaves of the flat tree drawn: five times the 4,000 that once took over a minute (cubic)."""

@@ -9,7 +9,6 @@ from drawings import SVG, svg_groups
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from zerosum.show.traced import traced_search as searched_tree
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tree import Tree
 from zerosum.search import Trace, alphabeta, minimax
@@ -18,6 +17,7 @@ from zerosum.show.html import html
 from zerosum.show.searched import EXAMINED, PRUNED, TABLE_HIT, from_trace
 from zerosum.show.svg import LEGEND_TEXT, layout, svg
 from zerosum.show.text import text
+from zerosum.show.traced import traced_search as searched_tree
 
 SEED_TREE = Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
 

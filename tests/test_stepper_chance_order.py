@@ -11,12 +11,12 @@ import json
 
 import pytest
 
-from zerosum.show.traced import traced_tree, tree_order
 from zerosum.games.tree import Tree
 from zerosum.search.expectiminimax import expectiminimax
 from zerosum.search.trace import Trace
 from zerosum.show.html import stepped_search
 from zerosum.show.searched import EXAMINED, PRUNED
+from zerosum.show.traced import traced_tree, tree_order
 
 TEXTBOOK = "[[3,12,8],[2,4,6],[14,5,2]]"
 DICE = '[{"chance": [[0.5, 6], [0.5, 6]]}, {"chance": [[0.5, 10], [0.5, 1]]}]'

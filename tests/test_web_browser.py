@@ -199,8 +199,8 @@ def test_tree_stepper_steps_expectiminimax_to_6_the_expectation_rising(page, add
 
 
 def test_tree_stepper_order_changes_the_leaves_examined_and_a_bad_order_is_refused(page, address):
-    from zerosum.show.traced import tree_order
     from zerosum.games.tree import Tree
+    from zerosum.show.traced import tree_order
 
     with pytest.raises(ValueError) as refused:
         tree_order(Tree.from_text("[[3,12,8],[2,4,6],[14,5,2]]"), "1,x")

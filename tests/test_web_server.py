@@ -183,9 +183,9 @@ def test_serve_prints_its_address_and_warns_when_listening_beyond_this_computer(
 
 
 def test_tree_route_traces_the_textbook_tree_as_the_html_animation_does(client):
-    from zerosum.show.traced import traced_search
     from zerosum.games.tree import Tree
     from zerosum.show.html import stepped_search
+    from zerosum.show.traced import traced_search
 
     answer = client.post(
         "/api/tree", json={"tree": "[[3,12,8],[2,4,6],[14,5,2]]", "algorithm": "alphabeta"}
@@ -216,9 +216,9 @@ def test_tree_route_answers_a_bad_tree_or_algorithm_with_the_commands_message(cl
 
 
 def test_tree_route_steps_expectiminimax_on_chance_nodes_and_follows_the_order(client):
-    from zerosum.show.traced import traced_tree
     from zerosum.games.tree import Tree
     from zerosum.show.html import stepped_search
+    from zerosum.show.traced import traced_tree
 
     dice = '[{"chance": [[0.5, 6], [0.5, 6]]}, {"chance": [[0.5, 10], [0.5, 1]]}]'
     answer = client.post("/api/tree", json={"tree": dice, "algorithm": "alphabeta"}).json()

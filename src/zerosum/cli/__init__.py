@@ -10,53 +10,61 @@ Ctrl-C exits with 130; a reader that leaves (`| head`) ends the command quietly.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from zerosum.cli import (
-    analyze,
-    cfr,
-    chart,
-    explain,
-    games,
-    grundy,
-    match,
-    matrix,
-    nim,
-    perft,
-    play,
-    pn,
-    serve,
-    solve,
-    tablebase,
-    train,
-    tree,
-    uci,
-)
 from zerosum.cli.common import Parser
-from zerosum.cli.progress import announce_compiling
 from zerosum.limits import one_line
 
-COMMANDS = (play, solve, analyze, explain, match, tablebase, train, games, tree, chart, nim, grundy,
-            pn, matrix, cfr, perft, uci, serve)  # fmt: skip
+COMMANDS: dict[str, str] = {
+    "play": "play a game against the program",
+    "solve": "solve a position exactly",
+    "analyze": "analyse a position with the engine",
+    "explain": "draw the first plies of a search of a position",
+    "match": "play a match between two players",
+    "tablebase": "solve every position of a game once and play from the table",
+    "train": "learn to play a game by self-play (a network guiding MCTS, the AlphaZero line)",
+    "games": "list the games: built in and installed",
+    "tree": "search a game tree given as nested lists",
+    "chart": "draw one of the textbook's experiments as a chart (needs matplotlib)",
+    "nim": "judge a Nim position and find the winning move",
+    "grundy": "Grundy numbers, P positions and period of a heap game",
+    "pn": "P and N positions built backwards from the end",
+    "matrix": "solve a zero-sum matrix game: saddle points, mixed strategies, the value",
+    "cfr": "approximate equilibrium of a game of imperfect information (CFR family)",
+    "perft": "count the positions N moves away (compiled games)",
+    "uci": "run the chess engine for a UCI GUI",
+    "serve": "serve the page in the browser: play against the program, a matrix game solved,"
+    " a search stepped through",
+}
+"""Every subcommand, in the order `zerosum --help` lists them, with its line there. The module
+`zerosum.cli.NAME` holds the rest: `add_arguments(parser)` and `run(args) -> int`."""
 
 
-def build_parser() -> Parser:
+def build_parser(commands: Iterable[str] | None = None) -> Parser:
+    """The parser of the `zerosum` command: every subcommand listed, and the arguments of those
+    in `commands` (all by default). A command's module is imported only here, so `zerosum
+    --help` imports none and `zerosum games` only its own."""
     parser = Parser(
         prog="zerosum",
         description="Search, solve and play two-player zero-sum games.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in COMMANDS:
-        command.add_parser(subparsers)
+    chosen = COMMANDS if commands is None else set(commands)
+    for name, help_line in COMMANDS.items():
+        command = subparsers.add_parser(name, help=help_line)
+        if name in chosen:
+            importlib.import_module(f"zerosum.cli.{name}").add_arguments(command)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line `argv` (default: the process's arguments); return the exit code."""
-    parser = build_parser()
     arguments = sys.argv[1:] if argv is None else list(argv)
+    named = next((word for word in arguments if not word.startswith("-")), None)
+    parser = build_parser([named] if named in COMMANDS else [])
     if not arguments:  # `zerosum` alone: what it can do, as an error (nothing was asked)
         parser.print_help(sys.stderr)
         return 2
@@ -65,6 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not hasattr(args, "position_words") or any(word.startswith("-") for word in extra):
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         args.position_words = [*args.position_words, *extra]
+    from zerosum.cli.progress import announce_compiling
+
     announce_compiling()
     try:
         code: int = args.run(args)

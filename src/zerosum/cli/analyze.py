@@ -44,18 +44,14 @@ DEFAULT_CHANCE_DEPTH = 2
 opponent's roll and reply (backgammon's usual depth for checker play)."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "analyze",
-        help="analyse a position with the engine",
-        description=(
-            "Search a position by iterative deepening and print each iteration (depth,"
-            " score, nodes, speed, time, principal variation), then the best move. Games without"
-            " an evaluation (tictactoe, tree, most of your own) are searched to the end, unless"
-            " --time or --nodes stops them (then the best root move solved so far answers)."
-            " Games with dice (backgammon, pig) list their moves ranked by expectiminimax to"
-            " --depth plies."
-        ),
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Search a position by iterative deepening and print each iteration (depth,"
+        " score, nodes, speed, time, principal variation), then the best move. Games without"
+        " an evaluation (tictactoe, tree, most of your own) are searched to the end, unless"
+        " --time or --nodes stops them (then the best root move solved so far answers)."
+        " Games with dice (backgammon, pig) list their moves ranked by expectiminimax to"
+        " --depth plies."
     )
     add_game_argument(parser)
     parser.add_argument(

@@ -41,18 +41,14 @@ MEASURE_EVERY = 2.0
 """The fewest seconds between two measures of the exploitability on the progress line."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "cfr",
-        help="approximate equilibrium of a game of imperfect information (CFR family)",
-        description=(
-            "Run counterfactual regret minimization on a game of imperfect information (kuhn,"
-            " leduc, liars-dice, your own with information sets; a game of perfect information"
-            " is seen as one whose sets hold one state) and report the average strategy's value"
-            " for the first player and its exploitability. Algorithms: cfr, cfr+ (regret"
-            " matching+ and a linear average), dcfr (discounted, 1.5, 0, 2), mccfr-es and"
-            " mccfr-os (Monte Carlo: external and outcome sampling)."
-        ),
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Run counterfactual regret minimization on a game of imperfect information (kuhn,"
+        " leduc, liars-dice, your own with information sets; a game of perfect information"
+        " is seen as one whose sets hold one state) and report the average strategy's value"
+        " for the first player and its exploitability. Algorithms: cfr, cfr+ (regret"
+        " matching+ and a linear average), dcfr (discounted, 1.5, 0, 2), mccfr-es and"
+        " mccfr-os (Monte Carlo: external and outcome sampling)."
     )
     add_game_argument(parser)
     parser.add_argument(

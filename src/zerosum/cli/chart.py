@@ -52,26 +52,22 @@ ABLATION_DEPTH = Limit(
 )
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "chart",
-        help="draw one of the textbook's experiments as a chart (needs matplotlib)",
-        description=(
-            "ordering: finished games alpha-beta reaches on tic-tac-toe for the textbook's move"
-            " orders and 20 random ones. growth: leaves reached against depth on uniform trees"
-            " by minimax and alpha-beta in random and best-first order, with b^m, b^(3m/4) and"
-            " Knuth and Moore's minimal tree. ablation: the engine's nodes per depth and effective"
-            " branching factor on Connect Four with each enhancement switched on in turn. The"
-            " file's suffix (.png, .svg, .pdf) sets its format. Limits: growth's deepest tree has"
-            f" at most {MAX_LEAVES.most:,} leaves and all its trees together"
-            f" {MAX_WORK.most:,} (minutes of work); ablation searches to depth"
-            f" {ABLATION_DEPTH.most} at most. cfr GAME: the exploitability of each CFR"
-            " variant's average strategy against iterations and against time, on a game of"
-            " imperfect information (kuhn, leduc, liars-dice). learning DIR: a training run's log"
-            " (DIR/log.jsonl, written by zerosum train) as the network's Elo difference against"
-            " each fixed opponent over training time and its losses over the optimizer's steps."
-            " A bar on the terminal shows the work done."
-        ),
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "ordering: finished games alpha-beta reaches on tic-tac-toe for the textbook's move"
+        " orders and 20 random ones. growth: leaves reached against depth on uniform trees"
+        " by minimax and alpha-beta in random and best-first order, with b^m, b^(3m/4) and"
+        " Knuth and Moore's minimal tree. ablation: the engine's nodes per depth and effective"
+        " branching factor on Connect Four with each enhancement switched on in turn. The"
+        " file's suffix (.png, .svg, .pdf) sets its format. Limits: growth's deepest tree has"
+        f" at most {MAX_LEAVES.most:,} leaves and all its trees together"
+        f" {MAX_WORK.most:,} (minutes of work); ablation searches to depth"
+        f" {ABLATION_DEPTH.most} at most. cfr GAME: the exploitability of each CFR"
+        " variant's average strategy against iterations and against time, on a game of"
+        " imperfect information (kuhn, leduc, liars-dice). learning DIR: a training run's log"
+        " (DIR/log.jsonl, written by zerosum train) as the network's Elo difference against"
+        " each fixed opponent over training time and its losses over the optimizer's steps."
+        " A bar on the terminal shows the work done."
     )
     parser.add_argument("chart", choices=("ordering", "growth", "ablation", "cfr", "learning"))
     parser.add_argument(

@@ -35,23 +35,19 @@ from zerosum.show.words import number
 from zerosum.solve.answer import SEARCHES
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "explain",
-        help="draw the first plies of a search of a position",
-        description=(
-            "Draw the first plies of what a search of a position did: the window each node was"
-            " entered with, the score it returned, the branches a cut-off pruned, and a note of"
-            " how many nodes the search entered that the picture leaves out. A game without an"
-            " evaluation (tictactoe, your own) is searched exactly, to the end. A game with one"
-            " (connect4) is searched by the whole engine to --depth plies (iterative deepening,"
-            " hash move, killer moves, history, principal variation search, quiescence,"
-            " transposition table) and the picture is its last iteration: the moves in the order"
-            " the engine tried them, so the best move first and the cut-offs it brings; a node"
-            " tried with a null window and searched again drawn once, saying what the first try"
-            " returned; a position answered from the table marked 'table hit' (--no-table: none"
-            " is); scores in units of a win (1), estimates to three decimals."
-        ),
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Draw the first plies of what a search of a position did: the window each node was"
+        " entered with, the score it returned, the branches a cut-off pruned, and a note of"
+        " how many nodes the search entered that the picture leaves out. A game without an"
+        " evaluation (tictactoe, your own) is searched exactly, to the end. A game with one"
+        " (connect4) is searched by the whole engine to --depth plies (iterative deepening,"
+        " hash move, killer moves, history, principal variation search, quiescence,"
+        " transposition table) and the picture is its last iteration: the moves in the order"
+        " the engine tried them, so the best move first and the cut-offs it brings; a node"
+        " tried with a null window and searched again drawn once, saying what the first try"
+        " returned; a position answered from the table marked 'table hit' (--no-table: none"
+        " is); scores in units of a win (1), estimates to three decimals."
     )
     add_game_argument(parser)
     parser.add_argument(

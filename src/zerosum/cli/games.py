@@ -9,20 +9,16 @@ from zerosum import players, registry
 from zerosum.cli.common import print_json
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "games",
-        help="list the games: built in and installed",
-        description=(
-            "The games every command takes by name (built in, or registered by an installed"
-            " package under the entry-point group zerosum.games), their options, the player"
-            " 'play' sets against you, and what each offers: engine (searched by the engine),"
-            " dice (by expectiminimax), evaluation, solver (an exact solver or perfect player of"
-            " its own), tablebase (a table can be built), endgame tables, text (moves and"
-            " positions as text); games of imperfect information offer hidden information, cfr"
-            " and sequence form. Your own game is named FILE.py:CLASS or MODULE:CLASS, one of"
-            " OpenSpiel's openspiel:NAME."
-        ),
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "The games every command takes by name (built in, or registered by an installed"
+        " package under the entry-point group zerosum.games), their options, the player"
+        " 'play' sets against you, and what each offers: engine (searched by the engine),"
+        " dice (by expectiminimax), evaluation, solver (an exact solver or perfect player of"
+        " its own), tablebase (a table can be built), endgame tables, text (moves and"
+        " positions as text); games of imperfect information offer hidden information, cfr"
+        " and sequence form. Your own game is named FILE.py:CLASS or MODULE:CLASS, one of"
+        " OpenSpiel's openspiel:NAME."
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)

@@ -14,17 +14,15 @@ GAMES = ("grundy", *NAMED)
 LARGEST = 10**6  # the largest --upto: beyond it the list printed is no use to anyone
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "grundy",
-        help="Grundy numbers, P positions and period of a heap game",
-        description="The Grundy number of every heap up to a size, the P positions (Grundy "
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "The Grundy number of every heap up to a size, the P positions (Grundy "
         "number 0) and the period, reported only when a theorem proves it. Limits: --upto at "
         f"most {LARGEST:,}, and each game's values (and period search) at most an estimated "
         f"{SECONDS.most} seconds from what each game costs here: Grundy's game to about heap "
         "110,000, an octal game with one digit that splits a heap (Kayles) to about 110,000 "
         "before its period is proved, one with nine such digits to about 36,000, a subtraction "
-        "game with 1,000 amounts to about 400,000.",
+        "game with 1,000 amounts to about 400,000."
     )
     game = parser.add_mutually_exclusive_group(required=True)
     game.add_argument(

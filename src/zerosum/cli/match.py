@@ -16,17 +16,13 @@ from zerosum.players import Seat
 from zerosum.show.words import number
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     kinds = "; ".join(f"{name}: {kind.summary}" for name, kind in players.PLAYERS.items())
-    parser = subparsers.add_parser(
-        "match",
-        help="play a match between two players",
-        description=(
-            "Play N games between players A and B, alternating who moves first, and report A's"
-            " wins, draws and losses, score (with its 95% interval: Wilson's score interval)"
-            f" and Elo difference. A human player leaves with q or at the end of input: the"
-            f" games finished are reported (exit 0). Players: {kinds}."
-        ),
+    parser.description = (
+        "Play N games between players A and B, alternating who moves first, and report A's"
+        " wins, draws and losses, score (with its 95% interval: Wilson's score interval)"
+        f" and Elo difference. A human player leaves with q or at the end of input: the"
+        f" games finished are reported (exit 0). Players: {kinds}."
     )
     add_game_argument(parser)
     parser.add_argument(

@@ -11,21 +11,17 @@ if TYPE_CHECKING:  # the solvers import numpy and SciPy: only `zerosum matrix` s
     from zerosum.theory.payoffs import PayoffMatrix
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     from zerosum.theory.payoffs import CELL_DIGITS, FILE_BYTES, MATRIX_CELLS
     from zerosum.theory.rational import EXACT_LIMIT, EXACT_SECONDS
 
-    parser = subparsers.add_parser(
-        "matrix",
-        help="solve a zero-sum matrix game: saddle points, mixed strategies, the value",
-        description=(
-            "Solve the zero-sum game whose payoff matrix (the row player's wins) is given: lower"
-            " and upper value, saddle points, optimal mixed strategies of both players and the"
-            " value, exact in fractions when the entries are rational, and a check of the answer."
-            " A cell is an integer, a decimal or a fraction (3, -0.25, 1e-9, -3/7), read exactly,"
-            f" of at most {CELL_DIGITS.most:,} digits written out in full; a matrix has at most"
-            f" {MATRIX_CELLS.most:,} cells and a file at most {FILE_BYTES.most // 2**20} MB."
-        ),
+    parser.description = (
+        "Solve the zero-sum game whose payoff matrix (the row player's wins) is given: lower"
+        " and upper value, saddle points, optimal mixed strategies of both players and the"
+        " value, exact in fractions when the entries are rational, and a check of the answer."
+        " A cell is an integer, a decimal or a fraction (3, -0.25, 1e-9, -3/7), read exactly,"
+        f" of at most {CELL_DIGITS.most:,} digits written out in full; a matrix has at most"
+        f" {MATRIX_CELLS.most:,} cells and a file at most {FILE_BYTES.most // 2**20} MB."
     )
     parser.add_argument(
         "matrix",

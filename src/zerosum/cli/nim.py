@@ -13,12 +13,8 @@ from zerosum.theory.impartial import nim_sum
 from zerosum.theory.nim import NimMove, outcome, winning_move
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "nim",
-        help="judge a Nim position and find the winning move",
-        description="P or N by Bouton's theorem (the XOR of the heaps), and a winning move.",
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = "P or N by Bouton's theorem (the XOR of the heaps), and a winning move."
     parser.add_argument(
         "heaps",
         nargs="+",

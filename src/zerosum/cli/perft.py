@@ -8,15 +8,11 @@ import argparse
 from zerosum.cli.common import add_game_argument, add_no_limit, game_setup, print_json
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "perft",
-        help="count the positions N moves away (compiled games)",
-        description=(
-            "Count the positions --depth moves from a position, every move played, with the"
-            " game's compiled rules (tictactoe, connect4); a finished game counts for nothing."
-            " Prints the count, the seconds and the speed."
-        ),
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Count the positions --depth moves from a position, every move played, with the"
+        " game's compiled rules (tictactoe, connect4); a finished game counts for nothing."
+        " Prints the count, the seconds and the speed."
     )
     add_game_argument(parser)
     parser.add_argument("--depth", type=int, required=True, help="moves to look ahead")

@@ -33,15 +33,11 @@ from zerosum.solve.connect4 import DEFAULT_TABLE_MB
 QUIT_WORDS = {"q", "quit", "exit"}
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "play",
-        help="play a game against the program",
-        description=(
-            "Play against the program in the terminal (type q to leave). The program is the"
-            " game's default player (zerosum games shows it), or the one --ai describes;"
-            " --time and --depth make it search that long or that deep."
-        ),
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Play against the program in the terminal (type q to leave). The program is the"
+        " game's default player (zerosum games shows it), or the one --ai describes;"
+        " --time and --depth make it search that long or that deep."
     )
     add_game_argument(parser)
     parser.add_argument("--first", choices=("human", "ai"), help="who moves first")

@@ -40,16 +40,14 @@ UNIT_DIGITS = 100
 about as many."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "pn",
-        help="P and N positions built backwards from the end",
-        description="Label the positions from START to TARGET as P (the player to move loses) "
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Label the positions from START to TARGET as P (the player to move loses) "
         "or N (the player to move wins), moving by an amount in S toward TARGET without "
         "passing it; the player who reaches TARGET wins. --start 0 --target 10 --unit 0.1 is "
         "the decimal game: add 0.1 or 0.2, the first to reach 1 wins. Limits: "
         f"{POSITIONS}; {MOVES} (each position's amounts in S that do not pass TARGET);"
-        f" {STEPS}.",
+        f" {STEPS}."
     )
     parser.add_argument("--subtract", metavar="S", required=True, help="the amounts, e.g. 1,2")
     parser.add_argument("--start", type=int, required=True, help="the starting position")

@@ -16,9 +16,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from tqdm import tqdm
+if TYPE_CHECKING:  # tqdm is imported by the commands that draw a bar
+    from tqdm import tqdm
 
 
 class Bar:
@@ -56,6 +57,8 @@ def progress(
     if not stream.isatty():
         yield Bar(None)
         return
+    from tqdm import tqdm
+
     bar = tqdm(
         total=total,
         desc=what or None,
@@ -78,9 +81,9 @@ def announce_compiling(stream: IO[str] | None = None) -> None:
     stream = sys.stderr if stream is None else stream
     if not stream.isatty():
         return
-    from zerosum.compiled import choice
+    from zerosum.compiled import compiling
 
     def say(what: str) -> None:
         print(f"{what}...", file=stream, flush=True)
 
-    choice.listeners[:] = [say]  # one voice, however often a command is run in a process
+    compiling.listeners[:] = [say]  # one voice, however often a command is run in a process

@@ -12,16 +12,11 @@ import webbrowser
 LOOPBACK = "127.0.0.1"
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "serve",
-        help="serve the page in the browser: play against the program, a matrix game solved,"
-        " a search stepped through",
-        description=(
-            "Start a web server for the project's page and print its address. It listens on"
-            f" {LOOPBACK} (this computer only) unless --host says otherwise, and answers only"
-            " requests addressed to it by that address. Ctrl-C stops it."
-        ),
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Start a web server for the project's page and print its address. It listens on"
+        f" {LOOPBACK} (this computer only) unless --host says otherwise, and answers only"
+        " requests addressed to it by that address. Ctrl-C stops it."
     )
     parser.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     parser.add_argument(

@@ -43,17 +43,13 @@ from zerosum.solve.connect4 import DEFAULT_TABLE_MB
 from zerosum.solve.pig import TARGET
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "solve",
-        help="solve a position exactly",
-        description=(
-            "Search a position to the end of the game and report its exact value for the"
-            " player to move. Games with a solver of their own (connect4, pig) use it;"
-            " --algorithm, --order or --distance ask for an exact search instead. On a terminal"
-            " a solver's progress is drawn (Connect Four: the nodes searched; Pig: the positions"
-            f" valued). Limits: {TARGET} (about two minutes here; --no-limit to insist)."
-        ),
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Search a position to the end of the game and report its exact value for the"
+        " player to move. Games with a solver of their own (connect4, pig) use it;"
+        " --algorithm, --order or --distance ask for an exact search instead. On a terminal"
+        " a solver's progress is drawn (Connect Four: the nodes searched; Pig: the positions"
+        f" valued). Limits: {TARGET} (about two minutes here; --no-limit to insist)."
     )
     add_game_argument(parser)
     parser.add_argument(

@@ -22,11 +22,9 @@ from zerosum.solve.retrograde import MOVES, POSITIONS
 from zerosum.solve.table import check_destination, identity
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "tablebase",
-        help="solve every position of a game once and play from the table",
-        description="Build, describe and probe tables of solved positions (retrograde analysis).",
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Build, describe and probe tables of solved positions (retrograde analysis)."
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 

@@ -35,17 +35,13 @@ UNITS = {"": 1, "s": 1, "m": 60, "min": 60, "h": 3600, "d": 86_400}
 DURATION = re.compile(r"([0-9]{1,9}(?:\.[0-9]{1,9})?)\s*(s|m|min|h|d)?")
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "train",
-        help="learn to play a game by self-play (a network guiding MCTS, the AlphaZero line)",
-        description=(
-            "Learn a policy-and-value network by self-play: games searched by PUCT MCTS with"
-            " the best network so far, gradient steps on a replay buffer, a gate against the"
-            " best, evaluations against fixed opponents; every round is kept in --out, so"
-            " Ctrl-C loses nothing and --resume goes on. Play the result with az:DIR. Needs"
-            " the learn extra (JAX, optax)."
-        ),
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Learn a policy-and-value network by self-play: games searched by PUCT MCTS with"
+        " the best network so far, gradient steps on a replay buffer, a gate against the"
+        " best, evaluations against fixed opponents; every round is kept in --out, so"
+        " Ctrl-C loses nothing and --resume goes on. Play the result with az:DIR. Needs"
+        " the learn extra (JAX, optax)."
     )
     add_game_argument(parser, position=False)
     budget = parser.add_mutually_exclusive_group()

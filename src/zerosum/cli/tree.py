@@ -15,20 +15,16 @@ from zerosum.show.words import number
 from zerosum.solve.answer import SEARCHES
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "tree",
-        help="search a game tree given as nested lists",
-        description=(
-            "Search a game tree written as nested lists (a list is a node, a number a leaf: the"
-            " payoff for the first player) and show which leaves were examined and which pruned."
-            ' A chance node is written {"chance": [[p, subtree], ...]}; a tree with chance'
-            " nodes is searched by expectiminimax with Star2 pruning (with --show, averaging"
-            " every outcome: a picture cannot replay Star2's probes). --order changes which"
-            " leaves a search examines, never the value. Limits: a tree is at most"
-            f" {MAX_DEPTH.most} levels deep (the searches call themselves at every level) and"
-            f" has at most {MAX_NODES.most:,} nodes; a picture at most {MAX_DRAWN.most:,}."
-        ),
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Search a game tree written as nested lists (a list is a node, a number a leaf: the"
+        " payoff for the first player) and show which leaves were examined and which pruned."
+        ' A chance node is written {"chance": [[p, subtree], ...]}; a tree with chance'
+        " nodes is searched by expectiminimax with Star2 pruning (with --show, averaging"
+        " every outcome: a picture cannot replay Star2's probes). --order changes which"
+        " leaves a search examines, never the value. Limits: a tree is at most"
+        f" {MAX_DEPTH.most} levels deep (the searches call themselves at every level) and"
+        f" has at most {MAX_NODES.most:,} nodes; a picture at most {MAX_DRAWN.most:,}."
     )
     parser.add_argument("tree", help='the tree, e.g. "[[3,12,8],[2,4,6],[14,5,2]]"')
     parser.add_argument("--algorithm", choices=sorted(SEARCHES), default="alphabeta")

@@ -560,18 +560,14 @@ def _skip_line(source: IO[bytes]) -> int:
     return size
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "uci",
-        help="run the chess engine for a UCI GUI",
-        description=(
-            "Speak the Universal Chess Interface on standard input and output, for a chess GUI,"
-            " lichess-bot or python-chess's chess.engine. Options: Hash (MB), OwnBook with"
-            " BookFile (a Polyglot book), SyzygyPath (Syzygy tables). Every go is answered"
-            " with a bestmove. Limits: go depth at most"
-            f" {MOST_DEPTH} (deeper is searched to {MOST_DEPTH}), Hash from 1 to"
-            f" {MOST_HASH_MB:,} MB, {PLIES}, a command line of at most {LONGEST_LINE:,}"
-            " bytes (a longer one is skipped)."
-        ),
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Speak the Universal Chess Interface on standard input and output, for a chess GUI,"
+        " lichess-bot or python-chess's chess.engine. Options: Hash (MB), OwnBook with"
+        " BookFile (a Polyglot book), SyzygyPath (Syzygy tables). Every go is answered"
+        " with a bestmove. Limits: go depth at most"
+        f" {MOST_DEPTH} (deeper is searched to {MOST_DEPTH}), Hash from 1 to"
+        f" {MOST_HASH_MB:,} MB, {PLIES}, a command line of at most {LONGEST_LINE:,}"
+        " bytes (a longer one is skipped)."
     )
     parser.set_defaults(run=lambda args: serve())

@@ -1,13 +1,13 @@
 """The compiled engine's search: `zerosum.search.engine`'s node function, step for step, over a
 compiled game (the Python engine is the reference; read the idea there).
 
-`kernel(compiled)` makes the negamax alpha-beta node function of `zerosum.compiled.alphabeta_search`
-(a template) the game's, its calls to the game's rules direct (inlined by LLVM), compiled once
-and kept in numba's cache on disk where the game's functions can be imported
-(`zerosum.compiled.cache`). This module holds what the template shares with the driver: the
-layout of `info`, the signatures, the scores and the move ordering.
-Everything the search keeps lives in preallocated arrays the driver owns: the
-states of the current line (a row a ply, each child written into the next row), the move
+`zerosum.compiled.engine.kernel(compiled)` makes the negamax alpha-beta node function of
+`zerosum.compiled.alphabeta_search` (a template) the game's, its calls to the game's rules
+direct (inlined by LLVM), compiled once and kept in numba's cache on disk where the game's
+functions can be imported (`zerosum.compiled.cache`). This module holds what the template
+shares with the driver: the layout of `info`, the signatures, the scores and the move ordering.
+Everything the search keeps lives in preallocated arrays the driver owns: the states of the
+current line (a row a ply, each child written into the next row), the move
 lists, the triangular principal variation, the killer moves and history scores, the
 transposition table (`zerosum.compiled.table`) and `info`, the counters and switches (`INFO`
 below names its fields). Every `CHECK_EVERY` nodes the search calls back into Python
@@ -21,7 +21,6 @@ Scores are the Python engine's (`zerosum.search.scores`): for the player to move
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -29,8 +28,6 @@ from typing import Any
 import numpy as np
 from numba import njit, types
 
-from zerosum.compiled.cache import build
-from zerosum.compiled.protocol import CompiledGame
 from zerosum.search.scores import EVALUATION_UNIT, PROVEN, SCALE
 
 INFINITY = 1 << 40
@@ -127,36 +124,3 @@ def order_moves(moves, count, first, killer, second_killer, history, use_history
                 moves[back] = moves[back - 1]
                 back -= 1
             moves[back] = move
-
-
-@functools.cache
-def kernel(compiled: CompiledGame) -> Any:
-    """The compiled root search of `compiled`: `search(states, moves, pv, killers, history,
-    table, info, depth) -> score` of `states[0]` for its player to move (the template
-    `zerosum.compiled.alphabeta_search` made the game's, read from the cache if it was)."""
-    from zerosum.compiled import alphabeta_search
-
-    bindings = {
-        "to_move": compiled.to_move, "legal": compiled.moves, "play": compiled.play,
-        "terminal": compiled.terminal, "utility": compiled.utility, "key": compiled.key,
-        "evaluate": compiled.evaluate if compiled.evaluate is not None else _no_evaluation,
-        "noisy": compiled.noisy if compiled.noisy is not None else _no_moves,
-    }  # fmt: skip
-    module = build(
-        alphabeta_search, bindings, f"compiling the engine for {compiled.name}", _no_compiling
-    )
-    return module.search
-
-
-def _no_compiling(module: Any) -> None:
-    """The search's functions have signatures: importing them compiled them."""
-
-
-@njit(cache=True)
-def _no_evaluation(state, player):
-    return 0.0
-
-
-@njit(cache=True)
-def _no_moves(state, out):
-    return 0

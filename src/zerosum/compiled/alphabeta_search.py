@@ -1,7 +1,7 @@
 """The compiled engine's node function, as a template: `zerosum.search.engine`'s node function,
 step for step, over a compiled game (the Python engine is the reference; read the idea there).
 
-`zerosum.compiled.cache.build` makes it one game's search (`zerosum.compiled.alphabeta.kernel`):
+`zerosum.compiled.cache.build` makes it one game's search (`zerosum.compiled.engine.kernel`):
 the game block below binds the game's functions, whose calls are then direct (inlined by LLVM),
 and `compiled` to numba's `njit`, caching on disk where the game's functions can be imported.
 In this module itself the functions are plain Python over placeholders, never called.

@@ -19,7 +19,7 @@ any other). `build` makes the template one game's search:
   the functions bound, compiled once a process as before.
 
 A file is written atomically, and checked on load: one whose text is not what it should be is
-written again. Listeners of `zerosum.compiled.choice` are told when numba really compiles,
+written again. Listeners of `zerosum.compiled.compiling` are told when numba really compiles,
 never when it reads its cache.
 """
 
@@ -206,11 +206,11 @@ def _write_atomically(path: Path, text: str) -> None:
 
 @contextmanager
 def told(what: str) -> Iterator[None]:
-    """Tell the listeners of `zerosum.compiled.choice` about `what` when numba starts
+    """Tell the listeners of `zerosum.compiled.compiling` about `what` when numba starts
     compiling within the block (once), not when it loads from its cache."""
     from numba.core import event
 
-    from zerosum.compiled.choice import announce
+    from zerosum.compiled.compiling import announce
 
     class Listener(event.Listener):
         told = False

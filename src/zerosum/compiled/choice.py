@@ -1,29 +1,18 @@
 """Which engine or MCTS searches a game: the compiled one for a game with compiled rules, unless
-asked otherwise; and who is told when a search is being compiled.
+asked otherwise.
 
 `implementation(game, asked)` answers "compiled" or "python" for `asked` in (None, "compiled",
 "python"), None meaning the default; `engine(game, impl, **settings)` and `mcts(game, impl,
-**options)` make the chosen one. `listeners` are called with a sentence when a game's search
-is compiled in this process (the command line shows "compiling..." on a terminal).
+**options)` make the chosen one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from zerosum.compiled.protocol import compiled_twin
 
 IMPLEMENTATIONS = ("compiled", "python")
-
-listeners: list[Callable[[str], None]] = []
-"""Called with what is being compiled, before numba compiles it (seconds)."""
-
-
-def announce(what: str) -> None:
-    """Tell every listener that `what` is being compiled."""
-    for listener in listeners:
-        listener(what)
 
 
 def implementation(game: object, asked: str | None = None) -> str:

@@ -1,7 +1,7 @@
 """The compiled engine: `zerosum.search.engine.Engine` at compiled speed, for compiled games.
 
 `Engine(game)` takes a `CompiledGame`, or a Python game with a compiled twin (`connect4`,
-`tictactoe`: `zerosum.compiled.protocol.Compilable`), and searches like the Python engine:
+`tictactoe`: `zerosum.compiled.protocol.compiled_twin`), and searches like the Python engine:
 `search(state, depth=..., time=..., nodes=..., on_iteration=...)` returns the same
 `EngineResult` (iterations, principal variation, nodes, table statistics), states and moves
 being the Python game's (for a bare `CompiledGame`, its `zerosum.compiled.rules` view's:
@@ -20,7 +20,7 @@ at them every 256 nodes; a node budget is never exceeded, a time budget by at mo
 of `CHECK_EVERY` nodes (about a millisecond).
 
 The first search of a game compiles it (about 10 seconds of processor; the listeners of
-`zerosum.compiled.choice` are told first), once: numba's cache keeps it on disk for the next
+`zerosum.compiled.compiling` are told first), once: numba's cache keeps it on disk for the next
 processes where the game's functions can be imported (`zerosum.compiled.cache`; a closure or a
 game typed into an interpreter is compiled once a process). The history heuristic is kept in
 float64: a search to the end rewards a cut-off with `(2**30 - ply) ** 2`, beyond 64-bit
@@ -29,6 +29,7 @@ integers, which the Python engine's integers hold.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time as clock
 from collections.abc import Callable, Iterator
@@ -36,8 +37,9 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+from numba import njit
 
-from zerosum.compiled import alphabeta
+from zerosum.compiled import alphabeta, alphabeta_search
 from zerosum.compiled.alphabeta import (
     CUTOFFS,
     ENTRIES,
@@ -66,10 +68,10 @@ from zerosum.compiled.alphabeta import (
     TERMINALS,
     UNLIMITED,
     USE_TABLE,
-    kernel,
 )
+from zerosum.compiled.cache import build
 from zerosum.compiled.checked import checked_once
-from zerosum.compiled.protocol import compiled_twin
+from zerosum.compiled.protocol import CompiledGame, compiled_twin
 from zerosum.compiled.rules import python_rules
 from zerosum.compiled.table import new_table
 from zerosum.game import Evaluating, require
@@ -96,6 +98,37 @@ REASONS = {STOP: "stop", NODE_BUDGET: "nodes", TIME: "time", INTERRUPT: "interru
 
 UNSUPPORTED = ("captures", "null_move", "late_move_reductions", "futility", "check_extensions")
 """Switches of `Settings` the compiled engine has no code for: off whatever is asked."""
+
+
+@functools.cache
+def kernel(compiled: CompiledGame) -> Any:
+    """The compiled root search of `compiled`: `search(states, moves, pv, killers, history,
+    table, info, depth) -> score` of `states[0]` for its player to move (the template
+    `zerosum.compiled.alphabeta_search` made the game's, read from the cache if it was)."""
+    bindings = {
+        "to_move": compiled.to_move, "legal": compiled.moves, "play": compiled.play,
+        "terminal": compiled.terminal, "utility": compiled.utility, "key": compiled.key,
+        "evaluate": compiled.evaluate if compiled.evaluate is not None else _no_evaluation,
+        "noisy": compiled.noisy if compiled.noisy is not None else _no_moves,
+    }  # fmt: skip
+    module = build(
+        alphabeta_search, bindings, f"compiling the engine for {compiled.name}", _no_compiling
+    )
+    return module.search
+
+
+def _no_compiling(module: Any) -> None:
+    """The search's functions have signatures: importing them compiled them."""
+
+
+@njit(cache=True)
+def _no_evaluation(state, player):
+    return 0.0
+
+
+@njit(cache=True)
+def _no_moves(state, out):
+    return 0
 
 
 class Engine:

@@ -26,10 +26,11 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from numba import njit, types
 
+from zerosum.compiled import mcts_search
 from zerosum.compiled.cache import build
 from zerosum.compiled.checked import checked_once
+from zerosum.compiled.mcts_tree import COUNT, FIRST, KIND, LOWER, MOVE, TOTAL, UPPER, VISITS
 from zerosum.compiled.protocol import CompiledGame, compiled_twin
 from zerosum.compiled.rules import python_rules
 from zerosum.game import Bounded
@@ -43,41 +44,10 @@ from zerosum.search.mcts import (
 
 __all__ = ["MCTS"]
 
-TERMINAL = 3
-UNKNOWN = -1
 SLICE = 256
 """Iterations between two looks at the clock (a compiled Connect Four playout: ~1 µs)."""
 
 INITIAL_NODES = 1 << 16
-
-# The fields of the tree's integer array (a row a node) and of its float array.
-FIRST, COUNT, MOVE, VISITS, KIND = range(5)
-TOTAL, LOWER, UPPER = range(3)
-
-_WORDS = types.uint64[:, ::1]
-RUN_SIGNATURE = types.int64(
-    _WORDS, types.int64[:, ::1], types.float64[:, ::1], types.int64[::1], types.uint64[::1],
-    types.int64[::1], types.int64[::1], types.int64, types.float64, types.boolean,
-    types.float64, types.float64,
-)  # fmt: skip
-"""`run(states, nodes, values, info, rng, moves, path, iterations, c, solver, low, high)`"""
-
-
-@njit(cache=True)
-def next_random(rng):
-    """The next of a xorshift64* sequence kept in `rng[0]` (never 0)."""
-    x = rng[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[0] = x
-    return x * np.uint64(0x2545F4914F6CDD1D)
-
-
-@njit(cache=True)
-def below(rng, n):
-    """A random integer in `[0, n)`."""
-    return np.int64(next_random(rng) % np.uint64(n))
 
 
 @functools.cache
@@ -85,8 +55,6 @@ def kernel(compiled: CompiledGame) -> Any:
     """The compiled iterations of `compiled`: `run(states, nodes, values, info, rng, moves,
     path, iterations, c, solver, low, high) -> iterations done` (the template
     `zerosum.compiled.mcts_search` made the game's, read from the cache if it was)."""
-    from zerosum.compiled import mcts_search
-
     bindings = {
         "to_move": compiled.to_move, "legal": compiled.moves, "play": compiled.play,
         "terminal": compiled.terminal, "utility": compiled.utility,

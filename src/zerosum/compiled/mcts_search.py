@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from zerosum.compiled.cache import placeholder, uncompiled
-from zerosum.compiled.mcts import (
+from zerosum.compiled.mcts_tree import (
     COUNT,
     FIRST,
     KIND,

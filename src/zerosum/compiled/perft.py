@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numba import types
 
+from zerosum.compiled import perft_search
 from zerosum.compiled.cache import build
 from zerosum.compiled.checked import checked_once
 from zerosum.compiled.protocol import CompiledGame, compiled_twin
@@ -28,8 +28,6 @@ POSITIONS = Limit(
     10**10,
     "minutes at 20 million positions a second",
 )
-
-SIGNATURE = types.int64(types.uint64[:, ::1], types.int64[:, ::1], types.int64, types.int64)
 
 
 @dataclass(frozen=True)
@@ -51,8 +49,6 @@ def kernel(compiled: CompiledGame) -> Any:
     """The compiled perft of `compiled`: `count(states, moves, ply, depth)` of `states[ply]`
     (the template `zerosum.compiled.perft_search` made the game's, read from the cache if it
     was)."""
-    from zerosum.compiled import perft_search
-
     bindings = {"legal": compiled.moves, "play": compiled.play, "terminal": compiled.terminal}
     module = build(perft_search, bindings, f"compiling perft for {compiled.name}", _compiled)
     return module.count

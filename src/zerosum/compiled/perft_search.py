@@ -8,8 +8,12 @@ imported. In this module itself the function is plain Python over placeholders, 
 
 from __future__ import annotations
 
+from numba import types
+
 from zerosum.compiled.cache import placeholder, uncompiled
-from zerosum.compiled.perft import SIGNATURE
+
+SIGNATURE = types.int64(types.uint64[:, ::1], types.int64[:, ::1], types.int64, types.int64)
+"""`count(states, moves, ply, depth)`"""
 
 # -- the game: bound per game by zerosum.compiled.cache --
 legal = play = terminal = placeholder

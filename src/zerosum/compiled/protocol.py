@@ -36,6 +36,7 @@ command given the Python game (`connect4`) searches it with the compiled rules.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -131,9 +132,17 @@ class Compilable(Protocol):
 
 def compiled_twin(game: object) -> CompiledGame | None:
     """The compiled rules of `game`: itself if it is a `CompiledGame`, its `compiled()` if it
-    is `Compilable`, else None."""
+    is `Compilable`, the rules its class names in `compiled_rules` (`"module:function"`, the
+    function making them from the game: the built-in games' twins, which import their Python
+    game, so that the game need not import them), else None. ValueError from the twin when the
+    game's rules do not fit (a board wider than 64 bits)."""
     if isinstance(game, CompiledGame):
         return game
     if isinstance(game, Compilable):
         return game.compiled()
-    return None
+    named = getattr(type(game), "compiled_rules", None)
+    if not isinstance(named, str):
+        return None
+    module, _, function = named.partition(":")
+    rules: CompiledGame = getattr(importlib.import_module(module), function)(game)
+    return rules

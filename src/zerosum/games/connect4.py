@@ -73,6 +73,9 @@ class ConnectFour:
     """Connect Four: drop stones, first to line up `connect` of them wins."""
 
     player_names = ("X", "O")
+    compiled_rules = "zerosum.games.compiled_connect4:connect_four_rules"
+    """The same rules compiled with numba, named (`zerosum.compiled.protocol.compiled_twin`
+    loads them): the compiled twin imports this game, never the reverse."""
 
     def __init__(self, width: int = 7, height: int = 6, connect: int = 4) -> None:
         if not 1 <= width <= 9:
@@ -123,7 +126,6 @@ class ConnectFour:
             if shift < stride
         )
         self._threats_of, self._threats = (-1, -1), (0, 0)
-        self._compiled: Any = None
 
     def initial_state(self) -> State:
         return (0, 0, 0, False)
@@ -155,19 +157,6 @@ class ConnectFour:
                 for n in range(len(heights) + self.height)
             ]
         return [ways * comb(n, (n + 1) // 2) for n, ways in enumerate(heights)]
-
-    def compiled(self) -> Any:
-        """The same rules compiled with numba (`zerosum.compiled.protocol.CompiledGame`), for
-        the compiled engine and MCTS; ValueError when the board does not fit in 64 bits."""
-        if self._compiled is None:
-            from zerosum.games.compiled_connect4 import connect_four_rules  # numba: on demand
-
-            self._compiled = connect_four_rules(self)
-        return self._compiled
-
-    def __getstate__(self) -> dict[str, Any]:
-        """What pickling keeps (worker processes rebuild the game): not its compiled rules."""
-        return {**self.__dict__, "_compiled": None}
 
     def to_move(self, state: State) -> Player:
         return state[2] & 1

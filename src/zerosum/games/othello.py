@@ -58,7 +58,6 @@ not stop with a corner about to change hands.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import numpy as np
 
@@ -198,13 +197,9 @@ class Othello:
     """Othello: flank the opponent's discs to turn them; most discs when nobody can move wins."""
 
     player_names = ("X", "O")
-
-    def compiled(self) -> Any:
-        """The same rules compiled with numba (`zerosum.compiled.protocol.CompiledGame`), for
-        the compiled engine, MCTS and perft."""
-        from zerosum.games.compiled_othello import othello_rules  # numba: on demand
-
-        return othello_rules(self)
+    compiled_rules = "zerosum.games.compiled_othello:othello_rules"
+    """The same rules compiled with numba, named (`zerosum.compiled.protocol.compiled_twin`
+    loads them): the compiled twin imports this game, never the reverse."""
 
     def initial_state(self) -> State:
         return (START_BLACK, START_WHITE, 0, legal_squares(START_BLACK, START_WHITE))

@@ -17,8 +17,6 @@ between them are ignored): `"XOX.O...."`; the side to move follows from the coun
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from zerosum.game import Player
@@ -46,16 +44,12 @@ class TicTacToe:
     """The game of noughts and crosses; player 0 is X and moves first."""
 
     player_names = ("X", "O")
+    compiled_rules = "zerosum.games.compiled_tictactoe:tictactoe_rules"
+    """The same rules compiled with numba, named (`zerosum.compiled.protocol.compiled_twin`
+    loads them): the compiled twin imports this game, never the reverse."""
 
     def initial_state(self) -> State:
         return (0, 0)
-
-    def compiled(self) -> Any:
-        """The same rules compiled with numba (`zerosum.compiled.protocol.CompiledGame`), for
-        the compiled engine and MCTS."""
-        from zerosum.games.compiled_tictactoe import tictactoe_rules  # numba: on demand
-
-        return tictactoe_rules(self)
 
     def to_move(self, state: State) -> Player:
         x, o = state

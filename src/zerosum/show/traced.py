@@ -201,5 +201,3 @@ def traced_tree(tree: Tree, algorithm: str, order: Order | None = None) -> Searc
         order=order,
         max_nodes=min(len(tree.nodes), MAX_DRAWN.most),
     )
-
-

@@ -267,15 +267,21 @@ PAUSE_EVERY = 1 << 20
 """Nodes between two hands back to Python (a few tenths of a second)."""
 
 
-def make_compiled_kernel(game: Any, table: Any, counter: list[int]) -> Any:
+def make_compiled_kernel(
+    game: Any,
+    table: Any,
+    counter: list[int],
+    *,
+    mirrored_below: int,
+    cutoff_above: int,
+    stopped: type[Exception],
+) -> Any:
     """`zerosum.solve.connect4.make_kernel`'s negamax compiled, over `table` (an `ArrayTable`):
     the same signature, the same nodes counted in `counter[0]`, the same stop past `counter[1]`
-    (`stopped()` raised), handing back to Python every `PAUSE_EVERY` nodes."""
-
-    from zerosum.solve.connect4 import CUTOFF_ABOVE, MIRRORED_BELOW, Stopped
-
+    (`stopped` raised), handing back to Python every `PAUSE_EVERY` nodes; the mirror and the
+    cut-off's look ahead at the solver's depths (`mirrored_below`, `cutoff_above`)."""
     geometry = geometry_of(game.height, list(game.order), game.bottom_row, game.board,
-                           table.buckets, MIRRORED_BELOW, CUTOFF_ABOVE)  # fmt: skip
+                           table.buckets, mirrored_below, cutoff_above)  # fmt: skip
     rows = game.cells + 2
     info = np.zeros(INFO, np.int64)
     frames = np.zeros((rows, FRAME), np.int64)
@@ -294,6 +300,6 @@ def make_compiled_kernel(game: Any, table: Any, counter: list[int]) -> Any:
             if done:
                 return int(info[RESULT])
             if counter[0] > counter[1]:
-                raise Stopped
+                raise stopped
 
     return negamax

@@ -299,7 +299,14 @@ class ConnectFourSolver:
             from zerosum.solve.compiled_connect4 import make_compiled_kernel
 
             self.table = ArrayTable(table_mb, slots)
-            self.negamax = make_compiled_kernel(game, self.table, self.counter)
+            self.negamax = make_compiled_kernel(
+                game,
+                self.table,
+                self.counter,
+                mirrored_below=MIRRORED_BELOW,
+                cutoff_above=CUTOFF_ABOVE,
+                stopped=Stopped,
+            )
         else:
             self.table = BoundTable(table_mb, slots)
             self.negamax = make_kernel(game, self.table, self.counter)
@@ -444,7 +451,7 @@ class ConnectFourExact(ExactSolver):
     def __init__(self, game: ConnectFour, table_mb: float = DEFAULT_TABLE_MB) -> None:
         """The solver of `game`'s board with a table of `table_mb` megabytes; ValueError when
         that is not a positive number within the machine's memory. Compiled, it is compiled
-        (or read from numba's cache) now, and the listeners of `zerosum.compiled.choice` are
+        (or read from numba's cache) now, and the listeners of `zerosum.compiled.compiling` are
         told when it really compiles: the seconds it takes are not a search's."""
         check_megabytes(table_mb, "table_mb")
         self.game = game

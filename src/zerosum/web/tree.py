@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from zerosum.show.traced import traced_tree, tree_order
 from zerosum.games.tree import Tree
 from zerosum.show.html import stepped_search
 from zerosum.show.searched import EXAMINED, PRUNED
+from zerosum.show.traced import traced_tree, tree_order
 
 TEXTBOOK_TREE = "[[3,12,8],[2,4,6],[14,5,2]]"
 """The textbook's first example: value 3, and alpha-beta examines 7 of its 9 leaves."""
