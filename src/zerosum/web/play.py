@@ -15,6 +15,10 @@ A trained network plays as the `az:DIR` player (the strength "network"): the pag
 of `zerosum train` by its directory on the server's computer, read when the game starts, so a
 directory without a run, or a run of another game, is refused before the first move.
 
+This module holds the session and names the page's other parts: the games offered and the
+program's strength in them are in `zerosum.web.offer`, the messages about a search (and the
+evaluation bar) in `zerosum.web.thinking`.
+
 The messages are described in docs/web.md (the Play page's protocol).
 """
 
@@ -23,55 +27,29 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
-import os
 import threading
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from zerosum import naming, notation, registry
-from zerosum.game import (
-    Bounded,
-    Evaluating,
-    Game,
-    InformationSets,
-    NumberedMoves,
-    Observing,
-    has_chance,
-)
-from zerosum.learn.player import SIMULATIONS
-from zerosum.limits import clipped, clipped_path, one_line
-from zerosum.players import (
-    PlayerSpec,
-    Seat,
-    Watch,
-    check_budget,
-    make_player,
-    parse_player,
-    searching_player,
-)
+from zerosum import notation, registry
+from zerosum.limits import clipped, one_line
+from zerosum.players import PlayerSpec, Seat, Watch, make_player, parse_player
 from zerosum.search.engine import Iteration
 from zerosum.search.mcts import MCTSResult
-from zerosum.search.scores import decode
-from zerosum.show.words import describe_score
 from zerosum.solve.connect4 import ConnectFourExact
-from zerosum.web.boards import GAME_KINDS, KINDS, kind_of
-
-MOST_SECONDS = 30.0
-"""The most seconds the program thinks about a move: a person waits no longer at a board, and
-a tab left open cannot keep a core busy for minutes."""
-
-MOST_NODES = 50_000_000
-"""The most nodes of one engine search: the compiled engine's 2 to 5 million a second reach it
-in 10 to 25 seconds, the Python engine's 5,000 to 100,000 never within `MOST_SECONDS`; it
-bounds a search whatever the clock (a machine slowed down by other work)."""
-
-MOST_ITERATIONS = 5_000_000
-"""The most MCTS iterations of one move: the compiled MCTS's 0.2 to 1 million a second reach it
-within `MOST_SECONDS` at best; each new node keeps about 80 bytes (compiled) to 500 (Python),
-so a tree stays within a few hundred megabytes. The most simulations of a trained network
-too, which `MOST_SECONDS` bounds first (PUCT with a network: about 6,000 a second here)."""
+from zerosum.web.boards import KINDS, kind_of
+from zerosum.web.offer import MOST_ITERATIONS as MOST_ITERATIONS
+from zerosum.web.offer import MOST_NODES, budget_text, playable_setup, program_spec
+from zerosum.web.offer import MOST_SECONDS as MOST_SECONDS
+from zerosum.web.offer import Preset as Preset
+from zerosum.web.offer import games_message as games_message
+from zerosum.web.offer import network_preset as network_preset
+from zerosum.web.offer import offered_games as offered_games
+from zerosum.web.thinking import ESTIMATE_SCALE as ESTIMATE_SCALE
+from zerosum.web.thinking import columns_message, iteration_message, mcts_message, result_of
+from zerosum.web.thinking import first_player_bar as first_player_bar
+from zerosum.web.thinking import first_player_words as first_player_words
 
 SOLVER_NODES = 20_000_000
 """The most nodes of the Connect Four solver's scores of the columns of one position: 4 to 5
@@ -85,352 +63,12 @@ proven every column within `SOLVER_NODES`: early in the game, the move is the en
 MESSAGE_CHARACTERS = 100_000
 """The longest message read from the page (a position in any game's notation is far shorter)."""
 
-ESTIMATE_SCALE = 3.0
-"""The estimate of a game without bounds on its utilities that fills three quarters of the
-evaluation bar (`tanh(1)`): three pawns up in chess, whose evaluation is in pawns."""
-
 LOG = logging.getLogger(__name__)
 """Where a fault in a game's own code is told in full: the terminal running the server."""
 
 STOP_AGAIN = 0.05
 """Seconds between two stop requests to a search asked to stop: a request made as it starts
 (before it clears its flag) is made again."""
-
-STRENGTHS = ("time", "depth", "perfect", "mcts", "network")
-"""The kinds of strength the page asks for (`program_spec`)."""
-
-
-@dataclass(frozen=True)
-class Preset:
-    """What the page starts with instead of the first game and its default strength: `game`
-    (a name the page offers) played by the program at `strength` (`zerosum serve --network`)."""
-
-    game: str
-    strength: dict[str, Any]
-
-
-# -- the games offered ---------------------------------------------------------------------
-
-
-def offered_games(own: Sequence[str] = ()) -> dict[str, registry.GameEntry]:
-    """The games the page offers, by the name the page sends: the registry's games the page
-    has a board of their own for (`boards.GAME_KINDS`), then `own`, the games named on
-    `zerosum serve`'s command line (checked: a ValueError with the reason for a game the page
-    cannot play)."""
-    known = registry.games()
-    offered = {
-        name: entry for name, entry in known.items() if registry.loaded(entry.make) in GAME_KINDS
-    }
-    for name in own:
-        offered[name] = playable_setup(name).entry
-    return offered
-
-
-def playable_setup(name: str, position: str = "") -> registry.Setup:
-    """The game `name` at `position` (the registry's `setup`), checked to be one the page
-    plays: two players taking turns, no dice and nothing hidden."""
-    setup = registry.setup(name, position, hidden=True)
-    if isinstance(setup.game, InformationSets):
-        raise ValueError(f"{setup.entry.name} hides cards or dice: the Play page shows everything")
-    if has_chance(setup.game):
-        raise ValueError(f"{setup.entry.name} has dice: the Play page plays games without chance")
-    return setup
-
-
-def strengths_of(entry: registry.GameEntry, game: Game) -> list[str]:
-    """The kinds of strength the program has in `game`: perfect play where the game has a
-    solver or few enough positions, a depth where it has an evaluation, a trained network
-    where `zerosum train` can learn the game (numbered moves, positions as planes)."""
-    kinds = ["time"]
-    if isinstance(game, Evaluating):
-        kinds.append("depth")
-    if entry.perfect is not None or entry.solver is not None or entry.solvable:
-        kinds.append("perfect")
-    kinds.append("mcts")
-    if isinstance(game, NumberedMoves) and isinstance(game, Observing):
-        kinds.append("network")
-    return kinds
-
-
-def games_message(
-    offered: dict[str, registry.GameEntry], preset: Preset | None = None
-) -> dict[str, Any]:
-    """The first message of a connection: the games offered, their strengths and defaults,
-    and the game the page starts with (`first`): the first offered, or `preset`'s game, whose
-    default strength is then `preset`'s."""
-    listed = []
-    for name, entry in offered.items():
-        game = playable_setup(name).game
-        strengths = strengths_of(entry, game)
-        default: dict[str, Any] = {"kind": "time", "seconds": 1}
-        if preset is not None and name == preset.game:
-            default = preset.strength
-        elif entry.player.startswith("mcts"):  # the registry's choice for a large game without
-            default = {"kind": "mcts", "seconds": 1}  # an evaluation (OpenSpiel's Hex, Go)
-        elif "perfect" in strengths and not isinstance(game, Evaluating):
-            default = {"kind": "perfect"}
-        listed.append(
-            {
-                "name": name,
-                "summary": entry.summary,
-                "names": list(notation.player_names(game)),
-                "strengths": strengths,
-                "default": default,
-            }
-        )
-    first = preset.game if preset is not None else next(iter(offered), None)
-    return {"type": "games", "games": listed, "first": first}
-
-
-def network_preset(directory: str) -> Preset:
-    """`zerosum serve --network DIR`: the game the run in `directory` learned (its name as
-    `zerosum train` was given it), played by its network at the default simulations; checked
-    as the page checks the strength (ValueError in one line: no run there, a game the page
-    cannot play)."""
-    from zerosum.learn.training import load_best
-
-    name = load_best(directory)[0]
-    setup = playable_setup(name)
-    strength = {"kind": "network", "directory": directory, "simulations": SIMULATIONS}
-    make_player(program_spec(setup, strength), setup.game, Seat(setup.entry))
-    return Preset(name, strength)
-
-
-# -- the program's strength ----------------------------------------------------------------
-
-
-def program_spec(setup: registry.Setup, strength: object) -> PlayerSpec:
-    """The program's player for the page's `strength` (`{"kind": "time", "seconds": 1}`,
-    `{"kind": "depth", "plies": 6}`, `{"kind": "perfect"}`, `{"kind": "mcts", "seconds": 1}`,
-    `{"kind": "network", "directory": "DIR", "simulations": 200}`), every search bounded by
-    the server's most time and nodes; ValueError for a strength unknown, out of range or
-    beyond the server's bounds. The network's run is read when the player is made
-    (`make_player`), which refuses a directory without one or a run of another game."""
-    if not isinstance(strength, dict):
-        raise ValueError('give the strength as {"kind": "time", "seconds": 1}')
-    kind, game = strength.get("kind"), setup.game
-    bound = f"nodes={MOST_NODES}"
-    if kind == "perfect":
-        entry = setup.entry
-        if entry.perfect is not None or entry.solver is not None or not entry.solvable:
-            return parse_player("solver")  # refused, with the reason, for a game too large
-        return parse_player(f"engine:time={MOST_SECONDS},{bound}")  # to the end, bounded
-    if kind == "time":
-        spec = searching_player(setup.entry, game, _seconds(strength), None)
-        if spec.startswith("mcts"):  # the engine would have nothing to stop at (Hex 7x7)
-            bound = f"iterations={MOST_ITERATIONS}"
-        return parse_player(f"{spec},{bound}")
-    if kind == "depth":
-        depth = strength.get("plies")
-        if not isinstance(depth, int) or isinstance(depth, bool):
-            raise ValueError(f"the depth must be a whole number of plies, not {clipped(depth)}")
-        check_budget("depth", depth, "the depth")
-        return parse_player(f"{searching_player(setup.entry, game, MOST_SECONDS, depth)},{bound}")
-    if kind == "mcts":
-        seconds = _seconds(strength)
-        return parse_player(f"mcts:time={seconds},iterations={MOST_ITERATIONS}")
-    if kind == "network":
-        directory, simulations = _network(strength)
-        _refuse_code_of_another_game(directory, setup)
-        return parse_player(f"az:{directory},simulations={simulations},time={MOST_SECONDS}")
-    raise ValueError(f"unknown strength {clipped(kind)}: choose one of {', '.join(STRENGTHS)}")
-
-
-def _seconds(strength: dict[str, Any]) -> float:
-    seconds = strength.get("seconds")
-    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
-        raise ValueError(f"the time per move must be a number of seconds, not {clipped(seconds)}")
-    seconds = float(seconds) if abs(seconds) < 1e300 else math.inf  # an integer of 400 digits
-    check_budget("time", seconds, "the time per move")
-    if seconds > MOST_SECONDS:
-        raise ValueError(
-            f"the page thinks at most {MOST_SECONDS:g} seconds a move, not {seconds:g}"
-        )
-    return float(seconds)
-
-
-def _network(strength: dict[str, Any]) -> tuple[str, int]:
-    """The run's directory (a leading `~` is the server's user's home) and the simulations a
-    move of a "network" strength, checked to fit the player spec and the server's bounds."""
-    directory = strength.get("directory")
-    if not isinstance(directory, str) or not directory.strip():
-        raise ValueError(
-            "give the directory of a run of zerosum train (zerosum train GAME --out DIR),"
-            " on the computer running the server"
-        )
-    directory = os.path.expanduser(directory.strip())
-    if "," in directory or "=" in directory:
-        raise ValueError(
-            f"the run's directory {clipped_path(directory)} has a ',' or '=', which the player"
-            " spec az:DIR,simulations=N cannot hold: rename the directory or link to it"
-        )
-    simulations = strength.get("simulations", SIMULATIONS)
-    if not isinstance(simulations, int) or isinstance(simulations, bool):
-        raise ValueError(
-            f"the simulations a move must be a whole number, not {clipped(simulations)}"
-        )
-    check_budget("simulations", simulations, "the simulations a move")
-    if simulations > MOST_ITERATIONS:
-        raise ValueError(
-            f"the page searches at most {MOST_ITERATIONS:,} simulations a move, not {simulations:,}"
-        )
-    return directory, simulations
-
-
-def _refuse_code_of_another_game(directory: str, setup: registry.Setup) -> None:
-    """ValueError when the run in `directory` learned a game of the user's own code
-    (`FILE.py:CLASS`, `MODULE:CLASS`) other than `setup`'s, the one being played: its manifest
-    names code, and the page never loads code named in a request (the command line names it:
-    `zerosum serve --game`). Also a ValueError when there is no run there."""
-    from zerosum.learn.training import read_manifest
-
-    learned = str(read_manifest(directory).get("game"))
-    spec = naming.GAME_SPEC.fullmatch(learned)
-    named = spec["name"] if spec is not None else learned
-    if ":" in named and not named.startswith(registry.OPENSPIEL) and learned != setup.name:
-        raise ValueError(
-            f"the run in {directory} learned {clipped(learned)}, a game of your own code that"
-            " the page does not offer: name it with zerosum serve --game to play it here"
-        )
-
-
-def budget_text(strength: dict[str, Any]) -> str:
-    """The program's budget in words ("1 s", "depth 6", "perfect play", "200 simulations"),
-    for a strength `program_spec` has accepted."""
-    if strength["kind"] == "perfect":
-        return "perfect play"
-    if strength["kind"] == "depth":
-        return f"depth {strength['plies']}"
-    if strength["kind"] == "network":
-        return f"{strength.get('simulations', SIMULATIONS):,} simulations"
-    return f"{strength['seconds']:g} s"
-
-
-# -- what the page is shown ----------------------------------------------------------------
-
-
-def first_player_bar(game: Game, state: Any, value: float, proven: bool = False) -> float:
-    """`value`, for the player to move in `state` on the game's utility scale, as the
-    evaluation bar shows it: for the first player (X, White), from -1 to 1. A `proven` result
-    fills the bar to its winner's end (or leaves it even for a draw); an estimate is a share of
-    the game's bounds (`value_bounds`), or for a game without bounds (chess, in pawns)
-    `tanh(value / ESTIMATE_SCALE)`."""
-    if proven:
-        scaled = float((value > 0) - (value < 0))
-    elif isinstance(game, Bounded) and math.isfinite(high := game.value_bounds()[1]) and high:
-        scaled = value / high
-    else:
-        scaled = math.tanh(value / ESTIMATE_SCALE)
-    if game.to_move(state) != 0:
-        scaled = -scaled
-    return max(-1.0, min(1.0, scaled)) + 0.0
-
-
-def first_player_words(game: Game, state: Any, value: float, proven: bool = False) -> str:
-    """What the evaluation bar's label says: `value` (for the player to move in `state`) for
-    the first player, as a signed number on the game's own scale (pawns in chess), or who
-    wins when it is `proven`."""
-    first = value if game.to_move(state) == 0 else -value
-    names = notation.player_names(game)
-    if proven:
-        return "a draw" if first == 0 else f"{names[0 if first > 0 else 1]} wins"
-    return f"{first + 0.0:+.2f} for {names[0]}"
-
-
-def result_of(game: Game, state: Any) -> dict[str, Any] | None:
-    """The result of a finished game in words, and its winner (None for a draw); None while
-    the game goes on."""
-    if not game.is_terminal(state):
-        return None
-    names = notation.player_names(game)
-    outcome = game.utility(state, 0)
-    if outcome == 0:
-        return {"text": "a draw", "winner": None}
-    winner = 0 if outcome > 0 else 1
-    return {"text": f"{names[winner]} wins", "winner": winner}
-
-
-def iteration_message(game: Game, state: Any, iteration: Iteration) -> dict[str, Any]:
-    """An engine iteration as the page shows it: its score in words (for the player to move,
-    as `zerosum analyze` writes it), the bar for the first player, the line as move texts."""
-    pv = notation.line_text(game, state, iteration.pv)
-    best = iteration.best_move
-    proven = decode(iteration.score, iteration.exact).proven
-    return {
-        "type": "iteration",
-        "depth": iteration.depth,
-        "score": describe_score(iteration),
-        "bar": first_player_bar(game, state, iteration.value, proven),
-        "bar_text": first_player_words(game, state, iteration.value, proven),
-        "pv": pv,
-        "best": pv[0] if pv else None,
-        "target": None if best is None else _target(game, state, best),
-        "nodes": iteration.nodes,
-        "nps": iteration.nps,
-        "seconds": round(iteration.seconds, 3),
-        "exact": iteration.exact,
-        "complete": iteration.complete,
-    }
-
-
-def mcts_message(game: Game, state: Any, report: MCTSResult) -> dict[str, Any]:
-    """MCTS's root so far: each move's visits and mean value (for the player to move), most
-    visited first; the bar for the first player."""
-    moves = [
-        {
-            "text": notation.format_move(game, state, stats.move),
-            "visits": stats.visits,
-            "value": round(stats.value, 4),
-            "proven": stats.proven,
-            "target": _target(game, state, stats.move),
-        }
-        for stats in report.moves
-    ]
-    best = report.best_move
-    return {
-        "type": "mcts",
-        "iterations": report.iterations,
-        "nodes": report.nodes,
-        "seconds": round(report.seconds, 3),
-        "moves": moves,
-        "best": notation.format_move(game, state, best),
-        "target": _target(game, state, best),
-        "bar": first_player_bar(game, state, report.value, report.proven),
-        "bar_text": first_player_words(game, state, report.value, report.proven),
-    }
-
-
-def columns_message(game: Game, state: Any, scores: dict[int, int]) -> dict[str, Any]:
-    """Connect Four's columns, each with its exact score for the player to move when the
-    solver has proven it (in the test sets' convention: positive, the player to move wins,
-    sooner the larger), else "not proven yet"; the bar for the first player once known."""
-    from zerosum.solve.connect4 import describe_connect4
-
-    values = []
-    for column in game.legal_moves(state):
-        score = scores.get(column)
-        values.append(
-            {
-                "text": notation.format_move(game, state, column),
-                "score": score,
-                "note": "not proven yet"
-                if score is None
-                else describe_connect4(score, False, game.cells),  # type: ignore[attr-defined]
-                "target": _target(game, state, column),
-            }
-        )
-    known = len(scores) == len(values) or any(score > 0 for score in scores.values())
-    best = max(scores.values()) if scores else 0
-    bar = first_player_bar(game, state, best, proven=True) if known else None
-    words = first_player_words(game, state, best, proven=True) if known else None
-    return {"type": "columns", "values": values, "bar": bar, "bar_text": words}
-
-
-def _target(game: Game, state: Any, move: Any) -> dict[str, Any]:
-    return KINDS[kind_of(game)].target(game, state, move)
-
-
-# -- one tab's game ------------------------------------------------------------------------
 
 
 @dataclass
