@@ -62,7 +62,7 @@ def test_a_perfect_program_never_loses_to_any_human_line():
 
     game = TicTacToe()
     entry = registry.entry_of(game)
-    ai = players.player_maker(players.default_player(entry, game), game)(0)
+    ai = players.player_maker(registry.default_player(entry, game), game)(0)
 
     def worst_case(state, human):
         """The best result the human can force against the program, from the human's side."""

@@ -27,7 +27,8 @@ from zerosum.learn.selfplay import Evaluation
 from zerosum.limits import Limit, clipped, shown
 from zerosum.match import Chooser
 from zerosum.registry import GameEntry, end_in_reach, entry_of, require_an_end_in_reach, setup
-from zerosum.search.engine import Engine, Iteration
+from zerosum.search.deepening import Iteration
+from zerosum.search.engine import Engine
 from zerosum.search.exact import alphabeta
 from zerosum.search.expectiminimax import expectiminimax
 from zerosum.search.mcts import MCTSResult
@@ -467,15 +468,6 @@ def player_maker(
     seat = seat or Seat(entry_of(game))
     make_player(parsed, game, seat)
     return lambda seed: make_player(parsed, game, replace(seat, seed=seed))
-
-
-def default_player(entry: GameEntry, game: Game) -> str:
-    """The player `play` sets against a human when none is asked for."""
-    if entry.player:
-        return entry.player
-    if has_chance(game):
-        return "expectiminimax:depth=2" if isinstance(game, Evaluating) else "solver"
-    return "engine:time=2" if isinstance(game, Evaluating) else "solver"
 
 
 def searching_player(entry: GameEntry, game: Game, time: float | None, depth: int | None) -> str:

@@ -546,6 +546,17 @@ def _openspiel_player(entry: GameEntry, game: Game) -> str:
     return "mcts:time=2"
 
 
+def default_player(entry: GameEntry, game: Game) -> str:
+    """The player `play` sets against a human when none is asked for: the entry's own, else
+    by what the game offers (expectiminimax for dice with an evaluation, the engine for an
+    evaluation, else a search to the end)."""
+    if entry.player:
+        return entry.player
+    if has_chance(game):
+        return "expectiminimax:depth=2" if isinstance(game, Evaluating) else "solver"
+    return "engine:time=2" if isinstance(game, Evaluating) else "solver"
+
+
 def end_in_reach(entry: GameEntry, game: Game) -> bool:
     """Whether a tree search of `game` has somewhere to stop: an evaluation at a depth, or the
     end of the game within reach (positions few enough to search to the end)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from zerosum import players, registry
+from zerosum import registry
 from zerosum.cli.common import print_json
 
 
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
                 "summary": entry.summary,
                 "source": entry.source,
                 "options": [option.name for option in entry.options],
-                "player": players.default_player(entry, game) if game else entry.player,
+                "player": registry.default_player(entry, game) if game else entry.player,
                 "offers": list(registry.capabilities(entry, game)) if game else ["engine"],
             }
         )

@@ -126,7 +126,7 @@ def program_spec(args: argparse.Namespace, setup: registry.Setup) -> str:
         players.check_budget("depth", args.depth, "--depth")
     if args.time is not None or args.depth is not None:
         return players.searching_player(setup.entry, setup.game, args.time, args.depth)
-    return players.default_player(setup.entry, setup.game)
+    return registry.default_player(setup.entry, setup.game)
 
 
 def add_solver_options(parser: argparse.ArgumentParser) -> None:

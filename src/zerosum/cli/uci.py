@@ -45,7 +45,8 @@ import chess.syzygy
 from zerosum.games.chess import WIN, Chess, Position
 from zerosum.games.chess.syzygy import Syzygy
 from zerosum.limits import Limit, clipped, clipped_path, one_line
-from zerosum.search.engine import Engine, Iteration
+from zerosum.search.deepening import Iteration
+from zerosum.search.engine import Engine
 from zerosum.search.scores import decode
 from zerosum.search.table import DEFAULT_MEGABYTES
 

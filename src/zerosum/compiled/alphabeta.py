@@ -13,7 +13,7 @@ transposition table (`zerosum.compiled.table`) and `info`, the counters and swit
 below names its fields). Every `CHECK_EVERY` nodes the search calls back into Python
 (`objmode`, `poll` below) to look at the clock, the stop request, the node budget and Ctrl-C,
 which compiled code cannot see; when told to stop it unwinds without storing anything, as the
-Python engine's `_Stop` does.
+Python engine's `Stopped` (`zerosum.search.deepening`) does.
 
 Scores are the Python engine's (`zerosum.search.scores`): for the player to move, a win
 `u * SCALE - plies`, evaluations in 1/1024ths, rounded half to even as Python's `round`.

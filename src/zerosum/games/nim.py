@@ -18,13 +18,13 @@ of heaps of any size, two positions never sharing it; heaps up to 8 take 7 bits 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from decimal import Decimal
 
 import numpy as np
 
 from zerosum.game import Player
 from zerosum.limits import Limit, clipped
-from zerosum.theory.nim import nim_heaps
 
 State = tuple[tuple[int, ...], Player]
 Move = tuple[int, int]
@@ -78,6 +78,15 @@ def parse_heaps(text: str) -> tuple[int, ...]:
     # Python's int() refuses more than 4,300 digits (slow for untrusted text); the decimal
     # module converts exactly, with no such limit, in a fraction of a second up to HEAP_DIGITS
     return tuple(int(Decimal(word)) for item in words for word in item)
+
+
+def nim_heaps(sizes: Iterable[int]) -> tuple[int, ...]:
+    """The heaps as a tuple; ValueError when a size is negative or not an integer."""
+    heaps = tuple(sizes)
+    for size in heaps:
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            raise ValueError(f"a heap size must be a non-negative integer, got {size!r}")
+    return heaps
 
 
 class Nim:

@@ -16,7 +16,8 @@ from zerosum.game import Game
 from zerosum.games.tree import Tree
 from zerosum.limits import Limit, clipped, shown
 from zerosum.notation import move_order
-from zerosum.search.engine import Engine, Iteration
+from zerosum.search.deepening import Iteration
+from zerosum.search.engine import Engine
 from zerosum.search.expectiminimax import expectiminimax
 from zerosum.search.ordering import Order, by_value
 from zerosum.search.result import SearchResult, SearchStats

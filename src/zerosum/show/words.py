@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from zerosum.limits import counted
-from zerosum.search.engine import EngineResult, Iteration
+from zerosum.search.deepening import EngineResult, Iteration
 from zerosum.search.scores import decode
 
 

@@ -12,19 +12,11 @@ heap is larger and the XOR is 0.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from zerosum.games.nim import nim_heaps
 from zerosum.theory.impartial import nim_sum
-
-
-def nim_heaps(sizes: Iterable[int]) -> tuple[int, ...]:
-    """The heaps as a tuple; ValueError when a size is negative or not an integer."""
-    heaps = tuple(sizes)
-    for size in heaps:
-        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-            raise ValueError(f"a heap size must be a non-negative integer, got {size!r}")
-    return heaps
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from typing import Any
 from zerosum import notation, registry
 from zerosum.limits import clipped, one_line
 from zerosum.players import PlayerSpec, Seat, Watch, make_player, parse_player
-from zerosum.search.engine import Iteration
+from zerosum.search.deepening import Iteration
 from zerosum.search.mcts import MCTSResult
 from zerosum.solve.connect4 import ConnectFourExact
 from zerosum.web.boards import KINDS, kind_of

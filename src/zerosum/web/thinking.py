@@ -13,7 +13,7 @@ from typing import Any
 
 from zerosum import notation
 from zerosum.game import Bounded, Game
-from zerosum.search.engine import Iteration
+from zerosum.search.deepening import Iteration
 from zerosum.search.mcts import MCTSResult
 from zerosum.search.scores import decode
 from zerosum.show.words import describe_score
