@@ -3,6 +3,8 @@ analysis either way; `impl=` in player specs; `zerosum perft`."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from zerosum import players
@@ -28,6 +30,59 @@ def test_analyze_gives_the_same_analysis_with_either_engine(cli):
 def test_analyze_with_the_compiled_engine_of_a_game_without_it_is_refused(cli):
     err = cli.error("analyze", "nim", "3", "5", "--engine", "compiled")
     assert "Nim has no compiled rules: use the Python search (impl=python)" in err
+
+
+class Searches:
+    """The engines `analyze` made and the budgets their searches were given."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.made: list[str] = []
+        self.times: list[float | None] = []
+        for kind, engine in (("compiled", CompiledEngine), ("python", Engine)):
+            monkeypatch.setattr(engine, "search", self.recording(kind, engine.search))
+
+    def recording(self, kind, search):
+        def recorded(engine, state, **budget):
+            self.made.append(kind)
+            self.times.append(budget.get("time"))
+            return search(engine, state, **budget)
+
+        return recorded
+
+
+def test_analyze_counts_the_loading_of_the_compiled_engine_in_its_time(monkeypatch):
+    """`--time` is the time to the answer: the search gets what is left once the command has
+    loaded the compiled engine (here the command "began" 0.4 s before it was run)."""
+    from zerosum.cli import analyze, build_parser
+
+    searches = Searches(monkeypatch)
+    args = build_parser(["analyze"]).parse_args(["analyze", "connect4", "4453", "--time", "1"])
+    args.started = time.perf_counter() - 0.4
+    assert analyze.run(args) == 0
+    assert searches.made == ["compiled"]
+    assert 0 < searches.times[0] <= 0.6
+
+
+@pytest.mark.parametrize(
+    ("budget", "engine"),
+    [
+        (["--time", "0.3"], "python"),  # under LOAD_SECONDS: no time left to search compiled
+        (["--time", "0.3", "--engine", "compiled"], "compiled"),  # asked for: given
+        (["--nodes", "10000"], "python"),  # under LOAD_NODES: done before it would load
+        (["--nodes", "100000"], "compiled"),
+        (["--depth", "4"], "compiled"),  # a depth says nothing of the size: compiled
+    ],
+)
+def test_analyze_leaves_out_the_compiled_engine_for_a_search_too_small_to_pay_its_loading(
+    monkeypatch, capsys, budget, engine
+):
+    from zerosum.cli import analyze, main
+
+    assert analyze.LOAD_SECONDS == 0.5 and analyze.LOAD_NODES == 20_000
+    searches = Searches(monkeypatch)
+    assert main(["analyze", "connect4", "4453", *budget]) == 0
+    assert searches.made == [engine]
+    assert "best move:" in capsys.readouterr().out
 
 
 def test_the_compiled_implementation_is_the_default_where_a_game_has_it():

@@ -13,6 +13,7 @@ import contextlib
 import importlib
 import os
 import sys
+import time
 from collections.abc import Iterable, Sequence
 
 from zerosum.cli.common import Parser
@@ -62,6 +63,7 @@ def build_parser(commands: Iterable[str] | None = None) -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line `argv` (default: the process's arguments); return the exit code."""
+    started = time.perf_counter()  # a command's time budget counts from here (`args.started`)
     arguments = sys.argv[1:] if argv is None else list(argv)
     named = next((word for word in arguments if not word.startswith("-")), None)
     parser = build_parser([named] if named in COMMANDS else [])
@@ -73,6 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not hasattr(args, "position_words") or any(word.startswith("-") for word in extra):
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         args.position_words = [*args.position_words, *extra]
+    args.started = started
     from zerosum.cli.progress import announce_compiling
 
     announce_compiling()

@@ -29,12 +29,23 @@ from zerosum.notation import format_move
 from zerosum.players import DEPTH, MOST_SECONDS, NODES, check_budget
 from zerosum.registry import Setup
 from zerosum.search import rank_moves
-from zerosum.search.engine import Engine, EngineResult, Iteration
+from zerosum.search.deepening import EngineResult, Iteration
+from zerosum.search.engine import Engine
 from zerosum.search.table import DEFAULT_MEGABYTES
 from zerosum.show.words import describe_score, number
 
 DEFAULT_TIME = 2.0
 """Seconds an analysis of a game with an evaluation takes when given no depth and no time."""
+
+LOAD_SECONDS = 0.5
+"""About what loading the compiled engine takes when numba has it cached (numba itself, its
+check of SciPy's BLAS, the game's rules and the engine's kernel: benchmarks/startup.py).
+`--time` counts it, so a shorter budget is searched by the Python engine, which loads nothing
+and would otherwise search longer."""
+
+LOAD_NODES = 20_000
+"""About the nodes the Python engine searches in `LOAD_SECONDS`: a smaller `--nodes` budget is
+searched by it too, done before the compiled engine would be loaded."""
 
 DEFAULT_TOP = 5
 """How many moves of a game with dice are listed when `--top` does not say."""
@@ -66,7 +77,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--time",
         type=float,
-        help=f"seconds to think (default {DEFAULT_TIME}; at most {MOST_SECONDS:,g})",
+        help=f"seconds until the answer (default {DEFAULT_TIME}; at most {MOST_SECONDS:,g}):"
+        " loading the compiled engine counts, and a budget under"
+        f" {LOAD_SECONDS:g} s is searched by the Python engine",
     )
     parser.add_argument("--depth", type=int, help=f"plies to search at most ({DEPTH})")
     parser.add_argument("--nodes", type=int, help=f"nodes to search at most ({NODES})")
@@ -109,18 +122,24 @@ def run(args: argparse.Namespace) -> int:
     if args.top is not None:
         raise ValueError(f"--top is for games with dice, and {setup.entry.name} has none")
     table_mb = DEFAULT_MEGABYTES if args.table_mb is None else args.table_mb
+    budget = args.time
+    if budget is None and args.depth is None and args.nodes is None:
+        budget = DEFAULT_TIME if isinstance(game, Evaluating) else None
     impl = choice.implementation(game, args.engine)
     if tablebase is not None and impl == "compiled":
         if args.engine == "compiled":
             raise ValueError("--engine compiled reads no endgame tables: use --engine python")
         impl = "python"
+    if impl == "compiled" and args.engine is None and _sooner_in_python(budget, args.nodes):
+        impl = "python"
     if impl == "compiled":
-        engine: Any = choice.engine(game, "compiled", table_mb=table_mb)
+        engine: Any = choice.engine(game, "compiled", table_mb=table_mb)  # loaded here
     else:
         engine = Engine(game, table_mb=table_mb, tablebase=tablebase)
-    budget = args.time
-    if budget is None and args.depth is None and args.nodes is None:
-        budget = DEFAULT_TIME if isinstance(game, Evaluating) else None
+    if budget is not None:  # what is left of it once the engine is loaded (at least a moment)
+        started = getattr(args, "started", None)  # when the command began, if it says
+        spent = 0.0 if started is None else time.perf_counter() - started
+        budget = max(budget - spent, MOMENT)
 
     def show(iteration: Iteration) -> None:
         print(iteration_line(game, state, iteration), flush=True)
@@ -145,6 +164,18 @@ def run(args: argparse.Namespace) -> int:
             when = "during" if last is not None and not last.complete else "after"
             print(f"stopped by {result.stopped} {when} depth {result.depth}")
     return 0
+
+
+MOMENT = 1e-3
+"""The least time a search is given: its first iteration is never stopped by the clock."""
+
+
+def _sooner_in_python(seconds: float | None, nodes: int | None) -> bool:
+    """Whether a search of at most `seconds` (the budget, loading included) or `nodes` is done
+    sooner by the Python engine than by loading the compiled one first."""
+    if seconds is not None:
+        return seconds < LOAD_SECONDS
+    return nodes is not None and nodes < LOAD_NODES
 
 
 def run_exact(args: argparse.Namespace) -> int:

@@ -75,15 +75,10 @@ from zerosum.compiled.protocol import CompiledGame, compiled_twin
 from zerosum.compiled.rules import python_rules
 from zerosum.compiled.table import new_table
 from zerosum.game import Evaluating, require
-from zerosum.search.engine import (
-    EngineResult,
-    Iteration,
-    Settings,
-    check_budget,
-    engine_result,
-)
+from zerosum.search.deepening import EngineResult, Iteration, check_budget, engine_result
 from zerosum.search.result import SearchStats
 from zerosum.search.scores import decode
+from zerosum.search.settings import Settings
 from zerosum.search.table import TableStats, slots_for
 
 __all__ = ["Engine"]
@@ -180,6 +175,7 @@ class Engine:
         self.node_limit: int | None = None
         self.budgeted = False
         self.root_move = -1
+        kernel(compiled)  # compiled, or read from numba's cache, now: before any search's clock
 
     @property
     def tablebase_hits(self) -> int:
@@ -218,7 +214,6 @@ class Engine:
     ) -> EngineResult:
         """The best move of the deepest finished iteration and its score, for the player to
         move (as `zerosum.search.engine.Engine.search`)."""
-        kernel(self.compiled)  # compiled or read from the cache before the clock starts
         start = clock.perf_counter()
         finished: list[Iteration] = []
         for iteration in self.iterations(state, depth=depth, time=time, nodes=nodes):
@@ -256,7 +251,6 @@ class Engine:
         self.stopped = None
         np.floor(self.history / 2, out=self.history)  # old history counts less than new
         info[GENERATION] += 1  # ages every entry of the table
-        kernel(self.compiled)  # not against the time budget
         start = clock.perf_counter()
         self.deadline = start + time if time is not None else None
         self.node_limit = nodes

@@ -107,6 +107,7 @@ class MCTS:
         self.path = np.zeros(compiled.max_plies + 2, np.int64)
         self.info = np.zeros(1, np.int64)
         self.stop_requested = threading.Event()
+        kernel(compiled)  # compiled, or read from numba's cache, now: before any search's clock
 
     def stop(self) -> None:
         """Ask the running search (from any thread) to return after its current slice."""
