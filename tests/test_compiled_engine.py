@@ -20,6 +20,7 @@ from zerosum.games import compiled_tictactoe as rules
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.search import alphabeta
+from zerosum.search.deepening import IterativeDeepening
 from zerosum.search.engine import Engine
 
 CONNECT_FOUR = ConnectFour()
@@ -174,3 +175,35 @@ def test_a_game_without_compiled_rules_is_refused():
 def test_depth_needs_an_evaluation():
     with pytest.raises(ValueError, match="Evaluating"):
         CompiledEngine(TICTACTOE).search(TICTACTOE.initial_state(), depth=3)
+
+
+def _impatient(after: int):
+    """A budget check that Ctrl-C interrupts at its `after`-th call (as if the user pressed it
+    while the compiled search had called back into Python)."""
+    calls = []
+
+    def check(engine):
+        calls.append(engine.nodes)
+        if len(calls) == after:
+            raise KeyboardInterrupt
+        return IterativeDeepening._check_budget(engine)
+
+    return check
+
+
+def test_ctrl_c_in_a_later_iteration_returns_the_last_finished_one_as_the_python_engine(
+    monkeypatch,
+):
+    """The first iteration runs unchecked; each later one calls back at its first node: the
+    third call is the start of iteration 4, so iterations 1 to 3 answer."""
+    monkeypatch.setattr(CompiledEngine, "_check_budget", _impatient(3))
+    result = CompiledEngine(CONNECT_FOUR).search(CONNECT_FOUR.initial_state(), depth=12)
+    assert result.stopped == "interrupt"
+    assert result.depth == 3 and [i.depth for i in result.iterations] == [1, 2, 3]
+
+
+def test_ctrl_c_in_the_only_iteration_is_passed_on(monkeypatch):
+    monkeypatch.setattr(CompiledEngine, "_check_budget", _impatient(1))
+    engine = CompiledEngine(CONNECT_FOUR, iterative=False)
+    with pytest.raises(KeyboardInterrupt):
+        engine.search(CONNECT_FOUR.initial_state(), depth=8)

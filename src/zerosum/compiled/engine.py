@@ -30,9 +30,8 @@ integers, which the Python engine's integers hold.
 from __future__ import annotations
 
 import functools
-import threading
 import time as clock
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -74,9 +73,7 @@ from zerosum.compiled.checked import checked_once
 from zerosum.compiled.protocol import CompiledGame, compiled_twin
 from zerosum.compiled.rules import python_rules
 from zerosum.compiled.table import new_table
-from zerosum.game import Evaluating, require
-from zerosum.search.deepening import EngineResult, Iteration, check_budget, engine_result
-from zerosum.search.result import SearchStats
+from zerosum.search.deepening import Iteration, IterativeDeepening, Stopped
 from zerosum.search.scores import decode
 from zerosum.search.settings import Settings
 from zerosum.search.table import TableStats, slots_for
@@ -86,10 +83,10 @@ __all__ = ["Engine"]
 CHECK_EVERY = 16384
 """Nodes between two calls back into Python (a compiled node costs ~0.1 microsecond)."""
 
-STOP, NODE_BUDGET, TIME, INTERRUPT = 1, 2, 3, alphabeta.INTERRUPTED
-"""Why the compiled search was told to stop (`info[STOPPED]`)."""
-
-REASONS = {STOP: "stop", NODE_BUDGET: "nodes", TIME: "time", INTERRUPT: "interrupt"}
+INTERRUPT = alphabeta.INTERRUPTED
+STOPPING = {"stop": 1, "nodes": 2, "time": 3}
+"""What the compiled search is told when the driver stops it (`info[STOPPED]`), by the
+driver's reason; Ctrl-C is `INTERRUPT`."""
 
 UNSUPPORTED = ("captures", "null_move", "late_move_reductions", "futility", "check_extensions")
 """Switches of `Settings` the compiled engine has no code for: off whatever is asked."""
@@ -126,9 +123,27 @@ def _no_moves(state, out):
     return 0
 
 
-class Engine:
+class InInfo:
+    """A count of the driver's that the compiled search keeps in the engine's `info`, at
+    `field`: read and written there, so both see one number."""
+
+    def __init__(self, field: int) -> None:
+        self.field = field
+
+    def __get__(self, engine: Any, owner: type | None = None) -> int:
+        return int(engine.info[self.field])
+
+    def __set__(self, engine: Any, value: int) -> None:
+        engine.info[self.field] = value
+
+
+class Engine(IterativeDeepening):
     """The compiled engine for a compiled game (or a Python game with a compiled twin); it
-    keeps its table and history heuristic between searches (`clear` forgets them)."""
+    keeps its table and history heuristic between searches (`clear` forgets them). The driver
+    is the Python engine's (`IterativeDeepening`: the iterations, the budget, `stop`); the
+    counts it reads are the compiled search's, in `info`."""
+
+    check_every = CHECK_EVERY
 
     def __init__(self, game: Any, settings: Settings | None = None, **switches: Any) -> None:
         """An engine for `game` with `settings` (`Settings()` by default), changed by any of
@@ -142,14 +157,14 @@ class Engine:
         self.compiled = compiled
         checked_once(compiled)  # a user's game breaking its rules: a ValueError, not a crash
         if compiled.twin is not None:
-            self.game = compiled.twin.game
+            python_game = compiled.twin.game
             self._to_words: Callable[[Any], np.ndarray] = compiled.twin.to_words
         else:
-            self.game = python_rules(compiled)
-            self._to_words = self.game.words
+            python_game = python_rules(compiled)
+            self._to_words = python_game.words
         requested = replace(settings or Settings(), **switches)
         off = {name: False for name in UNSUPPORTED}
-        self.settings = settings = replace(requested.effective(self.game), **off)
+        settings = replace(requested.effective(python_game), **off)
         plies = compiled.max_plies + 2
         self.slots = slots_for(settings.table_mb) if settings.table else 1
         self.table = new_table(self.slots)
@@ -169,21 +184,21 @@ class Engine:
         info[NULL_WINDOW] = settings.null_window
         info[QUIESCENCE] = settings.quiescence
         info[QUIESCENCE_DEPTH] = settings.quiescence_depth
-        self.stop_requested = threading.Event()
-        self.stopped: str | None = None
-        self.deadline: float | None = None
-        self.node_limit: int | None = None
-        self.budgeted = False
+        super().__init__(python_game, settings)  # the driver, its counts in `info`
         self.root_move = -1
         kernel(compiled)  # compiled, or read from numba's cache, now: before any search's clock
+
+    # The driver's counts, kept by the compiled search in `info`.
+    nodes = InInfo(NODES)
+    terminals = InInfo(TERMINALS)
+    evaluations = InInfo(EVALUATIONS)
+    cutoffs = InInfo(CUTOFFS)
+    horizons = InInfo(HORIZONS)
+    next_check = InInfo(NEXT_CHECK)
 
     @property
     def tablebase_hits(self) -> int:
         return 0
-
-    def stop(self) -> None:
-        """Ask the running search (from any thread) to return as soon as it can."""
-        self.stop_requested.set()
 
     def clear(self) -> None:
         """Forget the table, the history heuristic and the killer moves."""
@@ -201,86 +216,29 @@ class Engine:
             int(info[ENTRIES]), self.slots,
         )  # fmt: skip
 
-    # -- the driver: the Python engine's, around the compiled node function ---------------
+    # -- an iteration: the compiled node function, called from the driver -----------------
 
-    def search(
-        self,
-        state: Any,
-        *,
-        depth: int | None = None,
-        time: float | None = None,
-        nodes: int | None = None,
-        on_iteration: Callable[[Iteration], None] | None = None,
-    ) -> EngineResult:
-        """The best move of the deepest finished iteration and its score, for the player to
-        move (as `zerosum.search.engine.Engine.search`)."""
-        start = clock.perf_counter()
-        finished: list[Iteration] = []
-        for iteration in self.iterations(state, depth=depth, time=time, nodes=nodes):
-            finished.append(iteration)
-            if on_iteration is not None:
-                on_iteration(iteration)
-        seconds = clock.perf_counter() - start
-        table = self.table_stats()
-        info = self.info
-        stats = SearchStats(
-            int(info[NODES]), int(info[TERMINALS]), int(info[EVALUATIONS]), int(info[CUTOFFS])
-        )
-        return engine_result(self.game, state, finished, stats, table, seconds, self.stopped)
-
-    def iterations(
-        self,
-        state: Any,
-        *,
-        depth: int | None = None,
-        time: float | None = None,
-        nodes: int | None = None,
-    ) -> Iterator[Iteration]:
-        """Every finished iteration of a search of `state`, as it finishes."""
-        check_budget(depth, time, nodes)
-        game, info = self.game, self.info
-        info[[NODES, TERMINALS, EVALUATIONS, CUTOFFS, HORIZONS]] = 0
-        self.stop_requested.clear()
-        if game.is_terminal(state):
-            return
-        if depth is not None:
-            require(game, Evaluating, "depth-limited search")
-        self.states[0] = self._to_words(state)
+    def _new_search(self) -> None:
+        """Forget the killer moves and the last search's best root move, halve the history
+        scores, age the table's entries (as the Python engine does)."""
         self.killers[:] = -1
         self.root_move = -1
-        self.stopped = None
         np.floor(self.history / 2, out=self.history)  # old history counts less than new
-        info[GENERATION] += 1  # ages every entry of the table
-        start = clock.perf_counter()
-        self.deadline = start + time if time is not None else None
-        self.node_limit = nodes
-        target = depth if depth is not None else UNLIMITED
-        schedule = range(1 if self.settings.iterative else target, target + 1)
-        self.budgeted = len(schedule) == 1
-        info[NEXT_CHECK] = info[NODES] + 1 if self.budgeted else CHECK_EVERY
-        for current in schedule:
-            iteration = self._iterate(current)
-            if iteration is None:
-                if self.stopped == "interrupt" and current == schedule.start:
-                    raise KeyboardInterrupt
-                return
-            yield iteration
-            if iteration.exact or not iteration.complete:
-                return
-            self.budgeted = True
-            info[NEXT_CHECK] = info[NODES] + 1
+        self.info[GENERATION] += 1
 
-    def _iterate(self, depth: int) -> Iteration | None:
-        """One iteration to `depth`; None when it was stopped before a root move was searched
-        to the end (or by Ctrl-C: the last finished iteration answers)."""
+    def _iterate(self, state: Any, depth: int, prune: bool) -> Iteration:
+        """The iteration to `depth` (`prune` is always off: no compiled game offers forward
+        pruning); `Stopped` when the budget ended it before a root move was searched to the
+        end, KeyboardInterrupt on Ctrl-C (the driver answers with the last finished one)."""
         info = self.info
         start = clock.perf_counter()
+        self.states[0] = self._to_words(state)
         nodes_before, estimates_before = int(info[NODES]), int(info[ESTIMATES])
         info[ROOT_MOVE] = self.root_move
         info[STOPPED] = 0
         self.pv[0, 0] = 0
         search = kernel(self.compiled)
-        alphabeta.running.poll = self._check_budget
+        alphabeta.running.poll = self._poll
         try:  # Ctrl-C reaches Python in a call back: most often answered there, or raised here
             score = int(
                 search(
@@ -301,9 +259,10 @@ class Engine:
             alphabeta.running.poll = None
         complete = True
         if info[STOPPED]:
-            self.stopped = REASONS[int(info[STOPPED])]
-            if self.stopped == "interrupt" or not self.pv[0, 0]:
-                return None
+            if info[STOPPED] == INTERRUPT:
+                raise KeyboardInterrupt
+            if not self.pv[0, 0]:
+                raise Stopped
             score, complete = int(info[ROOT_SCORE]), False
         seconds = clock.perf_counter() - start
         pv = tuple(int(move) for move in self.pv[0, 1 : self.pv[0, 0] + 1])
@@ -316,20 +275,12 @@ class Engine:
             seconds, complete,
         )  # fmt: skip
 
-    def _check_budget(self) -> int:
+    def _poll(self) -> int:
         """What the compiled search asks every `CHECK_EVERY` nodes: 0 to go on, else why to
-        stop (the Python engine's `_check_budget`; Ctrl-C is answered by `alphabeta.poll`)."""
-        info = self.info
-        if self.stop_requested.is_set():
-            return STOP
-        nodes = int(info[NODES])
-        if not self.budgeted:
-            info[NEXT_CHECK] = nodes + CHECK_EVERY
-            return 0
-        if self.node_limit is not None and nodes >= self.node_limit:
-            return NODE_BUDGET
-        if self.deadline is not None and clock.perf_counter() >= self.deadline:
-            return TIME
-        step = nodes + CHECK_EVERY
-        info[NEXT_CHECK] = step if self.node_limit is None else min(step, self.node_limit)
+        stop (the driver's `_check_budget`; Ctrl-C is answered by `alphabeta.poll`)."""
+        try:
+            self._check_budget()
+        except Stopped:
+            assert self.stopped is not None  # the driver says why it stops
+            return STOPPING[self.stopped]
         return 0

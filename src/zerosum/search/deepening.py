@@ -36,7 +36,7 @@ from zerosum.game import Evaluating, Game, require
 from zerosum.search.result import SearchResult, SearchStats
 from zerosum.search.scores import decode, distance_score
 from zerosum.search.settings import Settings
-from zerosum.search.table import TableStats, TranspositionTable
+from zerosum.search.table import TableStats
 
 __all__ = [
     "CHECK_EVERY",
@@ -156,16 +156,17 @@ class Stopped(Exception):
 class IterativeDeepening(ABC):
     """The driver of a search by iterative deepening under a budget: `search` and `iterations`
     run the iterations, each searched by the subclass's `_iterate`, whose node function calls
-    `_check_budget` when its count of `nodes` reaches `next_check`."""
+    `_check_budget` when its count of `nodes` reaches `next_check`. Both engines are one: the
+    Python engine and the compiled one (`zerosum.compiled.engine`), whose counts live in its
+    compiled search's array and which looks at the budget every `check_every` nodes."""
 
-    def __init__(
-        self, game: Game[Any, Any], settings: Settings, table: TranspositionTable | None
-    ) -> None:
-        """A driver for searches of `game` with the effective `settings` and `table` (None:
-        without one), whose counts it reports."""
+    check_every = CHECK_EVERY
+    """Nodes between two looks at the budget."""
+
+    def __init__(self, game: Game[Any, Any], settings: Settings) -> None:
+        """A driver for searches of `game` with the effective `settings`."""
         self.game = game
         self.settings = settings
-        self.table = table
         self.nodes = self.terminals = self.evaluations = self.cutoffs = self.horizons = 0
         self.next_check = UNLIMITED
         self.deadline: float | None = None
@@ -200,8 +201,8 @@ class IterativeDeepening(ABC):
             if on_iteration is not None:
                 on_iteration(iteration)
         seconds = clock.perf_counter() - start
-        table = self.table.stats() if self.table is not None else None
         stats = SearchStats(self.nodes, self.terminals, self.evaluations, self.cutoffs)
+        table = self.table_stats()
         return engine_result(self.game, state, finished, stats, table, seconds, self.stopped)
 
     def iterations(
@@ -232,7 +233,7 @@ class IterativeDeepening(ABC):
         # The first of several iterations always finishes (it is quick, and gives a scored
         # answer); a single iteration is bounded by the budget from its first node.
         self.budgeted = len(schedule) == 1
-        self.next_check = self.nodes + 1 if self.budgeted else CHECK_EVERY
+        self.next_check = self.nodes + 1 if self.budgeted else self.check_every
         for current in schedule:
             horizons = self.horizons
             try:
@@ -253,6 +254,10 @@ class IterativeDeepening(ABC):
             self.next_check = self.nodes + 1
 
     @abstractmethod
+    def table_stats(self) -> TableStats | None:
+        """What the transposition table did since it was made (None without one)."""
+
+    @abstractmethod
     def _new_search(self) -> None:
         """Get ready for a new search: forget what holds for one search only."""
 
@@ -269,7 +274,7 @@ class IterativeDeepening(ABC):
             self.stopped = "stop"
             raise Stopped
         if not self.budgeted:
-            self.next_check = self.nodes + CHECK_EVERY
+            self.next_check = self.nodes + self.check_every
             return
         if self.node_limit is not None and self.nodes >= self.node_limit:
             self.stopped = "nodes"
@@ -277,5 +282,5 @@ class IterativeDeepening(ABC):
         if self.deadline is not None and clock.perf_counter() >= self.deadline:
             self.stopped = "time"
             raise Stopped
-        step = self.nodes + CHECK_EVERY
+        step = self.nodes + self.check_every
         self.next_check = step if self.node_limit is None else min(step, self.node_limit)

@@ -67,7 +67,7 @@ from zerosum.search.scores import (
     heuristic_score,
 )
 from zerosum.search.settings import Settings
-from zerosum.search.table import TranspositionTable, bound_type, decides
+from zerosum.search.table import TableStats, TranspositionTable, bound_type, decides
 from zerosum.search.trace import CUTOFF, ENTER, EXIT, HIT, LEAF, Trace
 
 # With `Engine`, the names that were defined here before they had modules of their own
@@ -117,8 +117,8 @@ class Engine(IterativeDeepening):
         one); `engine.settings` are the effective ones (`Settings.effective`)."""
         requested = replace(settings or Settings(), **switches)
         settings = requested.effective(game)
-        table = TranspositionTable(settings.table_mb) if settings.table else None
-        super().__init__(game, settings, table)  # the driver: counts, budget, `search`
+        super().__init__(game, settings)  # the driver: counts, budget, `search`
+        self.table = TranspositionTable(settings.table_mb) if settings.table else None
         # The game's capabilities, bound once (no isinstance at a node): None where being
         # absent is what switches a step off; else, for a game without it, a stand-in that the
         # effective settings never call.
@@ -161,6 +161,10 @@ class Engine(IterativeDeepening):
         if self.table is not None:
             self.table.clear()
         self.move_order.clear()
+
+    def table_stats(self) -> TableStats | None:
+        """What the transposition table did since it was made (None without one)."""
+        return self.table.stats() if self.table is not None else None
 
     # -- an iteration -----------------------------------------------------------------------
 
