@@ -10,14 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from zerosum.compiled.protocol import compiled_twin
+from zerosum.compiled.protocol import CompiledGame, compiled_twin
+from zerosum.game import Evaluating, Noisy
 
 IMPLEMENTATIONS = ("compiled", "python")
 
 
 def implementation(game: object, asked: str | None = None) -> str:
     """ "compiled" when `game` has compiled rules and `asked` is not "python", else "python";
-    ValueError for an unknown `asked`, or "compiled" asked of a game without compiled rules."""
+    ValueError for an unknown `asked`, or "compiled" asked of a game without compiled rules.
+    By default, compiled rules that give a search less than the Python game does (no
+    evaluation, or no noisy moves for quiescence, where the Python game has them) leave the
+    game to the Python search: the compiled one would search it blind."""
     if asked not in (None, *IMPLEMENTATIONS):
         raise ValueError(f"impl must be compiled or python, got {asked!r}")
     if asked == "python":
@@ -35,7 +39,16 @@ def implementation(game: object, asked: str | None = None) -> str:
                 f"{type(game).__name__} has no compiled rules: use the Python search (impl=python)"
             )
         return "python"
+    if asked is None and not _as_much(twin, game):
+        return "python"
     return "compiled"
+
+
+def _as_much(compiled: CompiledGame, game: object) -> bool:
+    """Whether `compiled` gives a search everything the Python `game` gives it."""
+    if compiled.evaluate is None and isinstance(game, Evaluating):
+        return False
+    return not (compiled.noisy is None and isinstance(game, Noisy))
 
 
 def engine(game: Any, impl: str | None = None, **settings: Any) -> Any:

@@ -159,9 +159,10 @@ class Engine(IterativeDeepening):
         if compiled.twin is not None:
             python_game = compiled.twin.game
             self._to_words: Callable[[Any], np.ndarray] = compiled.twin.to_words
+            self._numbered_move: Callable[[int], Any] = compiled.twin.numbered_move
         else:
             python_game = python_rules(compiled)
-            self._to_words = python_game.words
+            self._to_words, self._numbered_move = python_game.words, int
         requested = replace(settings or Settings(), **switches)
         off = {name: False for name in UNSUPPORTED}
         settings = replace(requested.effective(python_game), **off)
@@ -265,8 +266,9 @@ class Engine(IterativeDeepening):
                 raise Stopped
             score, complete = int(info[ROOT_SCORE]), False
         seconds = clock.perf_counter() - start
-        pv = tuple(int(move) for move in self.pv[0, 1 : self.pv[0, 0] + 1])
-        self.root_move = pv[0] if pv else -1
+        numbers = [int(move) for move in self.pv[0, 1 : self.pv[0, 0] + 1]]
+        self.root_move = numbers[0] if numbers else -1
+        pv = tuple(self._numbered_move(number) for number in numbers)
         exact = complete and int(info[ESTIMATES]) == estimates_before
         decoded = decode(score, exact)
         return Iteration(

@@ -90,9 +90,10 @@ class MCTS:
         if compiled.twin is not None:
             self.game = compiled.twin.game
             self._to_words = compiled.twin.to_words
+            self._numbered_move: Callable[[int], Any] = compiled.twin.numbered_move
         else:
             self.game = python_rules(compiled)
-            self._to_words = self.game.words
+            self._to_words, self._numbered_move = self.game.words, int
         self.iterations, self.time, self.solver = iterations, time, solver
         self.c = math.sqrt(2) if c is None else c
         self.low, self.high = (
@@ -179,7 +180,7 @@ class MCTS:
             lower, upper = float(values[row, LOWER]), float(values[row, UPPER])
             stats.append(
                 MoveStats(
-                    int(nodes[row, MOVE]),
+                    self._numbered_move(int(nodes[row, MOVE])),
                     visits,
                     sign * float(values[row, TOTAL]) / visits if visits else 0.0,
                     1 / count,

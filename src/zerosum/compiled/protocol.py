@@ -54,12 +54,15 @@ OPTIONAL = ("evaluate", "noisy")
 @dataclass(frozen=True)
 class Twin:
     """An ordinary Python game with the same rules as a compiled game, and the maps between
-    their states: `to_words(state) -> array` and `from_words(array) -> state`. Moves are the
-    same integers on both sides."""
+    their states: `to_words(state) -> array` and `from_words(array) -> state`; and between
+    their moves where the Python game's are not the compiled game's integers (chess's
+    `chess.Move`): `move_number(move) -> int` and `numbered_move(number) -> move`."""
 
     game: Any
     to_words: Callable[[Any], np.ndarray]
     from_words: Callable[[np.ndarray], Any]
+    move_number: Callable[[Any], int] = int
+    numbered_move: Callable[[int], Any] = int
 
 
 @dataclass(frozen=True)
