@@ -25,7 +25,18 @@ The functions, each compiled with `numba.njit` (`CompiledGame` holds them):
 - optional `evaluate(state, player) -> float`: an estimate for `player` on the utility's
   scale, equal to the utility on terminal states (as `zerosum.game.Evaluating`);
 - optional `noisy(state, out) -> int`: the noisy moves (wins, threats, captures: a subset of
-  the legal moves), written into `out` like `moves`, for quiescence search.
+  the legal moves), written into `out` like `moves`, for quiescence search;
+- optional `in_check(state) -> bool`: the player to move is in check (`zerosum.game.Checking`:
+  check extensions, and no forward pruning in check);
+- optional `capture(state, move) -> float`: the rank of `move` by what it captures,
+  `zerosum.search.ordering.mvv_lva` of the Python game's `capture` (`QUIET` for a move that
+  captures nothing: `zerosum.game.Capturing`, the engine's `captures` order);
+- optional `pass_move(state, child) -> bool`: writes into `child` the position with the turn
+  passed and returns True, or returns False where passing is not allowed (the Python game's
+  `null_move` gives None: `zerosum.game.Passing`, null-move pruning);
+- optional `exchange(state, move) -> float`: what the capture `move` wins for the player making
+  it once every exchange on its square is played out, on the utility's scale (the Python
+  game's `exchange`: static exchange evaluation in quiescence).
 
 Python glue, not compiled: `format_move(move)` and `parse_state(text)` for a game without a
 Python twin; `twin` maps the game to an ordinary Python game with the same rules (`Twin`:
@@ -48,7 +59,7 @@ __all__ = ["Compilable", "CompiledGame", "Twin", "compiled_twin", "new_state"]
 REQUIRED = ("initial", "to_move", "moves", "play", "terminal", "utility", "key")
 """The compiled functions every compiled game gives."""
 
-OPTIONAL = ("evaluate", "noisy")
+OPTIONAL = ("evaluate", "noisy", "in_check", "capture", "pass_move", "exchange")
 
 
 @dataclass(frozen=True)
@@ -88,6 +99,10 @@ class CompiledGame:
     key: Any
     evaluate: Any = None
     noisy: Any = None
+    in_check: Any = None
+    capture: Any = None
+    pass_move: Any = None
+    exchange: Any = None
     format_move: Callable[[int], str] | None = None
     parse_state: Callable[[str], np.ndarray] | None = None
     twin: Twin | None = field(default=None, compare=False)
