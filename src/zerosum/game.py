@@ -10,7 +10,7 @@ is zero-sum, `utility(state, 0) == -utility(state, 1)`.
 
 Everything else is optional and discovered at run time with `isinstance` against the small
 protocols below (`Keyed`, `Restorable`, `Vectorized`, `Layered`, `Evaluating`, `Bounded`,
-`Noisy`, `Capturing`, `Checking`, `Passing`, `HistoryDependent`, `PathKeyed`, `Chance`,
+`Noisy`, `Capturing`, `Exchanging`, `Checking`, `Passing`, `HistoryDependent`, `PathKeyed`, `Chance`,
 `InformationSets`, `MoveText`, `StateText`, `Rendering`, `NumberedMoves`, `Observing`), so
 that a game of ten lines works with every algorithm that needs no more than it gives, and a
 search that needs more says so with a `ValueError`. A game with `InformationSets` hides part
@@ -162,6 +162,17 @@ class Capturing(Protocol):
     """
 
     def capture(self, state: Any, move: Any) -> tuple[float, float] | None: ...
+
+
+@runtime_checkable
+class Exchanging(Protocol):
+    """A game whose captures can be judged by static exchange evaluation: `exchange(state,
+    move)` is what the capture `move` wins for the player making it once every capture on its
+    square is played out, each side taking with its least valuable piece and free to stop
+    (on the utility's scale; negative when the capture loses material, 0 for a quiet move).
+    Quiescence search leaves out the captures that lose."""
+
+    def exchange(self, state: Any, move: Any) -> float: ...
 
 
 @runtime_checkable
