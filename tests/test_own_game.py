@@ -151,6 +151,20 @@ def test_a_bad_game_name_is_one_line_saying_what_is_wrong(cli, spec, message):
     assert message in cli.error("solve", spec)
 
 
+def test_a_constructor_that_raises_is_one_line_naming_its_error(tmp_path, cli, monkeypatch):
+    (tmp_path / "raising_game.py").write_text(
+        "class Raise:\n    def __init__(self, size=3):\n        raise RuntimeError('no board')\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path.resolve()))  # where the file's folder goes
+    code, out, err = cli("solve", "raising_game.py:Raise(size=4)")
+    assert (code, out) == (2, "")
+    assert err == (
+        "zerosum: error: making raising_game.py:Raise with size=4 failed: RuntimeError: no board\n"
+    )
+    del sys.modules["raising_game"]
+
+
 def test_a_missing_class_and_a_missing_capability_are_named(game_file, cli):
     assert "has no 'Nothing'" in cli.error("solve", f"{game_file}:Nothing")
     spec = f"{game_file}:TakeAway"

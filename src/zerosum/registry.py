@@ -466,10 +466,19 @@ def make_game(entry: GameEntry, options: Mapping[str, Any]) -> Game:
 
 
 def _construct(make: Callable[..., Any], options: Mapping[str, Any], name: str) -> Game:
+    """The game `make(**options)` makes, checked to have a game's methods; ValueError saying
+    why not: options it does not take, any error its constructor raised (in one line, named by
+    its kind: the user's code is not ours to show a traceback of), or a missing method."""
     try:
         game = make(**options)
     except TypeError as error:
         raise ValueError(f"cannot make {name} with {_shown(options)}: {error}") from None
+    except ValueError:  # the game's own refusal of an option, already saying why
+        raise
+    except Exception as error:  # the constructor failed: say how, in one line
+        raise ValueError(
+            f"making {name} with {_shown(options)} failed: {type(error).__name__}: {error}"
+        ) from None
     missing = [m for m in GAME_METHODS if not callable(getattr(game, m, None))]
     if missing:
         raise ValueError(
