@@ -81,6 +81,18 @@ def test_play_alternates_seats_and_counts(cli):
         (["cfr", "kuhn", "--iterations", "-5"], "--iterations must be at least 1, got -5"),
         (["cfr", "kuhn", "--time", "0"], "--time must be more than 0"),
         (["cfr", "kuhn", "--iterations", "200000000"], "over the limit of 100,000,000"),
+        (
+            ["cfr", "liars-dice", "--numdice", "3", "--faces", "7", "--iterations", "1"],
+            "histories of the game 1,034,851,547,969,650,951 is over the limit of 20,000,000",
+        ),
+        (
+            ["cfr", "liars-dice", "--numdice", "1000000", "--iterations", "1"],
+            "Liar's Dice (2 x dice x faces) 12,000,000 is over the limit of 1,000,000",
+        ),
+        (
+            ["solve", "liars-dice", "--numdice", "2"],
+            "histories of the game 43,486,542,835 is over the limit of 20,000,000",
+        ),
         (["cfr", "kuhn", "K"], "kuhn starts from the deal: it takes no position"),
         (["analyze", "kuhn"], "kuhn is a game of imperfect information"),
         (["match", "kuhn", "--a", "random", "--b", "random"], "kuhn is a game of imperfect"),

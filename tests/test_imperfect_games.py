@@ -25,6 +25,7 @@ from zerosum.game import Chance, Game, InformationSets, Rendering
 from zerosum.games.kuhn import KuhnPoker
 from zerosum.games.leduc import LeducPoker
 from zerosum.games.liars_dice import LiarsDice
+from zerosum.imperfect.tree import unroll
 
 FACTS = json.loads(oracle_path("imperfect", "games.json").read_text())
 
@@ -103,6 +104,25 @@ GAMES = {
 @pytest.mark.parametrize("name", GAMES)
 def test_whole_tree_matches_openspiel_counts(name: str) -> None:
     check_tree(GAMES[name], FACTS[name])
+
+
+@pytest.mark.parametrize(("numdice", "faces"), [(1, 2), (1, 3), (2, 2), (2, 3)])
+def test_liars_dice_counts_its_histories_as_the_walk_finds_them(numdice, faces) -> None:
+    game = LiarsDice(numdice, faces)
+    assert game.histories() == unroll(game).nodes
+
+
+def test_a_liars_dice_too_large_to_unroll_is_refused_by_its_count_before_any_work() -> None:
+    game = LiarsDice(numdice=3, faces=7)  # 7**6 deals, each with 2**43 - 1 ways to bid
+    assert game.histories() == (7**6 - 1) // 6 + 7**6 * (2**43 - 1)
+    with pytest.raises(ValueError, match="histories of the game 1,034,851,547,969,650,951 is"):
+        unroll(game)
+    assert "bids" not in vars(game)  # refused before the game listed a move
+
+
+def test_liars_dice_with_more_bids_than_a_game_lists_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"\(2 x dice x faces\) 1,000,004 is over the limit"):
+        LiarsDice(numdice=250_001, faces=2)
 
 
 def test_liars_dice_at_openspiels_size() -> None:

@@ -145,9 +145,13 @@ def unroll(game: Any, *, lifted: bool = False) -> GameTree:
     the rules of one (an information set whose states offer different moves or belong to
     different players, a player who forgets: imperfect recall; chance probabilities that do
     not sum to 1; utilities that do not sum to 0), or has more than `HISTORIES` histories
-    (unless `lifted`)."""
+    (unless `lifted`): before any work when the game counts them (`histories()`, as Liar's
+    Dice does), else as soon as the walk passes the limit."""
     require(game, Game, "a game of imperfect information")
     require(game, InformationSets, "a game of imperfect information")
+    counted = getattr(game, "histories", None)
+    if callable(counted):
+        HISTORIES.check(int(counted()), lifted=lifted)
     chance_game = isinstance(game, Chance)
     states = [game.initial_state()]
     kind: list[int] = []
