@@ -121,14 +121,26 @@ def test_learning_imports_neither_the_registry_nor_the_players():
     assert arrows("zerosum.learn", "zerosum.players") == []
 
 
+ENVIRONMENTS = "zerosum.adapters.pettingzoo"
+"""PettingZoo's environments: a face, for the code that learns (`env("connect4")`)."""
+
+
 @pytest.mark.parametrize("layer", ["zerosum.games", "zerosum.adapters"])
 def test_games_import_no_algorithm_and_no_face(layer):
     """A game's compiled twin may use the compiled layer's protocol and bits, nothing else."""
     for above in ("search", "solve", "imperfect", "learn", "theory", "show", "cli", "web"):
         assert arrows(layer, f"zerosum.{above}") == []
-    assert arrows(layer, "zerosum.registry") == arrows(layer, "zerosum.players") == []
+    games = [arrow for arrow in arrows(layer, "zerosum.registry") if ENVIRONMENTS not in arrow]
+    assert games == arrows(layer, "zerosum.players") == []
     twins = {arrow.split(" -> ")[0] for arrow in arrows(layer, "zerosum.compiled")}
     assert all(name.rsplit(".", 1)[-1].startswith("compiled_") for name in twins), twins
+
+
+def test_the_environments_name_their_games_by_the_registry_and_nothing_imports_them():
+    """As the command line and the page, PettingZoo's environments read a game's name by the
+    registry; and as they, they are imported by none of the package's modules."""
+    assert arrows(ENVIRONMENTS, "zerosum.registry") == [f"{ENVIRONMENTS} -> zerosum.registry"]
+    assert arrows("zerosum", ENVIRONMENTS) == []
 
 
 def test_a_game_never_imports_its_compiled_twin():

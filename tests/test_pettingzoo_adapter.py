@@ -161,3 +161,41 @@ def test_nim_moves_are_numbered_heap_by_heap():
     start = game.initial_state()
     assert all(game.numbered_move(game.move_number(m)) == m for m in game.legal_moves(start))
     assert np.array_equal(game.observation(((1, 0, 2), 0), 0)[:, :2], [[1, 0], [0, 0], [1, 1]])
+
+
+@pytest.mark.parametrize(
+    ("name", "made"),
+    [
+        ("connect4", ConnectFour()),
+        ("connect4(width=5,height=4)", ConnectFour(width=5, height=4)),
+        ("nim(heaps=[3,5,8])", Nim(heaps=(3, 5, 8))),
+    ],
+)
+def test_an_environment_takes_a_game_by_the_command_lines_name(name, made):
+    for make in (env, raw_env):
+        named = make(name).unwrapped
+        assert type(named.game) is type(made) and vars(named.game) == vars(made)
+        assert named.action_space("player_0") == ZerosumEnv(made).action_space("player_0")
+
+
+def test_an_openspiel_game_is_an_environment_by_its_name():
+    go = env("openspiel:go(board_size=9)")
+    assert go.action_space("player_0").n == 82  # every point, and the pass
+    assert go.observation_space("player_0")["observation"].shape == (4, 9, 9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(env("openspiel:tic_tac_toe", render_mode="ansi"), num_cycles=50)
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("nosuchgame", "unknown game 'nosuchgame'"),
+        ("connect4(depth=3)", "connect4 has no option 'depth'"),
+        ("kuhn", "KuhnPoker hides information"),
+        ("pig", "Pig has chance"),
+    ],
+)
+def test_a_name_an_environment_cannot_take_is_refused_with_the_reason(name, reason):
+    with pytest.raises(ValueError, match=reason):
+        env(name)

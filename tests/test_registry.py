@@ -98,6 +98,20 @@ def test_the_engine_needs_no_budget_where_it_can_search_to_the_end(capsys):
         players.player_maker("engine", ConnectFour())
 
 
+def test_a_game_is_named_in_python_as_on_the_command_line():
+    made = registry.named_game("connect4(width=5,height=4)")
+    assert (type(made), made.width, made.height) == (ConnectFour, 5, 4)
+    game = TicTacToe()
+    assert registry.named_game(game) is game
+    with pytest.raises(ValueError, match="unknown game 'tictac'"):
+        registry.named_game("tictac")
+    from zerosum.match import play_match
+
+    a, b = (players.player_maker(spec, "tictactoe") for spec in ("solver", "random"))
+    result = play_match(game, a, b, 4)
+    assert result.losses == 0  # the solver never loses
+
+
 def test_play_and_match_share_the_game_loop():
     from zerosum import match
     from zerosum.cli import play

@@ -26,7 +26,14 @@ from zerosum.learn.player import LearnedEvaluation, az_search
 from zerosum.learn.selfplay import Evaluation
 from zerosum.limits import Limit, clipped, shown
 from zerosum.match import Chooser
-from zerosum.registry import GameEntry, end_in_reach, entry_of, require_an_end_in_reach, setup
+from zerosum.registry import (
+    GameEntry,
+    end_in_reach,
+    entry_of,
+    named_game,
+    require_an_end_in_reach,
+    setup,
+)
 from zerosum.search.deepening import Iteration
 from zerosum.search.engine import Engine
 from zerosum.search.exact import alphabeta
@@ -459,12 +466,13 @@ def make_player(spec: PlayerSpec, game: Game, seat: Seat) -> Chooser:
 
 
 def player_maker(
-    spec: str | PlayerSpec, game: Game, seat: Seat | None = None
+    spec: str | PlayerSpec, game: Game | str, seat: Seat | None = None
 ) -> Callable[[int], Chooser]:
-    """`make(seed)`: a fresh player of `spec` (a text or a parsed spec) for each game of `game`,
-    as `zerosum.match.play_match` takes them; checked once at once (ValueError when it cannot
-    play this game)."""
+    """`make(seed)`: a fresh player of `spec` (a text or a parsed spec) for each game of `game`
+    (the game, or its name as the command line takes it), as `zerosum.match.play_match` takes
+    them; checked once at once (ValueError when it cannot play this game)."""
     parsed = parse_player(spec) if isinstance(spec, str) else spec
+    game = named_game(game)
     seat = seat or Seat(entry_of(game))
     make_player(parsed, game, seat)
     return lambda seed: make_player(parsed, game, replace(seat, seed=seed))

@@ -446,6 +446,17 @@ def setup(
     return Setup(entry, game, state_of(game, position), name, position)
 
 
+def named_game(game: Game | str) -> Game:
+    """The game `game` names in the command line's grammar (see the module: `connect4`,
+    `connect4(width=5)`, `race.py:Race`, `openspiel:go(board_size=9)`), made with its options;
+    a game object as it is. ValueError saying what is wrong with a name. Every Python entry
+    point that takes a game above the algorithms goes through it (PettingZoo's environments,
+    `players.player_maker`): the algorithms take the game itself."""
+    if not isinstance(game, str):
+        return game
+    return setup(game, hidden=True).game  # a game of hidden cards refused by the caller
+
+
 def make_game(entry: GameEntry, options: Mapping[str, Any]) -> Game:
     """`entry`'s game made with `options` (checked against its declared options when it
     declares them); ValueError with the reason."""

@@ -10,7 +10,11 @@ constant-sum), and returns:
   positions as the moves from the start (`StateText`), its drawing (`Rendering`), the bounds
   of its values (`Bounded`), chance as the `Chance` capability with exact probabilities, and
   an evaluation (`Evaluating`) when one is given (`evaluation=`) or shipped for the game
-  (`zerosum.adapters.openspiel_evaluations`);
+  (`zerosum.adapters.openspiel_evaluations`); without chance, its moves numbered once and for
+  all (`NumberedMoves`: an action's number is itself) and, where OpenSpiel gives one, each
+  position shown to a player as OpenSpiel's observation tensor (`Observing`, its planes laid
+  out as OpenSpiel lays them: Go's black, white, empty and the player to move), so that it is
+  a PettingZoo environment (`zerosum.adapters.pettingzoo.env("openspiel:go(board_size=9)")`);
 - for a game of imperfect information (`kuhn_poker`, `leduc_poker`, ...), an
   `OpenSpielHiddenGame` with `InformationSets` (OpenSpiel's `information_state_string`) and
   moves as OpenSpiel's action texts, for the CFR family and the sequence form.
@@ -49,6 +53,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pyspiel
 
 from zerosum.game import Player
@@ -264,6 +269,11 @@ class _Adapted:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({PREFIX}{self.spiel})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """How the game travels to another process (self-play's workers): made again there
+        from its name and parameters, since OpenSpiel's own methods it holds do not pickle."""
+        return (type(self), (self.name, self.parameters))
+
     def initial_state(self) -> Any:
         return self.spiel.new_initial_state()
 
@@ -350,6 +360,20 @@ class OpenSpielGame(_Adapted):
         low, high = spiel.min_utility(), spiel.max_utility()
         constant = spiel.utility_sum() if spiel.get_type().utility.name == "CONSTANT_SUM" else 0
         self._bounds = (low - constant / 2, high - constant / 2)
+        if not self.has_chance:  # an environment's actions, its agents' arrays (see the module)
+            self.move_count = spiel.num_distinct_actions
+            self.move_number = self.numbered_move = int
+            if spiel.get_type().provides_observation_tensor:
+                self.observation_shape = self._observation_shape
+                self.observation = self._observation
+
+    def _observation_shape(self) -> tuple[int, ...]:
+        """The shape of OpenSpiel's observation tensor (`Observing`)."""
+        return tuple(self.spiel.observation_tensor_shape())
+
+    def _observation(self, state: Any, player: Player) -> Any:
+        """OpenSpiel's observation tensor of `state` for `player`, in its shape (`Observing`)."""
+        return np.reshape(state.observation_tensor(player), self._observation_shape())
 
     def _decision_moves(self, state: Any) -> Sequence[int]:
         """The legal actions of a game with chance: none at a chance node (where OpenSpiel
@@ -406,11 +430,21 @@ class EvaluatedOpenSpielGame(OpenSpielGame):
         super().__init__(name, parameters)
         self._evaluation = evaluation  # not `evaluation`: a table file reads back only text
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_evaluated, (self.name, self.parameters, self._evaluation))
+
     def evaluate(self, state: Any, player: Player) -> float:
         """The estimate of `state` for `player`: its utility at the end, else the evaluation's."""
         if state.is_terminal():
             return self.utility(state, player)
         return self._evaluation(state, player)
+
+
+def _evaluated(
+    name: str, parameters: Mapping[str, Any], evaluation: Evaluation
+) -> EvaluatedOpenSpielGame:
+    """The `EvaluatedOpenSpielGame` an unpickling makes (its evaluation is a keyword)."""
+    return EvaluatedOpenSpielGame(name, parameters, evaluation=evaluation)
 
 
 class OpenSpielHiddenGame(_Adapted):

@@ -1,12 +1,15 @@
-"""zerosum's games as PettingZoo environments: `env(TicTacToe())`, or `ZerosumEnv(TicTacToe())`
-without PettingZoo's wrappers.
+"""zerosum's games as PettingZoo environments: `env("connect4")`, `env(TicTacToe())`, or
+`raw_env("tictactoe")` without PettingZoo's wrappers.
 
 PettingZoo (`pip install pettingzoo`) is the interface reinforcement-learning code meets
 multi-agent games through. Its AEC ("agent environment cycle") API steps one agent at a time,
 which is how a two-player game takes turns. `ZerosumEnv(game)` wraps a zerosum game whose moves
 are numbered once and for all (`NumberedMoves`) and that shows its positions as arrays
 (`Observing`): tic-tac-toe, Connect Four, Othello, Nim, or a game of your own with
-`move_count`, `move_number`, `numbered_move`, `observation_shape` and `observation`:
+`move_count`, `move_number`, `numbered_move`, `observation_shape` and `observation`. The game
+is a game object or its name as the command line takes it (`"connect4(width=5,height=4)"`,
+`"race.py:Race"`, `"openspiel:go(board_size=9)"`), made by the registry: this module is one of
+the package's faces, as the command line and the page are, and no other module imports it.
 
 - the agents are `player_0` (who moves first) and `player_1`;
 - an action is a move's number, the action space `Discrete(move_count())`;
@@ -40,6 +43,7 @@ from zerosum.game import (
     Rendering,
     has_chance,
 )
+from zerosum.registry import named_game
 
 AGENTS = ("player_0", "player_1")
 """The agents' names: PettingZoo's classic environments call their players so."""
@@ -50,8 +54,9 @@ class ZerosumEnv(AECEnv):
 
     metadata = {"name": "zerosum", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, game: Game[Any, Any], render_mode: str | None = None) -> None:
+    def __init__(self, game: Game[Any, Any] | str, render_mode: str | None = None) -> None:
         super().__init__()
+        game = named_game(game)
         _check(game)
         assert isinstance(game, NumberedMoves)  # as `_check` has just said
         if render_mode not in (None, "ansi"):
@@ -143,9 +148,12 @@ raw_env = ZerosumEnv
 
 
 def env(
-    game: Game[Any, Any], render_mode: str | None = None, illegal_reward: float | None = None
+    game: Game[Any, Any] | str,
+    render_mode: str | None = None,
+    illegal_reward: float | None = None,
 ) -> AECEnv:
-    """`ZerosumEnv(game, render_mode)` inside PettingZoo's wrappers, as its classic games come:
+    """`ZerosumEnv(game, render_mode)` (the game itself or its name, `"connect4"`) inside
+    PettingZoo's wrappers, as its classic games come:
     acting, observing or rendering before `reset` is refused (`OrderEnforcingWrapper`), and so
     is an action outside the action space (`AssertOutOfBoundsWrapper`), each by an
     AssertionError. A number in range that is not a legal move is a ValueError, unless
