@@ -10,8 +10,9 @@ is zero-sum, `utility(state, 0) == -utility(state, 1)`.
 
 Everything else is optional and discovered at run time with `isinstance` against the small
 protocols below (`Keyed`, `Restorable`, `Vectorized`, `Layered`, `Evaluating`, `Bounded`,
-`Noisy`, `Capturing`, `Exchanging`, `Checking`, `Passing`, `HistoryDependent`, `PathKeyed`, `Chance`,
-`InformationSets`, `MoveText`, `StateText`, `Rendering`, `NumberedMoves`, `Observing`), so
+`Noisy`, `Capturing`, `Exchanging`, `Checking`, `Passing`, `HistoryDependent`, `PathKeyed`,
+`Chance`, `InformationSets`, `MoveText`, `StateText`, `Rendering`, `NumberedMoves`,
+`Observing`), so
 that a game of ten lines works with every algorithm that needs no more than it gives, and a
 search that needs more says so with a `ValueError`. A game with `InformationSets` hides part
 of its state from the players: tree search does not apply to it, the algorithms of
