@@ -39,6 +39,7 @@ from zerosum.game import (
     Capturing,
     Checking,
     Evaluating,
+    Exchanging,
     Game,
     Keyed,
     Noisy,
@@ -136,6 +137,11 @@ class Engine(IterativeDeepening):
         self._capture = game.capture if settings.captures and isinstance(game, Capturing) else None
         checks = settings.check_extensions or settings.forward_pruning  # never pruned in check
         self._in_check = game.in_check if checks and isinstance(game, Checking) else None
+        judged = settings.static_exchange and isinstance(game, Exchanging)
+        self._exchange = (  # in quiescence, out of check
+            game.exchange if settings.static_exchange and isinstance(game, Exchanging) else None
+        )
+        self._checked = game.in_check if judged and isinstance(game, Checking) else None
         self.ordering = (
             settings.hash_move or settings.killers or settings.history or settings.captures
         )
@@ -451,7 +457,12 @@ class Engine(IterativeDeepening):
         capture = self._capture
         if capture is not None and len(moves) > 1:
             moves = sorted(moves, key=lambda move: mvv_lva(capture(state, move)), reverse=True)
+        exchange = self._exchange
+        if exchange is not None and self._checked is not None and self._checked(state):
+            exchange = None  # in check every evasion is played out
         for move in moves:
+            if exchange is not None and exchange(state, move) < 0:
+                continue  # a losing exchange: standing pat is better
             self.nodes += 1
             if self.nodes >= self.next_check:
                 self._check_budget()

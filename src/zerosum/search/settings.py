@@ -31,7 +31,9 @@ engine (`zerosum.search.engine`):
   window and searched again only when it might be better;
 - `quiescence`: at the depth limit, the game's `noisy_moves` (`zerosum.game.Noisy`) are played
   out (at most `quiescence_depth` plies) before evaluating, so that the horizon does not fall
-  in the middle of an exchange.
+  in the middle of an exchange; with `static_exchange` (`zerosum.game.Exchanging`), out of
+  check, a noisy move whose static exchange on its square loses material is left out (the
+  side to move keeps its evaluation rather than start a losing exchange).
 - forward pruning, for games that say what it needs, in a depth-limited search, never at the
   root, in check or with a proven score at stake (the window beyond a win or loss):
   `null_move` (`zerosum.game.Passing` and `Evaluating`: if passing, searched 2 or 3 plies less
@@ -51,7 +53,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from zerosum.game import Capturing, Checking, Evaluating, Keyed, Noisy, Passing
+from zerosum.game import Capturing, Checking, Evaluating, Exchanging, Keyed, Noisy, Passing
 from zerosum.search.table import DEFAULT_MEGABYTES
 
 __all__ = ["Settings"]
@@ -76,6 +78,7 @@ class Settings:
     null_window: bool = True
     quiescence: bool = True
     quiescence_depth: int = 16
+    static_exchange: bool = True
     null_move: bool = True
     late_move_reductions: bool = True
     futility: bool = True
@@ -90,7 +93,8 @@ class Settings:
 
     def effective(self, game: object) -> Settings:
         """These settings with every switch off that `game` cannot serve: the table and its move
-        need `Keyed`, iterative deepening `Evaluating`, MVV-LVA `Capturing`, quiescence `Noisy`,
+        need `Keyed`, iterative deepening `Evaluating`, MVV-LVA `Capturing`, quiescence `Noisy`
+        (and its static exchange `Exchanging`),
         the null move `Passing` and `Evaluating`, reductions and check extensions `Checking`,
         futility `Checking` and `Evaluating`."""
         table = self.table and isinstance(game, Keyed)
@@ -103,6 +107,12 @@ class Settings:
             hash_move=self.hash_move and table,
             captures=self.captures and isinstance(game, Capturing),
             quiescence=self.quiescence and isinstance(game, Noisy),
+            static_exchange=(
+                self.static_exchange
+                and self.quiescence
+                and isinstance(game, Noisy)
+                and isinstance(game, Exchanging)
+            ),
             null_move=self.null_move and isinstance(game, Passing) and evaluating,
             late_move_reductions=self.late_move_reductions and checking,
             futility=self.futility and checking and evaluating,
