@@ -184,6 +184,8 @@ def test_a_cache_directory_that_cannot_be_written_compiles_in_memory(tmp_path, m
     blocked = tmp_path / "a file"
     blocked.write_text("")
     monkeypatch.setenv(cache.ENVIRONMENT, str(blocked / "cache"))
+    for name in [name for name in sys.modules if name.startswith("zerosum_perft_search_")]:
+        monkeypatch.delitem(sys.modules, name)  # read from the cache by an earlier test
     functions = {"legal": rules.moves, "play": rules.play, "terminal": rules.terminal}
     module = cache.build(perft_search, functions, "perft", lambda module: None)
     assert module.__name__.startswith("zerosum_perft_search_") and not hasattr(module, "__file__")

@@ -33,14 +33,21 @@ from zerosum.search.scores import EVALUATION_UNIT, PROVEN, SCALE
 INFINITY = 1 << 40
 UNLIMITED = 1 << 30
 
-# The fields of `info`: counters, then the running search's state, then the switches.
+# The fields of `info`: counters, then the running search's state, then the switches (the
+# Python engine's `Settings`, and what its iteration keeps: `pruning`, `extension_limit`,
+# `null_ply`; `CAPPED`: the stacks are shorter than the game, a line ends at `MAX_PLY`).
 (
     NODES, TERMINALS, EVALUATIONS, CUTOFFS, HORIZONS, ESTIMATES, PROBES, HITS, TABLE_CUTOFFS,
     STORES, ENTRIES, NEXT_CHECK, STOPPED, ROOT_MOVE, ROOT_SCORE, GENERATION, SLOTS,
     USE_TABLE, HASH_MOVE, KILLERS, HISTORY, NULL_WINDOW, QUIESCENCE, QUIESCENCE_DEPTH,
-    MAX_PLY,
-) = range(25)  # fmt: skip
-INFO = 25
+    MAX_PLY, CAPTURES, STATIC_EXCHANGE, CHECKS, EXTENSIONS, NULL_MOVE, REDUCTIONS, FUTILITY,
+    FUTILITY_MARGIN, REUSE_SCORES, NOISY, PRUNING, EXTENSION_LIMIT, NULL_PLY, CAPPED,
+) = range(39)  # fmt: skip
+INFO = 39
+
+NULL_MOVE_DEPTH, LATE_MOVE, REDUCTION_DEPTH, FUTILITY_DEPTH = 3, 3, 3, 2
+"""The Python engine's: the least depth of a null move, the index of the first late move, the
+least depth of a reduction, the most depth of futility pruning (`zerosum.search.engine`)."""
 
 
 _STATES = types.uint64[:, ::1]
@@ -99,13 +106,12 @@ def heuristic_score(estimate: float) -> Any:
 
 
 @njit(cache=True)
-def order_moves(moves, count, first, killer, second_killer, history, use_history):
-    """Put `moves[:count]` in the order to search them, in place: `first` (the hash move, or
-    the previous iteration's best at the root) if it is legal, the killers (-1: none) that
-    are legal, then the rest by `history` score if `use_history`, ties in the game's order
-    (a stable insertion sort)."""
-    front = 0
-    for wanted in (first, killer, second_killer):
+def order_moves(moves, front, count, killer, second_killer, history, use_history):
+    """Put `moves[front:count]` in the order to search them, in place, after the `front` moves
+    already placed (the hash move, the captures): the killers (-1: none) that are legal, then
+    the rest by `history` score if `use_history`, ties in the game's order (a stable
+    insertion sort)."""
+    for wanted in (killer, second_killer):
         if wanted < 0:
             continue
         for index in range(front, count):
@@ -124,3 +130,27 @@ def order_moves(moves, count, first, killer, second_killer, history, use_history
                 moves[back] = moves[back - 1]
                 back -= 1
             moves[back] = move
+
+
+@njit(cache=True)
+def put_first(moves, count, first):
+    """Move `first` to the front of `moves[:count]` if it is there (a collision can store any
+    move); how many moves are placed: 1 or 0."""
+    if first < 0:
+        return 0
+    for index in range(count):
+        if moves[index] == first:
+            for back in range(index, 0, -1):
+                moves[back] = moves[back - 1]
+            moves[0] = first
+            return 1
+    return 0
+
+
+@njit(cache=True)
+def holds(moves, count, move):
+    """Whether `move` is among `moves[:count]`."""
+    for index in range(count):  # noqa: SIM110 (a loop, which numba compiles, not a generator)
+        if moves[index] == move:
+            return True
+    return False

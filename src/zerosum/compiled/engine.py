@@ -11,7 +11,7 @@ the hash move, killers, history, PVS, quiescence and its depth) and the same sco
 switches the compiled games never need (captures, null move, reductions, futility, check
 extensions: no compiled game offers checks, passes or captures) are off, as the Python
 engine's `effective` settings turn them off for these games. The transposition table has as
-many slots as the Python table of the same `table_mb` (in an eighth of its memory), so the two
+many slots as the Python table of the same `table_mb` (in 40 bytes a slot), so the two
 engines keep the same entries: searched alike, they visit the same nodes.
 
 Budgets: the compiled search calls back into Python every `CHECK_EVERY` nodes, where the
@@ -40,10 +40,17 @@ from numba import njit
 
 from zerosum.compiled import alphabeta, alphabeta_search
 from zerosum.compiled.alphabeta import (
+    CAPPED,
+    CAPTURES,
+    CHECKS,
     CUTOFFS,
     ENTRIES,
     ESTIMATES,
     EVALUATIONS,
+    EXTENSION_LIMIT,
+    EXTENSIONS,
+    FUTILITY,
+    FUTILITY_MARGIN,
     GENERATION,
     HASH_MOVE,
     HISTORY,
@@ -54,13 +61,20 @@ from zerosum.compiled.alphabeta import (
     MAX_PLY,
     NEXT_CHECK,
     NODES,
+    NOISY,
+    NULL_MOVE,
+    NULL_PLY,
     NULL_WINDOW,
     PROBES,
+    PRUNING,
     QUIESCENCE,
     QUIESCENCE_DEPTH,
+    REDUCTIONS,
+    REUSE_SCORES,
     ROOT_MOVE,
     ROOT_SCORE,
     SLOTS,
+    STATIC_EXCHANGE,
     STOPPED,
     STORES,
     TABLE_CUTOFFS,
@@ -73,8 +87,10 @@ from zerosum.compiled.checked import checked_once
 from zerosum.compiled.protocol import CompiledGame, compiled_twin
 from zerosum.compiled.rules import python_rules
 from zerosum.compiled.table import new_table
+from zerosum.game import Noisy, is_history_dependent
 from zerosum.search.deepening import Iteration, IterativeDeepening, Stopped
-from zerosum.search.scores import decode
+from zerosum.search.ordering import QUIET
+from zerosum.search.scores import EVALUATION_UNIT, decode
 from zerosum.search.settings import Settings
 from zerosum.search.table import TableStats, slots_for
 
@@ -88,8 +104,21 @@ STOPPING = {"stop": 1, "nodes": 2, "time": 3}
 """What the compiled search is told when the driver stops it (`info[STOPPED]`), by the
 driver's reason; Ctrl-C is `INTERRUPT`."""
 
-UNSUPPORTED = ("captures", "null_move", "late_move_reductions", "futility", "check_extensions")
-"""Switches of `Settings` the compiled engine has no code for: off whatever is asked."""
+NEEDS = {
+    "captures": ("capture",),
+    "static_exchange": ("exchange",),
+    "null_move": ("pass_move",),
+    "late_move_reductions": ("in_check",),
+    "futility": ("in_check",),
+    "check_extensions": ("in_check",),
+}
+"""The compiled functions each switch of `Settings` needs beside the rules (the Python game
+offering the capability is not enough): a switch is off where they are missing."""
+
+SEARCH_PLIES = 512
+"""The longest line the engine's stacks hold for a game longer than that (chess: thousands of
+plies), far beyond any depth it is asked for with its extensions and quiescence; a line that
+reaches it ends there, evaluated."""
 
 
 @functools.cache
@@ -102,6 +131,11 @@ def kernel(compiled: CompiledGame) -> Any:
         "terminal": compiled.terminal, "utility": compiled.utility, "key": compiled.key,
         "evaluate": compiled.evaluate if compiled.evaluate is not None else _no_evaluation,
         "noisy": compiled.noisy if compiled.noisy is not None else _no_moves,
+        "in_check": compiled.in_check if compiled.in_check is not None else _never,
+        "capture": compiled.capture if compiled.capture is not None else _quiet,
+        "pass_move": compiled.pass_move if compiled.pass_move is not None else _no_pass,
+        "exchange": compiled.exchange if compiled.exchange is not None else _even,
+        "path_key": compiled.path_key if compiled.path_key is not None else _no_path,
     }  # fmt: skip
     module = build(
         alphabeta_search, bindings, f"compiling the engine for {compiled.name}", _no_compiling
@@ -121,6 +155,31 @@ def _no_evaluation(state, player):
 @njit(cache=True)
 def _no_moves(state, out):
     return 0
+
+
+@njit(cache=True)
+def _never(state):
+    return False
+
+
+@njit(cache=True)
+def _quiet(state, move):
+    return float(QUIET)
+
+
+@njit(cache=True)
+def _no_pass(state, child):
+    return False
+
+
+@njit(cache=True)
+def _even(state, move):
+    return 0.0
+
+
+@njit(cache=True)
+def _no_path(state):
+    return np.uint64(0)
 
 
 class InInfo:
@@ -164,27 +223,44 @@ class Engine(IterativeDeepening):
             python_game = python_rules(compiled)
             self._to_words, self._numbered_move = python_game.words, int
         requested = replace(settings or Settings(), **switches)
-        off = {name: False for name in UNSUPPORTED}
+        off = {
+            name: False
+            for name, needed in NEEDS.items()
+            if any(getattr(compiled, function) is None for function in needed)
+        }
         settings = replace(requested.effective(python_game), **off)
-        plies = compiled.max_plies + 2
+        plies = min(compiled.max_plies, SEARCH_PLIES) + 2
         self.slots = slots_for(settings.table_mb) if settings.table else 1
         self.table = new_table(self.slots)
         self.states = np.zeros((plies + 1, compiled.words), np.uint64)
-        self.moves = np.zeros((plies + 1, compiled.max_moves), np.int64)
+        self.moves = np.zeros((plies + 1, 2 * compiled.max_moves), np.int64)  # moves, tactics
         self.pv = np.zeros((plies + 1, plies + 2), np.int64)
         self.killers = np.full((plies + 1, 2), -1, np.int64)
         self.history = np.zeros((2, compiled.move_space), np.float64)
         self.info = np.zeros(INFO, np.int64)
+        history_dependent = is_history_dependent(python_game)
+        checks = settings.check_extensions or settings.forward_pruning  # never pruned in check
         info = self.info
         info[SLOTS] = self.slots
         info[MAX_PLY] = plies
+        info[CAPPED] = compiled.max_plies > SEARCH_PLIES
         info[USE_TABLE] = settings.table
         info[HASH_MOVE] = settings.hash_move
         info[KILLERS] = settings.killers
         info[HISTORY] = settings.history
+        info[CAPTURES] = settings.captures
         info[NULL_WINDOW] = settings.null_window
         info[QUIESCENCE] = settings.quiescence
         info[QUIESCENCE_DEPTH] = settings.quiescence_depth
+        info[STATIC_EXCHANGE] = settings.static_exchange
+        info[NOISY] = compiled.noisy is not None and isinstance(python_game, Noisy)
+        info[CHECKS] = checks and compiled.in_check is not None
+        info[EXTENSIONS] = settings.check_extensions
+        info[NULL_MOVE] = settings.null_move
+        info[REDUCTIONS] = settings.late_move_reductions
+        info[FUTILITY] = settings.futility
+        info[FUTILITY_MARGIN] = round(settings.futility_margin * EVALUATION_UNIT)
+        info[REUSE_SCORES] = not history_dependent or compiled.path_key is not None
         super().__init__(python_game, settings)  # the driver, its counts in `info`
         self.root_move = -1
         kernel(compiled)  # compiled, or read from numba's cache, now: before any search's clock
@@ -228,14 +304,17 @@ class Engine(IterativeDeepening):
         self.info[GENERATION] += 1
 
     def _iterate(self, state: Any, depth: int, prune: bool) -> Iteration:
-        """The iteration to `depth` (`prune` is always off: no compiled game offers forward
-        pruning); `Stopped` when the budget ended it before a root move was searched to the
-        end, KeyboardInterrupt on Ctrl-C (the driver answers with the last finished one)."""
+        """The iteration to `depth`, with forward pruning if `prune`; `Stopped` when the budget
+        ended it before a root move was searched to the end, KeyboardInterrupt on Ctrl-C (the
+        driver answers with the last finished one)."""
         info = self.info
         start = clock.perf_counter()
         self.states[0] = self._to_words(state)
         nodes_before, estimates_before = int(info[NODES]), int(info[ESTIMATES])
         info[ROOT_MOVE] = self.root_move
+        info[PRUNING] = prune and depth < UNLIMITED
+        info[EXTENSION_LIMIT] = depth if depth < UNLIMITED else 0
+        info[NULL_PLY] = -2
         info[STOPPED] = 0
         self.pv[0, 0] = 0
         search = kernel(self.compiled)

@@ -36,7 +36,11 @@ The functions, each compiled with `numba.njit` (`CompiledGame` holds them):
   `null_move` gives None: `zerosum.game.Passing`, null-move pruning);
 - optional `exchange(state, move) -> float`: what the capture `move` wins for the player making
   it once every exchange on its square is played out, on the utility's scale (the Python
-  game's `exchange`: static exchange evaluation in quiescence).
+  game's `exchange`: static exchange evaluation in quiescence);
+- optional `path_key(state) -> uint64`: for a game whose outcome depends on the way to a
+  position (`zerosum.game.HistoryDependent`), a hash of what of it matters (the Python game's
+  `path_key`: two states with equal ones have the same future), so that the engine reuses a
+  stored score only along an equal path.
 
 Python glue, not compiled: `format_move(move)` and `parse_state(text)` for a game without a
 Python twin; `twin` maps the game to an ordinary Python game with the same rules (`Twin`:
@@ -59,7 +63,7 @@ __all__ = ["Compilable", "CompiledGame", "Twin", "compiled_twin", "new_state"]
 REQUIRED = ("initial", "to_move", "moves", "play", "terminal", "utility", "key")
 """The compiled functions every compiled game gives."""
 
-OPTIONAL = ("evaluate", "noisy", "in_check", "capture", "pass_move", "exchange")
+OPTIONAL = ("evaluate", "noisy", "in_check", "capture", "pass_move", "exchange", "path_key")
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,7 @@ class CompiledGame:
     capture: Any = None
     pass_move: Any = None
     exchange: Any = None
+    path_key: Any = None
     format_move: Callable[[int], str] | None = None
     parse_state: Callable[[str], np.ndarray] | None = None
     twin: Twin | None = field(default=None, compare=False)

@@ -1,10 +1,12 @@
 """The compiled engine's transposition table: one preallocated int64 array, a row a slot.
 
-A row holds the key (its 64 bits), the depth searched, the score, and a packed word
+A row holds the key (its 64 bits), the depth searched, the score, a packed word
 `generation << 32 | (move + 1) << 8 | bound` (0 in an empty slot: a stored entry always has
-a move). The slot of a key and the replacement policy are the Python table's
-(`zerosum.search.table`): slot `hash(key) % slots` with Python's hash of an integer, a prime
-number of slots, "depth-preferred with ageing". So with as many slots, the two tables keep the
+a move), and the path key of the position it was stored for (the game's `path_key`, 0 for a
+game whose positions alone decide: a score is reused only along an equal path). The slot of
+a key and the replacement policy are the Python table's (`zerosum.search.table`): slot
+`hash(key) % slots` with Python's hash of an integer, a prime number of slots,
+"depth-preferred with ageing". So with as many slots, the two tables keep the
 same entries and the two engines visit the same nodes. Its counts live in the engine's `info`
 array (`PROBES`, `HITS`, `STORES`, `ENTRIES`).
 """
@@ -14,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-KEY, DEPTH, SCORE, PACKED = 0, 1, 2, 3
-WIDTH = 4
+KEY, DEPTH, SCORE, PACKED, PATH = 0, 1, 2, 3, 4
+WIDTH = 5
 """Columns of the table's array."""
 
 HASH_MODULUS = np.uint64((1 << 61) - 1)
@@ -49,8 +51,9 @@ def probe(table, info, slot, key):
 
 
 @njit(cache=True)
-def store(table, info, slot, key, depth, score, bound, move, generation):
-    """Remember a result for `key` unless its slot holds a deeper one of this search."""
+def store(table, info, slot, key, depth, score, bound, move, generation, path):
+    """Remember a result for `key`, reached along `path`, unless its slot holds a deeper one
+    of this search."""
     packed = table[slot, PACKED]
     if (
         packed == 0
@@ -64,6 +67,7 @@ def store(table, info, slot, key, depth, score, bound, move, generation):
         table[slot, DEPTH] = depth
         table[slot, SCORE] = score
         table[slot, PACKED] = (generation << 32) | ((move + 1) << 8) | bound
+        table[slot, PATH] = np.int64(path)
         info[STORES] += 1
 
 
