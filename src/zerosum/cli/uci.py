@@ -36,12 +36,14 @@ import threading
 import time as clock
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, Any
 
 import chess
 import chess.polyglot
 import chess.syzygy
 
+from zerosum.compiled import choice
+from zerosum.compiled.choice import IMPLEMENTATIONS
 from zerosum.games.chess import WIN, Chess, Position
 from zerosum.games.chess.syzygy import Syzygy
 from zerosum.limits import Limit, clipped, clipped_path, one_line
@@ -235,13 +237,16 @@ def check_book(path: str) -> None:
 class UciSession:
     """One conversation with a GUI: its position, options, engine and running search."""
 
-    def __init__(self, write: Callable[[str], None]) -> None:
+    def __init__(self, write: Callable[[str], None], impl: str | None = None) -> None:
+        """A conversation written to by `write`, searched by the engine `impl` names (the
+        compiled one by default, `zerosum.compiled.choice`)."""
         self._write = write
         self._lock = threading.Lock()
         self.game = Chess()
+        self.impl = choice.implementation(self.game, impl)  # ValueError for a bad one
         self.options = Options()
         self.syzygy: Syzygy | None = None
-        self.engine = self._new_engine(self.options.hash_mb)
+        self._engine: Any = None  # made when first needed: `isready` waits for it
         self.position = self.game.initial_state()
         self.worker: threading.Thread | None = None
         self.release = threading.Event()  # set by `stop`: an infinite search may answer
@@ -295,7 +300,20 @@ class UciSession:
         self.send("option name SyzygyPath type string default <empty>")
         self.send("uciok")
 
+    @property
+    def engine(self) -> Any:
+        """The engine, made (and the compiled one loaded, compiled the first time) when first
+        asked for: `uci` is answered at once, `isready` once the engine can search."""
+        if self._engine is None:
+            self._engine = self._new_engine(self.options.hash_mb)
+        return self._engine
+
+    @engine.setter
+    def engine(self, engine: Any) -> None:
+        self._engine = engine
+
     def isready(self, args: list[str]) -> None:
+        self.engine  # noqa: B018 (made now: the GUI waits for readyok, not for its first move)
         self.send("readyok")
 
     def ucinewgame(self, args: list[str]) -> None:
@@ -349,7 +367,8 @@ class UciSession:
             if self.syzygy is not None:
                 self.syzygy.close()
             self.options.syzygy_path, self.syzygy = value, syzygy
-            self.engine = self._new_engine(self.options.hash_mb)
+            if self.impl == "python":  # its search reads them
+                self.engine = self._new_engine(self.options.hash_mb)
         else:
             raise ValueError(f"no option {clipped(name)}")
 
@@ -496,9 +515,12 @@ class UciSession:
         self.note(f"book move {entry.move.uci()}")
         return entry.move
 
-    def _new_engine(self, megabytes: int) -> Engine:
-        """An engine with a table of `megabytes` and the Syzygy tables in use; ValueError when
-        the table cannot exist on this machine."""
+    def _new_engine(self, megabytes: int) -> Any:
+        """An engine with a table of `megabytes`; ValueError when the table cannot exist on
+        this machine. The Python engine reads the Syzygy tables in use inside its search, the
+        compiled one is given a tables' move at the root (`_table_move`)."""
+        if self.impl == "compiled":
+            return choice.engine(self.game, "compiled", table_mb=megabytes)
         return Engine(self.game, table_mb=megabytes, tablebase=self.syzygy)
 
     def _kept(self, option: str) -> str:
@@ -518,9 +540,12 @@ class UciSession:
         return move
 
 
-def serve(source: IO[bytes] | None = None, output: IO[bytes] | None = None) -> int:
-    """Hold a UCI conversation on `source` and `output` (standard input and output by default)
-    until `quit` or the end of input; a GUI gone (a closed output) ends it too."""
+def serve(
+    source: IO[bytes] | None = None, output: IO[bytes] | None = None, impl: str | None = None
+) -> int:
+    """Hold a UCI conversation on `source` and `output` (standard input and output by default),
+    searching with the engine `impl` names (`zerosum.compiled.choice`), until `quit` or the end
+    of input; a GUI gone (a closed output) ends it too."""
     source = sys.stdin.buffer if source is None else source
     sink = sys.stdout.buffer if output is None else output
     closed = threading.Event()
@@ -534,7 +559,7 @@ def serve(source: IO[bytes] | None = None, output: IO[bytes] | None = None) -> i
         except (OSError, ValueError):  # the GUI went away (a broken pipe, a closed file)
             closed.set()
 
-    session = UciSession(write)
+    session = UciSession(write, impl)
     while not closed.is_set():
         line = source.readline(LONGEST_LINE + 1)
         if not line:
@@ -571,4 +596,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f" {MOST_HASH_MB:,} MB, {PLIES}, a command line of at most {LONGEST_LINE:,}"
         " bytes (a longer one is skipped)."
     )
-    parser.set_defaults(run=lambda args: serve())
+    parser.add_argument(
+        "--engine",
+        choices=IMPLEMENTATIONS,
+        help="the compiled engine (the default where chess's compiled rules are) or the Python"
+        " one; the compiled engine reads the Syzygy tables at the root, the Python one in its"
+        " search too",
+    )
+    parser.set_defaults(run=lambda args: serve(impl=args.engine))
