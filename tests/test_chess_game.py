@@ -150,6 +150,11 @@ def test_bad_fen_is_refused_with_the_reason():
         GAME.parse_state("not a fen")
     with pytest.raises(ValueError, match="bad FEN"):
         GAME.parse_state("8/8/8/8/8/8/8/8 w - - 0 1")
+    with pytest.raises(ValueError, match="a halfmove clock over 150"):
+        GAME.parse_state("4k3/8/8/8/8/8/8/4K3 w - - 151 200")
+    with pytest.raises(ValueError, match="a move number over 10,000"):
+        GAME.parse_state("4k3/8/8/8/8/8/8/4K3 w - - 0 10001")
+    assert GAME.parse_state("4k3/8/8/8/8/8/8/4K3 w - - 150 10000").board.halfmove_clock == 150
 
 
 def test_position_from_board_keeps_no_move_stack():

@@ -43,21 +43,22 @@ def test_each_switch_changes_the_nodes_of_connect_four_after_4453_at_depth_6(swi
 @pytest.mark.parametrize(
     ("switches", "nodes"),
     [
-        ({}, 1954),
-        ({"table": False}, 3123),
-        ({"iterative": False}, 2553),
-        ({"hash_move": False}, 2954),
-        ({"killers": False}, 1977),
-        ({"history": False}, 1991),
-        ({"captures": False}, 2549),
-        ({"null_window": False}, 3136),
+        ({}, 1699),
+        ({"table": False}, 2746),
+        ({"iterative": False}, 2219),
+        ({"hash_move": False}, 2603),
+        ({"killers": False}, 1720),
+        ({"history": False}, 1732),
+        ({"captures": False}, 2083),
+        ({"null_window": False}, 2818),
         ({"quiescence": False}, 1814),
-        ({"null_move": False}, 2144),
-        ({"late_move_reductions": False}, 1978),
-        ({"futility": False}, 2240),
-        ({"futility_margin": 0.0}, 1002),
-        ({"futility_margin": 3.0}, 2179),
-        ({"check_extensions": False}, 907),
+        ({"static_exchange": False}, 1954),  # every capture played out in quiescence
+        ({"null_move": False}, 1874),
+        ({"late_move_reductions": False}, 1723),
+        ({"futility": False}, 1968),
+        ({"futility_margin": 0.0}, 884),
+        ({"futility_margin": 3.0}, 1907),
+        ({"check_extensions": False}, 760),
     ],
 )
 def test_each_switch_changes_the_nodes_of_a_chess_ending_at_depth_4(switches, nodes):
@@ -160,6 +161,7 @@ def test_settings_are_effective_for_the_game():
         late_move_reductions=False,
         futility=False,
         check_extensions=False,
+        static_exchange=False,
     )  # Connect Four has no captures, checks or passes
     tictactoe = Engine(TicTacToe(), quiescence_depth=3).settings
     assert (tictactoe.iterative, tictactoe.quiescence, tictactoe.table) == (False, False, True)

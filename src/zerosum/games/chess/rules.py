@@ -220,6 +220,16 @@ def _piece_on(board: chess.Board, square: int) -> int:
     return piece_type
 
 
+def _least_valuable(board: chess.Board, attackers: int) -> int | None:
+    """The square of the least valuable of `attackers` (by type, pawn first, king last; of two
+    alike the lower square), None when there is none."""
+    for piece_type in chess.PIECE_TYPES:
+        found = attackers & getattr(board, _BITBOARDS[piece_type])
+        if found:
+            return chess.lsb(found)
+    return None
+
+
 def _toggle(board: chess.Board, piece_type: int, color: bool, square: int) -> int:
     """Put a piece on an empty `square` or take it off; its Polyglot random number (for the
     key). `occupied` is left for the caller to set."""
@@ -483,6 +493,57 @@ class Chess:
             return None
         return PIECE_VALUES[victim], PIECE_VALUES[_piece_on(board, move.from_square)]
 
+    def exchange(self, state: Position, move: chess.Move) -> float:
+        """What the capture or promotion `move` wins for the side making it, in pawns, once
+        every capture on its square is played out (static exchange evaluation); 0 for a quiet
+        move.
+
+        The swap list: each side in turn takes on the square with its least valuable attacker
+        (pawn, knight, bishop, rook, queen, then king; of two alike the one on the lower
+        square), the pieces behind it attacking through the square it left (x-rays); a king
+        takes only where no attacker of the other side is left; a pawn taking on the last rank
+        becomes a queen. Gains are counted from the first capture on, and from the last one
+        back each side keeps the better of stopping and going on. Pins are not looked at."""
+        board = state.board
+        target = move.to_square
+        occupied = board.occupied ^ chess.BB_SQUARES[move.from_square]
+        if board.is_en_passant(move):
+            victim: int | None = chess.PAWN
+            passed = chess.square(chess.square_file(target), chess.square_rank(move.from_square))
+            occupied ^= chess.BB_SQUARES[passed]
+        elif board.occupied_co[not board.turn] & chess.BB_SQUARES[target]:
+            victim = board.piece_type_at(target)
+        elif move.promotion:
+            victim = None
+        else:
+            return 0.0
+        gains = [PIECE_VALUES[victim] if victim else 0.0]
+        if move.promotion:
+            gains[0] += PIECE_VALUES[move.promotion] - PIECE_VALUES[chess.PAWN]
+        standing = move.promotion or _piece_on(board, move.from_square)  # the piece on target
+        side = not board.turn
+        last_rank = chess.square_rank(target) in (0, 7)
+        while True:
+            square = _least_valuable(board, board.attackers_mask(side, target, occupied) & occupied)
+            if square is None:
+                break
+            piece = _piece_on(board, square)
+            left = occupied ^ chess.BB_SQUARES[square]
+            if piece == chess.KING and board.attackers_mask(not side, target, left) & left:
+                break  # the king may not take into check
+            value = PIECE_VALUES[standing]
+            standing = piece
+            if piece == chess.PAWN and last_rank:
+                value += PIECE_VALUES[chess.QUEEN] - PIECE_VALUES[chess.PAWN]
+                standing = chess.QUEEN
+            gains.append(value - gains[-1])
+            occupied = left
+            side = not side
+        while len(gains) > 1:
+            last = gains.pop()
+            gains[-1] = -max(-gains[-1], last)
+        return gains[0]
+
     @staticmethod
     def _mvv_lva(board: chess.Board, move: chess.Move) -> float:
         victim = board.piece_type_at(move.to_square) or (
@@ -602,6 +663,16 @@ class Chess:
         status = board.status()
         if status != chess.STATUS_VALID:
             raise ValueError(f"bad FEN {clipped(fen)}: {status_text(status)}")
+        if board.halfmove_clock > LONGEST_CLOCK:
+            raise ValueError(
+                f"bad FEN {clipped(fen)}: a halfmove clock over {LONGEST_CLOCK}"
+                " (the seventy-five-move rule ends every game by then)"
+            )
+        if board.fullmove_number > LAST_MOVE_NUMBER:
+            raise ValueError(
+                f"bad FEN {clipped(fen)}: a move number over {LAST_MOVE_NUMBER:,}"
+                " (longer than any game under the seventy-five-move rule)"
+            )
         return Position.from_board(board)
 
     def parse_move(self, state: Position, text: str) -> chess.Move:
@@ -635,6 +706,15 @@ class Chess:
 LONGEST_FEN = 128
 """More characters than any FEN has (64 squares, a side, castling, en passant, two counters of
 python-chess's limits: about 90)."""
+
+LONGEST_CLOCK = 150
+"""The highest halfmove clock a position can have: FIDE's seventy-five-move rule ends the game
+there (this game ends at 100, the fifty-move rule; a position beyond is over)."""
+
+LAST_MOVE_NUMBER = 10_000
+"""More than the move number of any game's position: a game has at most 126 captures and pawn
+moves (16 pawns of 6 steps, 30 pieces to take) and at most 150 plies before each and after the
+last (the seventy-five-move rule), 19,176 plies in all."""
 
 STATUS_WORDS = {
     chess.STATUS_NO_WHITE_KING: "no white king",
