@@ -11,9 +11,11 @@ import pytest
 from dying_workers import KilledAlways, KilledOnce
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from layered_games import TakeOneTwoFive
 
 from zerosum.games.connect4 import ConnectFour
 from zerosum.games.tictactoe import TicTacToe
+from zerosum.search import alphabeta
 from zerosum.solve import compact, parallel, partitioned, solve
 from zerosum.solve.layers import owner
 from zerosum.solve.partitioned import build, open_build, parse_bytes, plan
@@ -53,7 +55,7 @@ class RandomLayered:
         return self.moves[state >> 16][state & 0xFFFF]
 
     def result(self, state, move):
-        return ((state >> 16) + 1) << 16 | move
+        return move if move >> 16 else ((state >> 16) + 1) << 16 | move  # a layer, or the next
 
     def is_terminal(self, state):
         return not self.legal_moves(state)
@@ -82,20 +84,22 @@ class Unlayered:
 
 
 @st.composite
-def random_layered(draw):
+def random_layered(draw, skips=False):
+    """A random layered game; with `skips`, a move may go to any later layer (a move is then the
+    child's key, `layer << 16 | index`), else to the next one (a move is the child's index)."""
     depth = draw(st.integers(1, 5))
     widths = [1] + [draw(st.integers(1, 4)) for _ in range(depth)]
     moves, movers, scores = [], [], []
     for layer, width in enumerate(widths):
-        following = widths[layer + 1] if layer + 1 < len(widths) else 0
+        if skips:
+            later = [(after << 16) | index for after in range(layer + 1, len(widths))
+                     for index in range(widths[after])]  # fmt: skip
+        else:
+            later = list(range(widths[layer + 1])) if layer + 1 < len(widths) else []
         moves.append(
-            [
-                sorted(draw(st.sets(st.integers(0, following - 1), max_size=3)))
-                if following
-                else []
-                for _ in range(width)
-            ]
-        )
+            [sorted(draw(st.sets(st.sampled_from(later), max_size=3))) if later else []
+             for _ in range(width)]
+        )  # fmt: skip
         movers.append([draw(st.integers(0, 1)) for _ in range(width)])
         scores.append([draw(st.integers(-2, 2)) for _ in range(width)])
     return RandomLayered(widths, moves, movers, scores)
@@ -134,19 +138,55 @@ def test_connect4_5x4_in_three_partitions_equals_todays_table(tmp_path):
 
 
 @settings(max_examples=40, deadline=None)
-@given(random_layered(), st.integers(1, 3))
-def test_random_layered_games_equal_the_unlayered_solver_in_memory_and_compact(
+@given(st.booleans().flatmap(lambda skips: random_layered(skips)), st.integers(1, 3))
+def test_random_layered_games_equal_the_unlayered_solver_partitioned_compact_and_by_layers(
     tmp_path_factory, game, parts
 ):
     folder = tmp_path_factory.mktemp("work")
     built = build(game, folder / "work", partitions=parts)
     compact.write(built, folder / "t.zt")
-    tables = (built.table(), compact.load(folder / "t.zt", game))
+    tables = (built.table(), compact.load(folder / "t.zt", game), solve(game, workers=1))
     flat = solve(Unlayered(game))
     positions = reachable(game)
     assert len(flat) == len(positions) and all(len(table) == len(flat) for table in tables)
     for state in positions:
         assert all(table.lookup(state) == flat.lookup(state) for table in tables)
+
+
+@pytest.mark.parametrize("parts", [1, 3])
+def test_take_one_two_or_five_built_in_partitions_equals_the_unlayered_solver(parts, tmp_path):
+    game = TakeOneTwoFive(5, heaps=3)  # a move takes 1, 2 or 5 stones: the layer grows by as many
+    positions = reachable(game)
+    flat = solve(Unlayered(game))
+    for keep in (True, False):  # the expansion kept for the propagation, or expanded again
+        built = build(game, tmp_path / f"{keep}", partitions=parts, keep_expansions=keep)
+        assert sorted(built.layers) == list(range(16)) and built.positions == len(positions)
+        table = built.table()
+        for state in positions:
+            assert table.lookup(state) == flat.lookup(state)
+        assert not list((tmp_path / f"{keep}").glob("layer-*/asked*"))  # nothing left over
+    # 5 = 2 (mod 3): each heap's Grundy value is 2, and 2 ^ 2 ^ 2 = 2 wins
+    assert table.lookup(game.initial_state())[0] == 1
+
+
+def test_take_one_two_or_five_built_in_partitions_has_the_values_and_distances_of_alphabeta(
+    tmp_path,
+):
+    game = TakeOneTwoFive(5, heaps=2)
+    table = build(game, tmp_path / "work", partitions=2).table()
+    for state in reachable(game):
+        exact, entry = alphabeta(game, state, distance=True), table.probe(state)
+        assert entry.value == exact.value and entry.distance == exact.plies
+
+
+@pytest.mark.parametrize(("phase", "layer"), [("enumerate", 6), ("propagate", 9)])
+def test_take_one_two_or_five_stopped_midway_resumes(tmp_path, phase, layer):
+    game, work = TakeOneTwoFive(5, heaps=3), tmp_path / "work"
+    with pytest.raises(Stop):
+        build(game, work, partitions=2, progress=stop_at(phase, layer))
+    resumed = build(game, work, partitions=2)
+    assert resumed.resumed > 0
+    assert resumed.table().sections == solve(game, workers=1).sections
 
 
 def test_a_layer_holds_every_position_once_in_the_partition_its_key_hashes_to(tmp_path):

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from layered_games import TakeOneTwoFive, WithoutKeys
 
 from zerosum.game import Restorable, Vectorized
 from zerosum.games.connect4 import ConnectFour
@@ -229,8 +230,9 @@ def test_a_restorable_game_sends_its_positions_to_the_next_tasks_as_keys(game):
     start = game.initial_state()
     carry = retrograde._carry(game, 2)
     payloads = retrograde._split({game.key(start): start}, 1, carry)
-    *_, following = retrograde.expand(game, 0, payloads, 3, carry)
-    sent = [payload for payload in following if payload is not None]
+    *_, following = retrograde.expand(game, 0, payloads, retrograde.Parts({}, 3), carry)
+    assert list(following) == [1] and len(following[1]) == 3  # the next layer, in three tasks
+    sent = [payload for payload in following[1] if payload is not None]
     assert all(payload.dtype == np.uint64 for payload in sent)
     children = {game.key(game.result(start, move)) for move in game.legal_moves(start)}
     assert sorted(np.concatenate(sent).tolist()) == sorted(children)
@@ -240,8 +242,8 @@ def test_another_layered_game_sends_its_positions_pickled():
     game = TwiceInARow([0] * 16)
     carry = retrograde._carry(game, 2)
     payloads = retrograde._split({1: 1}, 1, carry)
-    *_, following = retrograde.expand(game, 0, payloads, 2, carry)
-    sent = [pickle.loads(payload) for payload in following if payload is not None]
+    *_, following = retrograde.expand(game, 0, payloads, retrograde.Parts({}, 2), carry)
+    sent = [pickle.loads(payload) for payload in following[1] if payload is not None]
     assert sorted(key for payload in sent for key in payload) == [2, 3]
 
 
@@ -555,14 +557,76 @@ class Skipping(ConnectFour):
 
 
 class SkippingScored(LayeredScored):
+    """The scored tree whose layer is the node's number: a move doubles it, and more."""
+
     def layer(self, state):
-        return 2 * super().layer(state)
+        return state
 
 
-@pytest.mark.parametrize("game", [Skipping(3, 2), SkippingScored([0] * 16)], ids=["arrays", "one"])
-def test_a_move_that_skips_a_layer_is_refused(game):
-    with pytest.raises(ValueError, match="a move from layer 0 reaches layer 2: .* exactly one"):
+class Standing(ConnectFour):
+    """Connect Four whose layer is the stones of the first player: the second's moves stay."""
+
+    def layer(self, state):
+        return (state[2] + 1) // 2
+
+    def layers(self, keys):
+        return (super().layers(keys) + 1) // 2
+
+
+class Falling(LayeredScored):
+    """The scored tree whose layer goes down a move."""
+
+    def layer(self, state):
+        return -super().layer(state)
+
+
+@pytest.mark.parametrize(
+    ("game", "plain"),
+    [(Skipping(3, 3), ConnectFour(3, 3)), (SkippingScored([1, -2] * 8), Scored([1, -2] * 8))],
+    ids=["arrays", "one"],
+)
+def test_a_move_may_skip_layers_the_table_holds_the_same_values(game, plain):
+    skipping, flat = solve(game, workers=1), solve(plain, workers=1)
+    assert len(skipping) == len(flat)
+    for state in reachable(plain, plain.initial_state()).values():
+        assert skipping.lookup(state) == flat.lookup(state)
+
+
+@pytest.mark.parametrize(
+    ("game", "refusal"),
+    [
+        (Standing(3, 2), "from layer 1 reaches layer 1"),
+        (Falling([0] * 16), "from layer 0 reaches layer -1"),
+    ],
+    ids=["arrays", "one"],
+)
+def test_a_move_that_stays_in_its_layer_or_goes_back_is_refused(game, refusal):
+    with pytest.raises(ValueError, match=f"a move {refusal}: .* must go to a later layer"):
         solve(game, workers=1)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("make", [TakeOneTwoFive, WithoutKeys], ids=["keys", "pickled"])
+def test_take_one_two_or_five_is_solved_by_its_layers_of_stones_taken(make, workers, monkeypatch):
+    monkeypatch.setattr(retrograde, "MIN_CHUNK", 8)  # several tasks a layer on two workers
+    game = make(6, heaps=3)  # a move takes 1, 2 or 5 stones: the layer grows by as many
+    table = solve(game, workers=workers)
+    positions = reachable(game, game.initial_state())
+    assert len(table) == len(positions) and len(table.sections) == 19  # 0 to 18 stones taken
+    flat = solve(Unlayered(game))
+    for state in positions.values():
+        assert table.lookup(state) == flat.lookup(state)
+    # 6 = 0 (mod 3): each heap's Grundy value is its stones mod 3, and 0 ^ 0 ^ 0 loses
+    assert table.lookup(game.initial_state())[0] == -1
+
+
+@pytest.mark.parametrize("make", [TakeOneTwoFive, WithoutKeys], ids=["keys", "pickled"])
+def test_take_one_two_or_five_by_layers_has_the_values_and_distances_of_alphabeta(make):
+    game = make(5, heaps=2)
+    table = solve(game, workers=1)
+    for state in reachable(game, game.initial_state()).values():
+        exact, entry = alphabeta(game, state, distance=True), table.probe(state)
+        assert entry.value == exact.value and entry.distance == exact.plies
 
 
 def test_a_position_in_the_tablebase_is_looked_up_never_searched(tictactoe_table):

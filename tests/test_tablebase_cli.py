@@ -3,6 +3,7 @@
 import json
 import re
 import sys
+from pathlib import Path
 
 import pexpect
 import pytest
@@ -156,3 +157,15 @@ def test_build_interrupted_midway_exits_130_and_writes_nothing(tmp_path, monkeyp
     code, _, _ = cli("tablebase", "build", "tictactoe", "-o", str(path), "--workers", "1")
     assert code == 130
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("way", [(), ("--work-dir", "work")], ids=["memory", "partitioned"])
+def test_build_takes_a_game_whose_moves_skip_layers(cli, tmp_path, monkeypatch, way):
+    monkeypatch.chdir(tmp_path)
+    game = f"{Path(__file__).parent / 'layered_games.py'}:TakeOneTwoFive(size=20,heaps=2)"
+    report = cli.json("tablebase", "build", game, "-o", "t.zt", *way, progress=True)
+    # 20 ^ 20 stones, each heap's Grundy value its stones mod 3: 2 ^ 2 = 0 loses for the mover
+    assert (report["positions"], report["value"], report["plies"]) == (878, -1, 22)
+    assert [layer["layer"] for layer in report["layers"]] == list(range(41))
+    code, out, _ = cli("tablebase", "probe", "t.zt", game, "--position", "4 2 0")
+    assert code == 0 and "a win in" in out  # 1 ^ 2 = 3: a win

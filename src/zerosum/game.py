@@ -113,10 +113,11 @@ class Vectorized(Protocol):
 
 @runtime_checkable
 class Layered(Protocol):
-    """A game whose positions fall into numbered layers, every move going to the next one.
+    """A game whose positions fall into numbered layers, every move going to a later one.
 
-    `layer(state)` is a counter that each move raises by exactly one (stones on the board, moves
-    played), so the game has no cycles and retrograde analysis can hold two layers at a time.
+    `layer(state)` is a counter that each move raises, by one (stones on the board, moves
+    played) or by more (stones taken), so the game has no cycles and retrograde analysis solves
+    it a layer at a time, each from the later layers its moves reach.
     """
 
     def layer(self, state: Any) -> int: ...

@@ -4,8 +4,9 @@
   multiplicative hash (Knuth), so that copies of a position reached from anywhere meet in one
   place and any bits of the key spread out.
 - *Expansion*: the keys of a layer expanded at once into what retrograde analysis needs of each
-  position (its mover, its number of moves, its terminal rank, its children's keys), by the
-  game's rules on arrays (`Vectorized`) or position by position from the keys (`Restorable`).
+  position (its mover, its number of moves, its terminal rank, its children's keys and their
+  layers, each later than its own: a move may go to any later layer), by the game's rules on
+  arrays (`Vectorized`) or position by position from the keys (`Restorable`).
 - *Valuing*: a position's rank (see `zerosum.solve.outcome`) from its children's ranks, each
   seen from the position's side to move.
 """
@@ -42,11 +43,17 @@ def by_owner(keys: np.ndarray, parts: int) -> tuple[np.ndarray, np.ndarray]:
     (`bounds[q]:bounds[q + 1]`)."""
     if parts == 1:  # one owner: nothing to sort
         return np.arange(len(keys)), np.array([0, len(keys)])
-    owners = owner(keys, parts)
-    if parts <= 1 << 16:  # numpy sorts 16-bit integers by radix, stably, in linear time
-        owners = owners.astype(np.uint16)
-    order = np.argsort(owners, kind="stable")
-    return order, np.searchsorted(owners[order], np.arange(parts + 1))
+    return by_place(owner(keys, parts), parts)
+
+
+def by_place(places: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """How items fall to `count` places (`places`, each from 0 to `count` - 1): an order of
+    their indices, place after place and in the order they had within one, and where each
+    place's begin in it (`bounds[q]:bounds[q + 1]`)."""
+    if count <= 1 << 16:  # numpy sorts 16-bit integers by radix, stably, in linear time
+        places = places.astype(np.uint16)
+    order = np.argsort(places, kind="stable")
+    return order, np.searchsorted(places[order], np.arange(count + 1))
 
 
 def split_by_owner(keys: np.ndarray, parts: int) -> list[np.ndarray | None]:
@@ -68,21 +75,22 @@ def sorted_unique(keys: np.ndarray, *, runs: bool = False) -> np.ndarray:
     return keys[distinct]
 
 
-def refuse_strays(layers: set[int], layer: int) -> None:
-    """ValueError unless the children of layer `layer` are all in the next layer."""
-    strays = layers - {layer + 1}
-    if strays:
+def refuse_earlier(layers: np.ndarray, layer: int) -> None:
+    """ValueError unless every one of `layers` (those the moves from layer `layer` reach) is
+    later than `layer`: a layer may grow by any amount on a move, never stay or fall."""
+    if len(layers) and (lowest := int(layers.min())) <= layer:
         raise ValueError(
-            f"a move from layer {layer} reaches layer {min(strays)}:"
-            " every move of a layered game must add exactly one"
+            f"a move from layer {layer} reaches layer {lowest}: every move of a layered game"
+            " must go to a later layer"
         )
 
 
 def expand_layer(game: Any, layer: int, keys: np.ndarray) -> tuple[np.ndarray, ...]:
     """The positions of layer `layer` whose keys are `keys` (uint64, distinct), expanded: their
     movers (uint8), numbers of moves (0 exactly for a finished game), terminal ranks (int64, 0
-    unless finished, from the mover's point of view), and their children's keys (uint64),
-    position after position. ValueError when a child is not in the next layer.
+    unless finished, from the mover's point of view), their children's keys (uint64) and the
+    children's layers (int64), position after position. ValueError when a child is not in a
+    later layer.
 
     A `Vectorized` game expands them at once; another must be `Restorable` (positions rebuilt
     from keys) and is expanded one position at a time."""
@@ -91,10 +99,15 @@ def expand_layer(game: Any, layer: int, keys: np.ndarray) -> tuple[np.ndarray, .
         counts = np.asarray(counts, np.intp)
         ranks = np.where(counts == 0, terminal_rank_all(np.asarray(utilities)), 0)
         child_keys = np.asarray(child_keys, np.uint64)
-        if len(child_keys):  # the lowest and highest layers of the children, not a sort
-            layers = game.layers(child_keys)
-            refuse_strays({int(layers.min()), int(layers.max())}, layer)
-        return np.asarray(movers, np.uint8), counts, ranks.astype(np.int64), child_keys
+        child_layers = np.asarray(game.layers(child_keys) if len(child_keys) else (), np.int64)
+        refuse_earlier(child_layers, layer)
+        return (
+            np.asarray(movers, np.uint8),
+            counts,
+            ranks.astype(np.int64),
+            child_keys,
+            child_layers,
+        )
     if not isinstance(game, Restorable):
         raise ValueError(
             f"{type(game).__name__} cannot rebuild positions from keys (from_keys): a partitioned"
@@ -104,7 +117,7 @@ def expand_layer(game: Any, layer: int, keys: np.ndarray) -> tuple[np.ndarray, .
     rules: Any = game  # every rule is needed, not only `from_keys`
     movers_of, moves_of, ranks_of = bytearray(), array("q"), array("q")
     children: list[int] = []
-    child_layers: set[int] = set()
+    layers_of = array("q")
     for state in states:
         mover = rules.to_move(state)
         movers_of.append(mover)
@@ -120,13 +133,15 @@ def expand_layer(game: Any, layer: int, keys: np.ndarray) -> tuple[np.ndarray, .
         for move in moves:
             child = rules.result(state, move)
             children.append(rules.key(child))
-            child_layers.add(rules.layer(child))
-    refuse_strays(child_layers, layer)
+            layers_of.append(rules.layer(child))
+    layers = np.frombuffer(layers_of, np.int64)
+    refuse_earlier(layers, layer)
     return (
         np.frombuffer(bytes(movers_of), np.uint8),
         np.frombuffer(moves_of, np.int64).astype(np.intp),
         np.frombuffer(ranks_of, np.int64),
         np.array(children, np.uint64),
+        layers,
     )
 
 

@@ -115,8 +115,8 @@ class _Pool:
                 self.pool = ProcessPoolExecutor(
                     self.workers, mp_context=self.context, initializer=_ignore_interrupts
                 )
-            futures = [self.pool.submit(function, *task) for task in tasks[done:]]
-            try:
+            try:  # a worker may die before the last task is even submitted
+                futures = [self.pool.submit(function, *task) for task in tasks[done:]]
                 for future in futures:
                     result = future.result()
                     done += 1

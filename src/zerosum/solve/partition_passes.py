@@ -3,13 +3,17 @@ run left finished in the work directory (`verify`), then makes its two passes ov
 each step a map of tasks over the partitions of a layer (`zerosum.solve.partition_tasks`):
 
 - the enumeration (`enumerate`), from the first layer on: each layer's positions expanded and
-  their children routed to the partitions of the next (`route`), which gather them (`gather`);
+  their children routed to the partitions of the later layers they are in (`route`), which
+  gather them from every layer that sent them some (`gather`), the next layer a move reaches
+  first;
 - the propagation (`propagate`), from the last layer back: each layer's children asked of the
-  layer after it (`route`, unless the enumeration kept its expansion), answered there
+  later layers (`route`, unless the enumeration kept its expansion), answered there
   (`answer`), and every position valued from its children's answers (`settle`).
 
-Each layer's manifest is written once all its partitions are; the run reports its progress and
-the largest peak memory of a worker, and reads the sizes of the layers and the keys they were
+A layer's manifest is written once all its partitions are, and what it sent each later layer
+(`routed.json`: the moves and distinct keys by layer) once all its partitions have routed; an
+outbox is kept while a layer not yet gathered needs it. The run reports its progress and the
+largest peak memory of a worker, and reads the sizes of the layers and the keys they were
 sent back from their manifests.
 """
 
@@ -26,12 +30,13 @@ import numpy as np
 from zerosum.game import Game
 from zerosum.solve.layers import split_by_owner
 from zerosum.solve.parallel import Mapper, peak_memory
-from zerosum.solve.partition_tasks import answer, gather, route, settle
+from zerosum.solve.partition_tasks import answer, gather, place, route, settle
 from zerosum.solve.retrograde import Progress
 from zerosum.solve.workdir import (
     ASKED,
     ASKED_MANIFEST,
     ENUMERATED,
+    ROUTED,
     SOLVED,
     file_name,
     first_damage,
@@ -72,51 +77,54 @@ class Run:
 
     # Finding what is finished
 
+    def layers(self) -> list[int]:
+        """The enumerated layers, in order (a move may skip layers: they need not follow)."""
+        found = (path for path in self.folder.glob("layer-*") if (path / ENUMERATED).exists())
+        return sorted(int(path.name.removeprefix("layer-")) for path in found)
+
     def verify(self, note: Callable[[str], None]) -> int:
         """Check every finished layer's files; drop the first damaged enumerated layer and
-        every one after it, and any damaged solved layer. The layers kept (enumerated and
-        solved)."""
-        kept, layer = 0, self.first
-        while (manifest := read_json(layer_dir(self.folder, layer) / ENUMERATED)) is not None:
-            damage = first_damage(layer_dir(self.folder, layer), manifest)
+        every one after it, any damaged outbox and any damaged solved layer. The layers kept
+        (enumerated and solved)."""
+        kept = 0
+        for layer in self.layers():
+            folder = layer_dir(self.folder, layer)
+            damage = first_damage(folder, read_json(folder / ENUMERATED) or {})
             if damage is not None:
                 note(f"{damage}: layer {layer} and the layers after it are rebuilt")
                 self._drop_from(layer)
                 break
             kept += 1
-            expansion = read_json(layer_dir(self.folder, layer) / ASKED_MANIFEST)
-            if expansion is not None:
-                damage = first_damage(layer_dir(self.folder, layer), expansion)
+            outbox = read_json(folder / ASKED_MANIFEST)
+            if outbox is not None:
+                damage = first_damage(folder, outbox)
                 if damage is not None:
                     note(f"{damage}: layer {layer} is expanded again")
-                    (layer_dir(self.folder, layer) / ASKED_MANIFEST).unlink()
-            solved = read_json(layer_dir(self.folder, layer) / SOLVED)
+                    (folder / ASKED_MANIFEST).unlink()
+            solved = read_json(folder / SOLVED)
             if solved is not None:
-                damage = first_damage(layer_dir(self.folder, layer), solved)
+                damage = first_damage(folder, solved)
                 if damage is None:
                     kept += 1
                 else:
                     note(f"{damage}: the values of layer {layer} are rebuilt")
-                    (layer_dir(self.folder, layer) / SOLVED).unlink()
-            layer += 1
-        last = read_json(self.folder / ENUMERATED)
-        if last is not None and last.get("last", -1) >= layer:
-            (self.folder / ENUMERATED).unlink()
+                    (folder / SOLVED).unlink()
         return kept
 
     def _drop_from(self, layer: int) -> None:
+        """Remove layer `layer` and every one after it, and the end of the enumeration."""
         (self.folder / ENUMERATED).unlink(missing_ok=True)
-        while layer_dir(self.folder, layer).exists():
-            shutil.rmtree(layer_dir(self.folder, layer))
-            layer += 1
+        for path in self.folder.glob("layer-*"):
+            if int(path.name.removeprefix("layer-")) >= layer:
+                shutil.rmtree(path)
 
     def sizes(self) -> dict[int, int]:
         """The positions of each enumerated layer, by layer."""
         return {layer: manifest["positions"] for layer, manifest in self._manifests()}
 
     def traffic(self) -> dict[int, tuple[int, int]]:
-        """For each layer after the first: the moves that reach it from the layer before, and
-        the keys its partitions were sent for it (each partition sends a child once, so
+        """For each layer after the first: the moves that reach it from the earlier layers,
+        and the keys its partitions were sent for it (each partition sends a child once, so
         between the layer's positions and those moves)."""
         return {
             layer: (manifest["moves"], manifest["sent"])
@@ -125,10 +133,16 @@ class Run:
         }
 
     def _manifests(self) -> Iterator[tuple[int, dict[str, Any]]]:
-        layer = self.first
-        while (manifest := read_json(layer_dir(self.folder, layer) / ENUMERATED)) is not None:
-            yield layer, manifest
-            layer += 1
+        for layer in self.layers():
+            yield layer, read_manifest(layer_dir(self.folder, layer) / ENUMERATED)
+
+    def _routed(self, layer: int) -> dict[int, tuple[int, int]] | None:
+        """What layer `layer` sent each later layer, by layer: the moves that reach it and the
+        distinct keys sent there; None before the layer is routed."""
+        record = read_json(layer_dir(self.folder, layer) / ROUTED)
+        if record is None:
+            return None
+        return {int(later): (moves, sent) for later, (moves, sent) in record["sent"].items()}
 
     # Enumeration
 
@@ -146,51 +160,105 @@ class Run:
             write_json(folder / ENUMERATED, {"layer": self.first, "positions": 1, "files": files})
         layer = self.first
         while read_json(self.folder / ENUMERATED) is None:
-            following = layer_dir(self.folder, layer + 1)
-            if read_json(following / ENUMERATED) is None and not self._enumerate_layer(layer):
+            if self._routed(layer) is None:
+                self._route(layer, self._room_to_keep())
+            following = self._following(layer)
+            if following is None:
                 write_json(self.folder / ENUMERATED, {"last": layer})
                 break
-            layer += 1
+            if read_json(layer_dir(self.folder, following) / ENUMERATED) is None:
+                self._gather(following)
+            self._release(following)
+            layer = following
 
-    def _enumerate_layer(self, layer: int) -> int:
-        """Write layer + 1 from layer `layer`; its positions (0: the enumeration is over)."""
-        source, target = layer_dir(self.folder, layer), layer_dir(self.folder, layer + 1)
-        manifest = read_manifest(source / ENUMERATED)
-        (source / ASKED_MANIFEST).unlink(missing_ok=True)
-        outbox = fresh(source / ASKED)
-        target.mkdir(exist_ok=True)
-        keep = self._room_to_keep()
+    def _sources(self, target: int) -> dict[int, tuple[int, int]]:
+        """The earlier layers that sent layer `target` keys, each with the moves and keys."""
+        found = {}
+        for layer in self.layers():
+            if layer >= target:
+                break
+            sent = (self._routed(layer) or {}).get(target)
+            if sent is not None:
+                found[layer] = sent
+        return found
+
+    def _following(self, layer: int) -> int | None:
+        """The first layer after `layer` that a move from it or an earlier layer reaches (the
+        next to gather), None when there is none: the enumeration is over."""
+        later = [
+            target
+            for earlier in self.layers()
+            if earlier <= layer
+            for target in self._routed(earlier) or {}
+            if target > layer
+        ]
+        return min(later, default=None)
+
+    def _route(self, layer: int, keep: bool) -> None:
+        """Send the children of layer `layer` to the later layers' partitions (its outbox,
+        with its expansion when `keep`), and record what went to each layer."""
+        folder = layer_dir(self.folder, layer)
+        manifest = read_manifest(folder / ENUMERATED)
+        (folder / ASKED_MANIFEST).unlink(missing_ok=True)
+        outbox = fresh(folder / ASKED)
         tasks = [
-            (self.game, layer, str(source), manifest["files"][file_name("keys", p)], p, self.parts,
+            (self.game, layer, str(folder), manifest["files"][file_name("keys", p)], p, self.parts,
              self.batch, str(outbox), keep)
             for p in range(self.parts)
         ]  # fmt: skip
+        sent: dict[int, list[int]] = {}
+        written: dict[str, Any] = {}
         size = manifest["positions"]
-        moves, sent, written = 0, 0, {}
-        for positions, found, distinct, peak, files in self._map(route, tasks, size):
-            moves += found
-            sent += distinct
+        for positions, moves, distinct, peak, files in self._map(route, tasks, size):
+            for later, count in moves.items():
+                sent.setdefault(later, [0, 0])[0] += count
+            for later, count in distinct.items():
+                sent[later][1] += count
             written.update(files)
-            self._advance(layer, positions, peak)
-        gathering = [(str(target), p, self.parts, str(outbox)) for p in range(self.parts)]
+            self.peak = max(self.peak, peak)
+            if self.phase == "enumerate":  # in the propagation, a layer counts once solved
+                self._advance(layer, positions, peak)
+        write_json(folder / ASKED_MANIFEST, {"layer": layer, "files": written, "expanded": keep})
+        write_json(folder / ROUTED, {"layer": layer, "sent": sent})
+
+    def _gather(self, target: int) -> None:
+        """Write layer `target` from the keys the earlier layers sent it, routing again any
+        whose outbox is gone (dropped once gathered, or found damaged)."""
+        sources = self._sources(target)
+        for layer in sources:
+            if read_json(layer_dir(self.folder, layer) / ASKED_MANIFEST) is None:
+                self._route(layer, self._room_to_keep())
+        folder = layer_dir(self.folder, target)
+        folder.mkdir(exist_ok=True)
+        boxes = [
+            (str(layer_dir(self.folder, layer) / ASKED), place(layer, target, 0, self.parts))
+            for layer in sources
+        ]
+        moves = sum(count for count, _ in sources.values())
+        gathering = [(str(folder), p, self.parts, boxes) for p in range(self.parts)]
         gathered = list(self._map(gather, gathering, moves))  # at most one position a move
-        positions = sum(count for _, count, _ in gathered)
-        if keep:  # what the propagation of this layer would compute again
-            write_json(source / ASKED_MANIFEST, {"layer": layer, "files": written})
-        else:
-            shutil.rmtree(outbox)
-        if not positions:
-            shutil.rmtree(target)
-            return 0
         files = {file_name("keys", p): entry for p, (entry, _, _) in enumerate(gathered)}
         for _, _, peak in gathered:
             self.peak = max(self.peak, peak)
         write_json(
-            target / ENUMERATED,
-            {"layer": layer + 1, "positions": positions, "files": files, "moves": moves,
-             "sent": sent},
+            folder / ENUMERATED,
+            {"layer": target, "positions": sum(count for _, count, _ in gathered),
+             "files": files, "moves": moves, "sent": sum(sent for _, sent in sources.values())},
         )  # fmt: skip
-        return positions
+
+    def _release(self, gathered: int) -> None:
+        """Remove the outboxes that no layer after `gathered` needs, but the expansions kept
+        for the propagation."""
+        for layer in self.layers():
+            if layer >= gathered:
+                break
+            folder = layer_dir(self.folder, layer)
+            outbox = read_json(folder / ASKED_MANIFEST)
+            if outbox is None or outbox.get("expanded"):
+                continue
+            if max(self._routed(layer) or {}, default=layer) <= gathered:
+                (folder / ASKED_MANIFEST).unlink()
+                shutil.rmtree(folder / ASKED, ignore_errors=True)
 
     def _room_to_keep(self) -> bool:
         """Whether to keep a layer's expansion on disk for its propagation: as `keep` says,
@@ -204,48 +272,44 @@ class Run:
 
     def propagate(self) -> None:
         self._start("propagate")
-        last = read_manifest(self.folder / ENUMERATED)["last"]
-        for layer in range(last, self.first - 1, -1):
+        for layer in reversed(self.layers()):
             folder = layer_dir(self.folder, layer)
             if read_json(folder / SOLVED) is None:
-                self._propagate_layer(layer, last)
+                self._propagate_layer(layer)
             else:
                 self._advance(layer, read_manifest(folder / ENUMERATED)["positions"], 0)
 
-    def _propagate_layer(self, layer: int, last: int) -> None:
-        """Solve layer `layer` from the solved layer after it (none after the last): from the
-        expansion its enumeration kept, else expanding each partition again, ask the owners of
-        its children for their ranks."""
+    def _propagate_layer(self, layer: int) -> None:
+        """Solve layer `layer` from the solved layers its moves reach (none from the last):
+        from the expansion its enumeration kept, else expanding each partition again, ask the
+        owners of its children for their ranks."""
         folder = layer_dir(self.folder, layer)
         keys = read_manifest(folder / ENUMERATED)["files"]
         size = read_manifest(folder / ENUMERATED)["positions"]
+        outbox = read_json(folder / ASKED_MANIFEST)
+        if outbox is None or not outbox.get("expanded"):
+            self._route(layer, keep=True)
         asked, answered = folder / ASKED, fresh(folder / "answered")
-        if read_json(folder / ASKED_MANIFEST) is None:
-            fresh(asked)
-            tasks = [
-                (self.game, layer, str(folder), keys[file_name("keys", p)], p, self.parts,
-                 self.batch, str(asked), True)
-                for p in range(self.parts)
-            ]  # fmt: skip
-            for _, _, _, peak, _ in self._map(route, tasks, size):
-                self.peak = max(self.peak, peak)
-        if layer < last:
-            above = layer_dir(self.folder, layer + 1)
+        places: list[int] = []
+        for later in sorted(self._routed(layer) or {}):
+            above = layer_dir(self.folder, later)
             files = {
                 **read_manifest(above / ENUMERATED)["files"],
                 **read_manifest(above / SOLVED)["files"],
             }
+            first = place(layer, later, 0, self.parts)
             questions = [
-                (str(above), files, q, self.parts, str(asked), str(answered))
+                (str(above), files, q, self.parts, str(asked), str(answered), first)
                 for q in range(self.parts)
             ]
             above_size = read_manifest(above / ENUMERATED)["positions"]
             for peak in self._map(answer, questions, above_size):
                 self.peak = max(self.peak, peak)
+            places.extend(range(first, first + self.parts))
         settling = [
-            (str(folder), keys[file_name("keys", p)], p, self.parts, str(asked), str(answered))
+            (str(folder), keys[file_name("keys", p)], p, str(asked), str(answered), places)
             for p in range(self.parts)
-        ]  # fmt: skip
+        ]
         files = {}
         for entries, positions, peak in self._map(settle, settling, size):
             files.update(entries)

@@ -7,18 +7,21 @@ is settled once its value can no longer change, and every value is from the poin
 the side to move, with its distance to the end under perfect play (the winner hurries, the
 loser delays, a draw takes its shortest line; see `zerosum.solve.outcome`).
 
-- A `Layered` game (every move raises a counter such as the stones on the board by one) is
-  solved layer by layer, each layer in tasks run in parallel (a pool of processes, or a Dask
-  cluster). Enumeration expands one layer into the next: a task sends each child to the task of
-  the next layer its key hashes to, so that copies of a position reached from several tasks
-  merge there. A `Vectorized` game expands a task's positions at once, as numpy arrays of keys;
-  for another game, a child travels between processes as its 8-byte key when the game rebuilds
-  positions from keys (`Restorable`), else pickled (and this process only routes the bytes).
+- A `Layered` game (every move raises a counter such as the stones on the board or the
+  stones taken, by one or by more) is solved layer by layer, each layer in tasks run in
+  parallel (a pool of processes, or a Dask cluster). Enumeration expands one layer into the
+  later ones: a task sends each child to the task of its layer that its key hashes to, so that
+  copies of a position reached from several tasks, or from several layers, merge there. A
+  `Vectorized` game expands a task's positions at once, as numpy arrays of keys; for another
+  game, a child travels between processes as its 8-byte key when the game rebuilds positions
+  from keys (`Restorable`), else pickled (and this process only routes the bytes).
   This process keeps on disk only what each position needs later (its mover, its terminal
   utility, its children's keys). Propagation then solves the layers from the last one back:
-  the values of a layer depend only on the layer after it, so each task gets that solved layer
-  whole and a share of the positions, each taking the best of its children. Memory holds two
-  layers of positions at a time besides the finished table (11 bytes each).
+  the values of a layer depend only on the later layers its moves reach, so each task gets
+  those solved layers whole and a share of the positions, each taking the best of its
+  children. Memory holds, besides the finished table (11 bytes a position), the layer being
+  solved and the solved layers a move from an earlier one reaches: two layers at a time when
+  every move adds one.
 - Any other game is solved in this process with a count of unsettled successors per position:
   a finished game settles first; a child that gives its parent the best value the game allows
   settles the parent at once (the first such child in distance order is the quickest); the
@@ -54,7 +57,7 @@ from zerosum.solve.layers import (
     best_of_children,
     expand_layer,
     owner,
-    refuse_strays,
+    refuse_earlier,
     sorted_unique,
     split_by_owner,
 )
@@ -125,7 +128,20 @@ class KeyedGame(Game[Any, Any], Keyed, Protocol):
 
 
 class LayeredGame(KeyedGame, Layered, Protocol):
-    """A keyed game whose moves each go to the next layer: solved layer by layer."""
+    """A keyed game whose moves each go to a later layer: solved layer by layer."""
+
+
+@dataclass(frozen=True)
+class Parts:
+    """How many tasks share each later layer of a layered enumeration: a layer reached before
+    keeps its number (`known`), so that the copies of a position sent from several layers meet
+    in one task; a layer reached first is shared by `first`."""
+
+    known: dict[int, int]
+    first: int
+
+    def of(self, layer: int) -> int:
+        return self.known.get(layer, self.first)
 
 
 @dataclass(frozen=True)
@@ -229,11 +245,11 @@ def _memory(count: int) -> str:
     return f"about {gigabytes:,} GB of memory"
 
 
-def expand(game: LayeredGame, layer: int, payloads: list[Any], parts: int, carry: str) -> tuple:
+def expand(game: LayeredGame, layer: int, payloads: list[Any], parts: Parts, carry: str) -> tuple:
     """One task of the layered enumeration. Its positions are those of `payloads` (see
     `_split`); their keys, movers, numbers of moves, terminal ranks (0 unless terminal) and
-    children's keys, and their children split by key into `parts` payloads for the next layer
-    (None for an empty one)."""
+    children's keys, and their children by layer, each layer's split by key into
+    `parts.of(layer)` payloads (None for an empty one)."""
     if carry == VECTORS:
         return _expand_vectors(game, layer, payloads, parts)
     keys, states = _merge(game, payloads, carry)
@@ -270,21 +286,34 @@ def expand(game: LayeredGame, layer: int, payloads: list[Any], parts: int, carry
         for child_key in child_keys:
             _check_key(child_key)
         raise
-    refuse_strays(set(map(game.layer, children.values())), layer)
-    return keys, movers, counts, ranks, keyed, _split(children, parts, carry)
+    layer_of = game.layer
+    by_layer: dict[int, dict[Any, Any]] = {}
+    for child_key, child in children.items():
+        by_layer.setdefault(layer_of(child), {})[child_key] = child
+    refuse_earlier(np.fromiter(by_layer, np.int64, len(by_layer)), layer)
+    following = {later: _split(held, parts.of(later), carry) for later, held in by_layer.items()}
+    return keys, movers, counts, ranks, keyed, following
 
 
-def _expand_vectors(game: LayeredGame, layer: int, payloads: list[Any], parts: int) -> tuple:
+def _expand_vectors(game: LayeredGame, layer: int, payloads: list[Any], parts: Parts) -> tuple:
     """`expand` for a `Vectorized` game: the task's positions expanded at once, in numpy."""
     keys = sorted_unique(np.concatenate(payloads))
-    movers, counts, ranks, child_keys = expand_layer(game, layer, keys)
+    movers, counts, ranks, child_keys, child_layers = expand_layer(game, layer, keys)
+    groups = {}
+    if len(child_keys) and child_layers.min() == child_layers.max():  # one layer, as usual
+        groups = {int(child_layers[0]): child_keys}
+    elif len(child_keys):
+        groups = {int(later): child_keys[child_layers == later] for later in set(child_layers)}
     return (
         array("Q", keys.tobytes()),
         bytearray(movers.tobytes()),
         array("I", counts.astype(np.uint32).tobytes()),
         array("q", ranks.tobytes()),
         array("Q", child_keys.tobytes()),
-        split_by_owner(sorted_unique(child_keys), parts),
+        {
+            later: split_by_owner(sorted_unique(held), parts.of(later))
+            for later, held in groups.items()
+        },
     )
 
 
@@ -342,57 +371,89 @@ def _parts(width: int, positions: int) -> int:
 def _solve_layered(
     game: LayeredGame, starts: list[Any], mapping: Mapper, spill: IO[bytes], meter: _Meter
 ) -> list[Section]:
-    pending: dict[int, dict[int, Any]] = {}
+    starting: dict[int, dict[int, Any]] = {}
     for state in starts:
-        pending.setdefault(game.layer(state), {})[_check_key(game.key(state))] = state
+        starting.setdefault(game.layer(state), {})[_check_key(game.key(state))] = state
     carry = _carry(game, mapping.width)  # pickled states are only routed here, never unpickled
     meter.start("enumerate")
-    enumerated = []
-    while pending:
-        layer = min(pending)
-        current, size = [_split(pending.pop(layer), 1, carry)], 0
-        while current:
-            parts = _parts(mapping.width, size)  # the next layer's, sized after this one's
-            tasks = [(game, layer, payloads, parts, carry) for payloads in current]
-            columns, following = _enumerate_layer(layer, tasks, parts, mapping, meter)
-            starting = pending.pop(layer + 1, None)
-            if starting:
-                starts_split = _split(starting, parts, carry)
-                for part, payload in zip(following, starts_split, strict=True):
-                    part.append(payload)
-            enumerated.append(_spill(spill, layer, columns))
-            current = [[p for p in part if p is not None] for part in following]
-            current = [part for part in current if part]
-            layer, size = layer + 1, len(columns[4])
+    pending: dict[int, list[list[Any]]] = {}  # a later layer's payloads, task by task
+    known: dict[int, int] = {}  # the tasks of each layer reached so far
+    enumerated, reach = [], {}
+    size = 0  # the moves into the layer expanded last: the tasks of a layer it reaches first
+    while pending or starting:
+        layer = min(pending.keys() | starting.keys())
+        current = pending.pop(layer, None) or [[]]
+        if layer in starting:
+            split = _split(starting.pop(layer), len(current), carry)
+            current = [[*part, payload] for part, payload in zip(current, split, strict=True)]
+        current = [[payload for payload in part if payload is not None] for part in current]
+        parts = Parts(dict(known), _parts(mapping.width, size))
+        tasks = [(game, layer, payloads, parts, carry) for payloads in current if payloads]
+        columns, following = _enumerate_layer(layer, tasks, mapping, meter)
+        for later, payloads in following.items():
+            known.setdefault(later, len(payloads))
+            waiting = pending.setdefault(later, [[] for _ in payloads])
+            for part, sent in zip(waiting, payloads, strict=True):
+                part.extend(sent)
+        enumerated.append(_spill(spill, layer, columns))
+        reach[layer] = max(following, default=layer)
+        size = len(columns[4])
     meter.start("propagate")
     sections: list[Section] = []
-    above: tuple | None = None  # the layer solved last: its number, keys, movers and ranks
+    solved: dict[int, tuple] = {}  # the solved layers still reached: keys, movers and ranks
+    still_reached = _still_reached(reach)
     for layer, offset, sizes in reversed(enumerated):
         keys, movers, counts, ranks, child_keys = _unspill(spill, offset, sizes)
-        if above is not None and above[0] == layer + 1:
+        if len(child_keys):
             columns = (movers, counts, ranks, child_keys)
-            ranks = _propagate_layer(layer, columns, above[1:], mapping, meter)
+            reached = [solved[later] for later in sorted(solved) if later <= reach[layer]]
+            ranks = _propagate_layer(layer, columns, _merged(reached), mapping, meter)
         else:  # every position is a finished game: nothing to propagate
             meter.advance(layer, len(keys))
         keys, movers, ranks = _by_key(keys, movers, ranks)
         sections.append(section(layer, keys, ranks))
-        above = (layer, keys, movers, ranks)
+        solved[layer] = (keys, movers, ranks)
+        for later in [later for later in solved if later > still_reached[layer]]:
+            del solved[later]
     sections.reverse()
     return sections
 
 
+def _still_reached(reach: dict[int, int]) -> dict[int, int]:
+    """For each layer, the latest layer that a move from an earlier layer reaches (from its
+    `reach`, the latest layer its own moves reach): a solved layer after it is needed no more
+    once that layer is solved."""
+    latest, found = -1, {}
+    for layer in sorted(reach):
+        found[layer] = latest
+        latest = max(latest, reach[layer])
+    return found
+
+
+def _merged(layers: list[tuple]) -> tuple:
+    """Solved layers (keys in order, movers, ranks) as one, its keys in order: a key is one
+    position's, in one layer."""
+    if len(layers) == 1:
+        return layers[0]
+    keys, movers, ranks = (np.concatenate(column) for column in zip(*layers, strict=True))
+    return _by_key(keys, movers, ranks)
+
+
 def _enumerate_layer(
-    layer: int, tasks: list[tuple], parts: int, mapping: Mapper, meter: _Meter
-) -> tuple[tuple, list[list[Any]]]:
+    layer: int, tasks: list[tuple], mapping: Mapper, meter: _Meter
+) -> tuple[tuple, dict[int, list[list[Any]]]]:
     """The columns of one layer (keys, movers, counts, terminal ranks, children's keys) from its
-    tasks (the arguments of `expand`); and the next layer's payloads split into `parts` tasks."""
+    tasks (the arguments of `expand`); and the later layers' payloads, by layer, each split
+    into its tasks (`Parts`)."""
     columns = (array("Q"), bytearray(), array("I"), array("q"), array("Q"))
-    following: list[list[Any]] = [[] for _ in range(parts)]
+    following: dict[int, list[list[Any]]] = {}
     for *part_columns, children in mapping(expand, tasks):
         for column, part in zip(columns, part_columns, strict=True):
             column += part
-        for payloads, payload in zip(following, children, strict=True):
-            payloads.append(payload)
+        for later, split in children.items():
+            waiting = following.setdefault(later, [[] for _ in split])
+            for payloads, payload in zip(waiting, split, strict=True):
+                payloads.append(payload)
         meter.advance(layer, len(part_columns[0]), moves=len(part_columns[4]))
     return columns, following
 
@@ -419,8 +480,8 @@ def _propagate_layer(
     layer: int, columns: tuple, above: tuple, mapping: Mapper, meter: _Meter
 ) -> np.ndarray:
     """The ranks of a layer's positions from its columns (movers, counts, terminal ranks,
-    children's keys) and the solved layer `above` (keys in order, movers, ranks): a task for
-    each process of the mapper, each given the whole layer above."""
+    children's keys) and the solved layers its moves reach, `above` (as one: keys in order,
+    movers, ranks): a task for each process of the mapper, each given the whole of them."""
     movers, counts, ranks, child_keys = columns
     parts = max(-(-len(counts) // MAX_CHUNK), min(mapping.width, len(counts) // MIN_CHUNK))
     bounds = [len(counts) * part // parts for part in range(parts + 1)]
@@ -446,10 +507,10 @@ def settle(
     chunk_ranks: np.ndarray,
     child_keys: np.ndarray,
 ) -> np.ndarray:
-    """The ranks of a chunk of positions whose children make up the solved layer (`keys` in
-    order, `movers`, `ranks`): a finished game keeps its rank, another takes the best of its
+    """The ranks of a chunk of positions whose children are among the solved positions (`keys`
+    in order, `movers`, `ranks`): a finished game keeps its rank, another takes the best of its
     children's ranks as seen from it. One task of the layered propagation."""
-    child = np.searchsorted(keys, child_keys)  # every child is in the layer
+    child = np.searchsorted(keys, child_keys)  # every child is among them
     return best_of_children(chunk_movers, counts, chunk_ranks, movers[child], ranks[child])
 
 

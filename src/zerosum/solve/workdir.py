@@ -23,9 +23,10 @@ import numpy as np
 
 # The names in a work directory (its layout: `zerosum.solve.partitioned`): the manifests of a
 # layer's keys and of its ranks (`enumerated.json` at the top too, once the enumeration is
-# over), the record of the build, its lock, and what a layer asks of the next, with its manifest.
+# over), the record of the build, its lock, what a layer asks of the later layers (with its
+# manifest), and the counts of what it sent each of them.
 ENUMERATED, SOLVED, BUILD, LOCK = "enumerated.json", "solved.json", "build.json", "build.lock"
-ASKED, ASKED_MANIFEST = "asked", "asked.json"
+ASKED, ASKED_MANIFEST, ROUTED = "asked", "asked.json", "routed.json"
 
 
 class DamagedPartition(ValueError):
@@ -93,18 +94,22 @@ def fresh(folder: Path) -> Path:
 
 
 def send(path: Path, shares: np.ndarray, bounds: np.ndarray) -> dict[str, Any]:
-    """Write what one partition sends every partition as one file: the bounds of each share
-    in `shares` (`bounds[q]:bounds[q + 1]`, as many as the partitions and one more), then the
-    shares end to end, all as the type of `shares`. Its manifest entry."""
-    return save(path, np.concatenate([bounds.astype(shares.dtype), shares]))
+    """Write what one partition sends its receivers as one file: how many receivers, the
+    bounds of each one's share in `shares` (`bounds[q]:bounds[q + 1]`, one more than the
+    receivers), then the shares end to end, all as the type of `shares`. Its manifest entry."""
+    header = np.concatenate([[len(bounds) - 1], bounds]).astype(shares.dtype)
+    return save(path, np.concatenate([header, shares]))
 
 
-def share_of(path: Path, receiver: int, parts: int) -> np.ndarray:
-    """The share of partition `receiver` (of `parts`) in a file written by `send`, read alone
-    (the file is mapped, not read whole)."""
+def share_of(path: Path, receiver: int) -> np.ndarray:
+    """The share of receiver `receiver` in a file written by `send`, read alone (the file is
+    mapped, not read whole); empty for a receiver past the file's."""
     sent = np.load(path, mmap_mode="r")
-    begin, end = int(sent[receiver]), int(sent[receiver + 1])
-    return np.array(sent[parts + 1 + begin : parts + 1 + end])
+    count = int(sent[0])
+    if receiver >= count:
+        return np.empty(0, sent.dtype)
+    begin, end = int(sent[1 + receiver]), int(sent[2 + receiver])
+    return np.array(sent[count + 2 + begin : count + 2 + end])
 
 
 def checksum(array: np.ndarray) -> int:

@@ -17,7 +17,7 @@ from zerosum.game import Game, Keyed, Layered, Restorable, Vectorized, has_chanc
 from zerosum.solve.table import describe_game, identity
 from zerosum.solve.workdir import BUILD, LOCK, read_json, write_json
 
-FORMAT = 2
+FORMAT = 3
 """The layout of the work directory, recorded in its `build.json`."""
 
 
