@@ -133,16 +133,17 @@ def test_grundy_command_takes_the_octal_game_0_777777777(cli):
 
 def test_grundys_game_to_a_million_is_refused_before_any_work_with_the_override(cli):
     message = cli.error("grundy", "grundy", "--upto", "1000000")
-    assert "the time of these Grundy values (estimated, in seconds) 10,001" in message
+    assert "the time of these Grundy values (estimated, in seconds) 1,259" in message
     assert f"the limit of {SECONDS.most}" in message
     assert "heaps 0 to 1,000,000" in message
     assert "--no-limit" in message
 
 
 def test_the_estimates_put_each_game_s_edge_where_its_help_says():
-    assert GrundysGame().seconds(109_000) <= SECONDS.most < GrundysGame().seconds(111_000)
-    nine_splits = OctalGame("0.777777777")
-    assert nine_splits.seconds(36_000) <= SECONDS.most < nine_splits.seconds(37_000)
+    assert GrundysGame().seconds(300_000) <= SECONDS.most < GrundysGame().seconds(310_000)
+    kayles, nine_splits = OctalGame("0.77"), OctalGame("0.777777777")
+    assert kayles.seconds(160_000) <= SECONDS.most < kayles.seconds(165_000)
+    assert nine_splits.seconds(76_000) <= SECONDS.most < nine_splits.seconds(77_000)
 
 
 def test_kayles_to_a_million_is_answered_from_its_proved_period(cli):
@@ -156,7 +157,7 @@ def test_the_period_search_stops_where_the_time_limit_does_and_says_how_far(cli,
     code, out, _ = cli("grundy", "--octal", "0." + "7" * 1000, "--upto", "30")
     assert code == 0
     assert "octal game 0.7777777777777777777777777777777777777777... (1,000 in all)" in out
-    assert "no period proved from heaps 0 to 255" in out  # 1000 * 512**2 / 4 pairs: over 1 s
+    assert "no period proved from heaps 0 to 511" in out  # 1000 * 1024**2 / 4 pairs: over 1 s
 
 
 def test_a_subtraction_game_of_many_amounts_is_limited_by_its_cost(cli):

@@ -43,7 +43,7 @@ def test_a_pig_target_over_the_limit_is_refused_with_what_it_would_take(cli, tar
 def test_the_perfect_pig_player_is_refused_past_the_limit_without_an_override(cli):
     err = cli.error("play", "pig", "--target", "3000")
     assert "over the limit of 300" in err and "--no-limit" not in err
-    assert "about 49 hours" in err  # 3000^2 * 3001 / 2 positions at 13 us each
+    assert "about 19 hours" in err  # 3000^2 * 3001 / 2 positions at 5 us each
 
 
 def test_no_limit_lifts_the_pig_target_limit(monkeypatch):

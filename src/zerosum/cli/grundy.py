@@ -20,8 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "number 0) and the period, reported only when a theorem proves it. Limits: --upto at "
         f"most {LARGEST:,}, and each game's values (and period search) at most an estimated "
         f"{SECONDS.most} seconds from what each game costs here: Grundy's game to about heap "
-        "110,000, an octal game with one digit that splits a heap (Kayles) to about 110,000 "
-        "before its period is proved, one with nine such digits to about 36,000, a subtraction "
+        "300,000, an octal game with two digits that split a heap (Kayles) to about 160,000 "
+        "before its period is proved, one with nine such digits to about 77,000, a subtraction "
         "game with 1,000 amounts to about 400,000."
     )
     game = parser.add_mutually_exclusive_group(required=True)

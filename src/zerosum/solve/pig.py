@@ -31,13 +31,14 @@ MAX_STEPS = 200
 TARGET = Limit(
     "the target of an exact Pig solve",
     300,
-    "the solve grows with the cube of the target: measured here, 4 s and 55 MB for 100, 32 s"
-    " and 200 MB for 200, 7 minutes and 1.3 GB for 400",
+    "the solve grows with the cube of the target: measured here, 2.6 s for 100 and 8.5 s for"
+    " 150 (`benchmarks/cost_models.py`), 55 MB for 100, 1.3 GB for 400",
     liftable=True,
 )
-SECONDS_A_POSITION = 13e-6
+SECONDS_A_POSITION = 5e-6
 BYTES_A_POSITION = 40
-"""What one position of the solve costs here (measured at targets 200 and 400)."""
+"""What one position of the solve costs here (its time measured at targets 25 to 150 by
+`benchmarks/cost_models.py`, its memory at 200 and 400)."""
 
 
 def positions(target: int) -> int:

@@ -242,7 +242,13 @@ def solve(data: MatrixLike, *, exact: bool | None = None, no_limit: bool = False
     else:
         if not exact:
             return Solution(guess.value, guess.row_strategy, guess.column_strategy, exact=False)
-    value, row_strategy, column_strategy = rational.solve(matrix.rows, guess)
+
+    def before_simplex() -> None:
+        """Refuse the exact simplex method (where the supports mislead) over the limit."""
+        simplex = math.ceil(rational.simplex_seconds(max(matrix.shape), digits))
+        EXACT_SECONDS.check(simplex, lifted=no_limit, needs=f"{needs}, by the exact simplex method")
+
+    value, row_strategy, column_strategy = rational.solve(matrix.rows, guess, before_simplex)
     return Solution(_plain(value), _plain_all(row_strategy), _plain_all(column_strategy), True)
 
 
@@ -261,7 +267,7 @@ def exact_estimate(data: MatrixLike) -> tuple[int, int]:
                 scale = math.lcm(scale, entry.denominator)
                 # Some entry has this denominator, so the largest integer has at least about
                 # digits(scale) - CELL_DIGITS digits: past that, the answer is "over".
-                beyond = _digits(scale) - CELL_DIGITS.most
+                beyond = max(1, _digits(scale) - CELL_DIGITS.most)
                 if exact_seconds(strategies, beyond) > EXACT_SECONDS.most:
                     return exact_seconds(strategies, beyond), beyond
     largest = max(abs(Fraction(entry)) for row in matrix.rows for entry in row) * scale

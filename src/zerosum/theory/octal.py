@@ -162,10 +162,11 @@ class OctalGame(SplittingGame):
         return least_missing(pairs, values.typecode, others)
 
     def seconds(self, count: int) -> float:
-        """Measured here: 0.7 us a digit of the code for each heap, and 40 ns for each pair of
-        heaps a split leaves (with values past 255; 25 ns below)."""
+        """Fitted to runs here (`benchmarks/cost_models.py`): 5 us for each heap, 0.7 us a
+        digit of the code for each heap, and 9 ns for each pair of heaps a split leaves."""
         splits = sum(1 for digit in self.digits if digit & LEAVE_TWO)
-        return count * (0.7e-6 * min(count, len(self.digits)) + 40e-9 * splits * count / 4)
+        digits = min(count, len(self.digits))
+        return count * (5e-6 + 0.7e-6 * digits) + 9e-9 * splits * count * count / 4
 
     def sequence(
         self,
@@ -202,8 +203,9 @@ class GrundysGame(SplittingGame):
         return least_missing(pair_xors(values, n, (n - 1) // 2), values.typecode, set())
 
     def seconds(self, count: int) -> float:
-        """Measured here: 40 ns for each pair of heaps a split leaves, at worst."""
-        return 40e-9 * count * count / 4
+        """Fitted to runs here (`benchmarks/cost_models.py`): 8 us for each heap and 5 ns for
+        each pair of heaps a split leaves."""
+        return 8e-6 * count + 5e-9 * count * count / 4
 
     def sequence(
         self,

@@ -12,7 +12,7 @@ wrong (numbers too far apart for floating point), an exact simplex method answer
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -28,23 +28,43 @@ if TYPE_CHECKING:  # SciPy is imported by the solver only: `zerosum matrix --hel
 #: (`zerosum matrix --help` quotes it), when its numbers are within `EXACT_WORK` too.
 EXACT_LIMIT = 100
 
-#: The exact solver's time, estimated before it starts from the larger side's strategies n
-#: and the digits d of the largest entry once every entry is an integer over one common
-#: denominator: n**3 * (1.5e-5 + 5.6e-11 * (n * d)**2) seconds, the worst case (the exact
-#: simplex method, which answers when the floating-point supports mislead) fitted to runs on
-#: this machine: 16 s for 100 x 100 small integers, 71 s for 10 digits, about 500 s for 30,
-#: 2 s for 10 x 10 of 1,000 digits. From the floating-point supports it usually takes seconds.
+#: The exact solver's time, estimated before it starts from the larger side's strategies n and
+#: the digits d of the largest entry once every entry is an integer over one common
+#: denominator (`supports_seconds`): the exact solution at the floating-point solution's
+#: supports, which answers every game measured (`benchmarks/cost_models.py`). Where those
+#: supports mislead, the exact simplex method takes over, its own estimate
+#: (`simplex_seconds`) checked against the same limit before it starts.
 EXACT_SECONDS = Limit(
     "the exact solver's time (estimated, in seconds)",
     300,
-    "it grows with the cube of the strategies and the square of the digits",
+    "it grows with the cube of the strategies and the square of their digits",
 )
 
 
+def supports_seconds(strategies: int, digits: int) -> float:
+    """The exact solver's estimated time from the floating-point supports, in seconds, for
+    `strategies` on the larger side and entries of `digits` digits over a common denominator:
+    the floating-point solve, then systems of integers whose numbers grow with the support.
+    Fitted to runs here (`benchmarks/cost_models.py`, within 3x of each, a little over the
+    quiet machine's times): 0.2 s for 100 x 100 small integers, 1 s for 30 digits; 1.4 s for
+    200 x 200, 28 s for 30 digits; 0.06 s for Kuhn poker's 27 x 64."""
+    n, d = strategies, max(1, digits)
+    return 3.4e-7 * n**3 + 2.5e-12 * n**2.16 * (n * d) ** 2.16
+
+
+def simplex_seconds(strategies: int, digits: int) -> float:
+    """The exact simplex method's estimated time, in seconds (the fallback where the supports
+    mislead): its pivots grow with the strategies, and their numbers with the digits. Fitted to
+    runs here (within 3x of each): 0.3 s for 50 x 50 small integers, 10 s for 30 digits; 3.7 s
+    for 75 x 75, 96 s for 30 digits."""
+    n, d = strategies, max(1, digits)
+    return n**5 * (1.5e-9 + 5.5e-14 * (n * d) ** 1.83)
+
+
 def exact_seconds(strategies: int, digits: int) -> int:
-    """The exact solver's estimated time at worst, in whole seconds, for `strategies` on the
-    larger side and entries of `digits` digits over a common denominator (`EXACT_SECONDS`)."""
-    return math.ceil(strategies**3 * (1.5e-5 + 5.6e-11 * (strategies * digits) ** 2))
+    """The exact solver's estimated time, in whole seconds (`supports_seconds`, rounded up): what
+    `EXACT_SECONDS` checks before the work starts."""
+    return math.ceil(supports_seconds(strategies, digits))
 
 
 Exact = tuple[Fraction, tuple[Fraction, ...], tuple[Fraction, ...]]
@@ -54,18 +74,25 @@ Exact = tuple[Fraction, tuple[Fraction, ...], tuple[Fraction, ...]]
 TOLERANCE = 1e-9
 
 
-def solve(rows: Sequence[Sequence[Number]], guess: FloatSolution | None) -> Exact:
+def solve(
+    rows: Sequence[Sequence[Number]],
+    guess: FloatSolution | None,
+    before_simplex: Callable[[], None] | None = None,
+) -> Exact:
     """The value for the row player and optimal strategies of both, exact and verified.
 
     `rows` are int or Fraction entries (a float would count at its exact binary value); `guess`
     a floating-point solution of the same game to start from, or None to run the exact simplex
-    method directly.
+    method directly; `before_simplex`, when given, is called before the simplex method starts
+    (where the guess misleads), to refuse it (`simplex_seconds`).
     """
     fractions = [[Fraction(entry) for entry in row] for row in rows]
     scale = math.lcm(*(entry.denominator for row in fractions for entry in row))
     integers = [[int(entry * scale) for entry in row] for row in fractions]
     found = _from_supports(integers, guess) if guess is not None else None
     if found is None:
+        if before_simplex is not None:
+            before_simplex()
         found = _simplex(integers)
     value, row_strategy, column_strategy = found
     return value / scale, row_strategy, column_strategy
