@@ -247,6 +247,7 @@ class UciSession:
         self.options = Options()
         self.syzygy: Syzygy | None = None
         self._engine: Any = None  # made when first needed: `isready` waits for it
+        self._making = threading.Lock()
         self.position = self.game.initial_state()
         self.worker: threading.Thread | None = None
         self.release = threading.Event()  # set by `stop`: an infinite search may answer
@@ -304,8 +305,9 @@ class UciSession:
     def engine(self) -> Any:
         """The engine, made (and the compiled one loaded, compiled the first time) when first
         asked for: `uci` is answered at once, `isready` once the engine can search."""
-        if self._engine is None:
-            self._engine = self._new_engine(self.options.hash_mb)
+        with self._making:  # the worker and `stop` may both ask first
+            if self._engine is None:
+                self._engine = self._new_engine(self.options.hash_mb)
         return self._engine
 
     @engine.setter

@@ -32,6 +32,7 @@ import itertools
 import os
 import sys
 import tempfile
+import threading
 import types
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -71,6 +72,11 @@ def directory() -> Path:
     return Path(base) / "zerosum"
 
 
+_BUILDING = threading.RLock()
+"""Held while a module is built: a second thread asking for the same module waits for the
+first to finish it (it is in `sys.modules`, half made, while it compiles)."""
+
+
 def build(
     template: types.ModuleType,
     bindings: Mapping[str, Any],
@@ -79,7 +85,18 @@ def build(
 ) -> types.ModuleType:
     """`template` made a module over `bindings` (name -> the game's compiled function, or an
     integer constant), with `compile_now(module)` run in it (compiling, or
-    loading from numba's cache). `what` is told to the listeners if numba compiles."""
+    loading from numba's cache). `what` is told to the listeners if numba compiles. One
+    thread at a time builds."""
+    with _BUILDING:
+        return _build(template, bindings, what, compile_now)
+
+
+def _build(
+    template: types.ModuleType,
+    bindings: Mapping[str, Any],
+    what: str,
+    compile_now: Callable[[types.ModuleType], None],
+) -> types.ModuleType:
     imports = _imports(bindings)
     source = inspect.getsource(template)
     if imports is not None:
