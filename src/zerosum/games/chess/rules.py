@@ -405,6 +405,9 @@ class Chess:
     """Chess as a `Game`: player 0 is White; scores in pawns, a win worth `WIN`."""
 
     player_names = ("White", "Black")
+    compiled_rules = "zerosum.games.compiled_chess:chess_rules"
+    """The same rules compiled with numba, named (`zerosum.compiled.protocol.compiled_twin`
+    loads them): the compiled twin imports this game, never the reverse."""
 
     history_dependent = True
     """Repetitions and the fifty-move rule make the outcome depend on the path to a position."""
