@@ -63,7 +63,11 @@ def openings(book: Path, count: int, plies: int, seed: int) -> list[str]:
 def open_opponent(name: str, elo: int) -> chess.engine.SimpleEngine:
     if name == "stockfish":
         engine = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
-        engine.configure({"UCI_LimitStrength": True, "UCI_Elo": elo, "Threads": 1, "Hash": 16})
+        engine.configure(
+            # the same 0.1 s for the engine's lag as zerosum keeps (`zerosum.cli.uci.MARGIN`)
+            {"UCI_LimitStrength": True, "UCI_Elo": elo, "Threads": 1, "Hash": 16,
+             "Move Overhead": 100}
+        )  # fmt: skip
         return engine
     command = shutil.which("sunfish-uci") or str(Path(sys.executable).parent / "sunfish-uci")
     return chess.engine.SimpleEngine.popen_uci(command)

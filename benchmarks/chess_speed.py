@@ -1,15 +1,18 @@
 """Nodes a second of zerosum's chess engine and of sunfish, from the same positions, one run.
 
 Each position is searched for the same CPU time by both engines, in this process, one after
-the other: zerosum's `Engine` on `zerosum.games.chess.Chess` (python-chess's rules) and
-sunfish's `Searcher` (its own 120-character board). The times are CPU seconds of this process
-(`time.process_time`), so that the other jobs of a shared machine weigh less on the ratio.
+the other: zerosum's engine on `zerosum.games.chess.Chess`, the compiled one (its bitboard
+rules, `--engine compiled`, the default) or the Python one (python-chess's rules, `--engine
+python`), and sunfish's `Searcher` (its own 120-character board). The times are CPU seconds of
+this process (`time.process_time`), so that the other jobs of a shared machine weigh less on
+the ratio.
 
 What a node is differs:
 
-- zerosum counts a node for every position the search enters (`Engine._node`) and for every
-  move that quiescence plays; each position is a full python-chess board with legal moves (all
-  of them at an interior node, the captures and promotions in quiescence).
+- zerosum counts a node for every position the search enters and for every move that
+  quiescence plays (both engines alike: they search the same tree); each position has its
+  legal moves generated (all of them at an interior node, the captures and promotions in
+  quiescence).
 - sunfish counts a node for every call of `Searcher.bound`: the positions of its MTD-bi
   probes (the same tree walked again for each probe of the score counts again), its
   quiescence positions, and its null-move and reduced searches. Its move generator is
@@ -23,8 +26,8 @@ is only made faster (run it on two commits to compare their speed).
 Needs sunfish (`pip install --no-deps sunfish`: its wheel pins python-chess 1.9.4, which it
 only needs for its own terminal interface, not for the engine used here).
 
-    python benchmarks/chess_speed.py [--time 2]
-    python benchmarks/chess_speed.py --depth 3
+    python benchmarks/chess_speed.py [--time 2] [--engine compiled|python]
+    python benchmarks/chess_speed.py --depth 3 [--engine python]
 """
 
 from __future__ import annotations
@@ -34,8 +37,8 @@ import time
 
 import chess
 
+from zerosum.compiled import choice
 from zerosum.games.chess import Chess
-from zerosum.search.engine import Engine
 
 POSITIONS = {
     "start": chess.STARTING_FEN,
@@ -47,10 +50,10 @@ POSITIONS = {
 }
 
 
-def zerosum_nodes(fen: str, seconds: float) -> tuple[int, float]:
-    """(nodes, CPU seconds) of zerosum's engine searching `fen` for about `seconds`."""
+def zerosum_nodes(fen: str, seconds: float, impl: str) -> tuple[int, float]:
+    """(nodes, CPU seconds) of zerosum's engine `impl` searching `fen` for about `seconds`."""
     game = Chess()
-    engine = Engine(game)
+    engine = choice.engine(game, impl)
     start = time.process_time()
     result = engine.search(game.parse_state(fen), time=seconds)
     return result.stats.nodes, time.process_time() - start
@@ -76,9 +79,9 @@ def sunfish_nodes(fen: str, seconds: float) -> tuple[int, float]:
     return searcher.nodes, time.process_time() - start
 
 
-def fixed_depth(depth: int) -> None:
+def fixed_depth(depth: int, impl: str) -> None:
     """zerosum alone, each position to `depth` plies: nodes, move, score and CPU seconds."""
-    print(f"zerosum to depth {depth}")
+    print(f"zerosum ({impl}) to depth {depth}")
     print()
     print("| position | nodes | move | score | CPU s | nps |")
     print("|---|---:|---|---:|---:|---:|")
@@ -86,7 +89,7 @@ def fixed_depth(depth: int) -> None:
     for name, fen in POSITIONS.items():
         game = Chess()
         start = time.process_time()
-        result = Engine(game).search(game.parse_state(fen), depth=depth)
+        result = choice.engine(game, impl).search(game.parse_state(fen), depth=depth)
         spent = time.process_time() - start
         nodes, seconds = nodes + result.stats.nodes, seconds + spent
         print(
@@ -100,17 +103,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time", type=float, default=2.0, help="seconds a position (default 2)")
     parser.add_argument("--depth", type=int, help="zerosum alone, to this depth")
+    parser.add_argument("--engine", choices=choice.IMPLEMENTATIONS, default="compiled")
     args = parser.parse_args()
     if args.depth is not None:
-        fixed_depth(args.depth)
+        fixed_depth(args.depth, args.engine)
         return
-    print(f"{args.time:g} s a position; nodes a CPU second")
+    choice.engine(Chess(), args.engine)  # the compiled engine loaded before any clock
+    print(f"{args.time:g} s a position; nodes a CPU second; zerosum's {args.engine} engine")
     print()
     print("| position | zerosum nodes | zerosum nps | sunfish nodes | sunfish nps | ratio |")
     print("|---|---:|---:|---:|---:|---:|")
     totals = [0, 0.0, 0, 0.0]
     for name, fen in POSITIONS.items():
-        ours, our_time = zerosum_nodes(fen, args.time)
+        ours, our_time = zerosum_nodes(fen, args.time, args.engine)
         theirs, their_time = sunfish_nodes(fen, args.time)
         for index, value in enumerate((ours, our_time, theirs, their_time)):
             totals[index] += value

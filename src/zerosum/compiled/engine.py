@@ -17,7 +17,7 @@ engines keep the same entries: searched alike, they visit the same nodes.
 Budgets: the compiled search calls back into Python every `CHECK_EVERY` nodes, where the
 clock, the node budget, `stop()` and Ctrl-C are looked at exactly as the Python engine looks
 at them every 256 nodes; a node budget is never exceeded, a time budget by at most the time
-of `CHECK_EVERY` nodes (about a millisecond).
+of `CHECK_EVERY` nodes (a millisecond or two).
 
 The first search of a game compiles it (about 10 seconds of processor; the listeners of
 `zerosum.compiled.compiling` are told first), once: numba's cache keeps it on disk for the next
@@ -96,8 +96,10 @@ from zerosum.search.table import TableStats, slots_for
 
 __all__ = ["Engine"]
 
-CHECK_EVERY = 16384
-"""Nodes between two calls back into Python (a compiled node costs ~0.1 microsecond)."""
+CHECK_EVERY = 4096
+"""Nodes between two calls back into Python: a millisecond or two of chess (a compiled chess
+node costs about a microsecond, Connect Four's a tenth), a call back costs a few
+microseconds."""
 
 INTERRUPT = alphabeta.INTERRUPTED
 STOPPING = {"stop": 1, "nodes": 2, "time": 3}
@@ -264,6 +266,7 @@ class Engine(IterativeDeepening):
         super().__init__(python_game, settings)  # the driver, its counts in `info`
         self.root_move = -1
         kernel(compiled)  # compiled, or read from numba's cache, now: before any search's clock
+        self._warm_up()
 
     # The driver's counts, kept by the compiled search in `info`.
     nodes = InInfo(NODES)
@@ -292,6 +295,22 @@ class Engine(IterativeDeepening):
             int(info[PROBES]), int(info[HITS]), int(info[TABLE_CUTOFFS]), int(info[STORES]),
             int(info[ENTRIES]), self.slots,
         )  # fmt: skip
+
+    def _warm_up(self) -> None:
+        """Run the search to its first look at the budget, stopped there: numba compiles that
+        call back into Python (an object-mode block, which its cache does not keep) when it is
+        first run, a fifth of a second that would come out of the first search's budget."""
+        info, saved = self.info, self.info.copy()
+        self.compiled.initial(self.states[0])
+        info[NEXT_CHECK] = 0
+        alphabeta.running.poll = lambda: STOPPING["stop"]
+        try:
+            kernel(self.compiled)(
+                self.states, self.moves, self.pv, self.killers, self.history, self.table, info, 1
+            )
+        finally:
+            alphabeta.running.poll = None
+            info[:] = saved
 
     # -- an iteration: the compiled node function, called from the driver -----------------
 
