@@ -66,8 +66,9 @@ def test_a_missing_or_empty_syzygy_path_is_refused_with_the_reason(tmp_path):
         Syzygy.open(str(tmp_path))
 
 
-def test_the_uci_engine_searches_with_the_tables_and_reports_tbhits(tables):
-    uci = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "zerosum", "uci"])
+def test_the_python_uci_engine_searches_with_the_tables_and_reports_tbhits(tables):
+    command = [sys.executable, "-m", "zerosum", "uci", "--engine", "python"]  # the compiled
+    uci = chess.engine.SimpleEngine.popen_uci(command)  # engine reads them at the root only
     try:
         uci.configure({"SyzygyPath": str(oracle_path("chess", "syzygy"))})
         board = chess.Board(KNN_V_KP)
