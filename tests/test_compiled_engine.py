@@ -207,3 +207,20 @@ def test_ctrl_c_in_the_only_iteration_is_passed_on(monkeypatch):
     engine = CompiledEngine(CONNECT_FOUR, iterative=False)
     with pytest.raises(KeyboardInterrupt):
         engine.search(CONNECT_FOUR.initial_state(), depth=8)
+
+
+def test_ctrl_c_while_the_engine_is_made_is_passed_on(monkeypatch):
+    """Making the engine runs its search to the first call back (to compile it): Ctrl-C
+    arriving there reaches the caller, as anywhere else."""
+    from zerosum.compiled import engine as made
+
+    class Interrupting(dict):
+        def __getitem__(self, key):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(made, "STOPPING", Interrupting(made.STOPPING))
+    with pytest.raises(KeyboardInterrupt):
+        CompiledEngine(CONNECT_FOUR)
+    monkeypatch.undo()
+    engine = CompiledEngine(CONNECT_FOUR)  # and an engine made after it searches as ever
+    assert engine.search(CONNECT_FOUR.parse_state("4453"), depth=6).stats.nodes == 3899

@@ -308,9 +308,12 @@ class Engine(IterativeDeepening):
             kernel(self.compiled)(
                 self.states, self.moves, self.pv, self.killers, self.history, self.table, info, 1
             )
+            interrupted = info[STOPPED] == INTERRUPT  # Ctrl-C, caught by the call back
         finally:
             alphabeta.running.poll = None
             info[:] = saved
+        if interrupted:
+            raise KeyboardInterrupt
 
     # -- an iteration: the compiled node function, called from the driver -----------------
 
