@@ -191,11 +191,11 @@ def test_solve_kuhn_exactly(cli):
     assert lines[1] == "value for the first player: -1/18 (-0.0555556)"
     assert lines[2] == "check: a best response gains the first player 0 and the second player 0"
     report = cli.json("solve", "kuhn", "--exact")
-    exact = report["exact"]
-    assert exact["value"] == "-1/18" and report["exploitability"] == 0
+    assert report["exact"] is True and report["value_exact"] == "-1/18"
+    assert report["exploitability"] == 0
     first = {
         key: {move: Fraction(p) for move, p in row.items()}
-        for key, row in exact["strategy"].items()
+        for key, row in report["strategy_exact"].items()
     }
     alpha = first["J"]["bet"]
     assert 0 <= alpha <= Fraction(1, 3)
@@ -208,7 +208,7 @@ def test_solve_leduc_in_floats_and_save(cli, tmp_path):
     path = tmp_path / "leduc.json"
     report = cli.json("solve", "leduc", "--save", str(path))
     assert report["value"] == pytest.approx(-0.0856, abs=0.0002)
-    assert report["exploitability"] < 1e-9 and report["exact"] is None
+    assert report["exploitability"] < 1e-9 and report["exact"] is False
     assert report["sequences"] == [1093, 1093] and report["information_sets"] == 936
     assert Strategy.load(path, "leduc").table.keys() == report["strategy"].keys()
 

@@ -86,4 +86,4 @@ def test_kuhn_poker_s_normal_form_is_estimated_at_its_cost_not_seventeen_hours()
 def test_kuhn_poker_s_normal_form_is_solved_exactly_without_no_limit(cli):
     path = oracle_path("kuhn_normal_form.csv")
     report = cli.json("matrix", "--csv", str(path), "--exact")
-    assert report["exact"]["value"] == "-1/18"
+    assert report["value_exact"] == "-1/18"

@@ -38,38 +38,36 @@ def test_matrix_json_of_rock_paper_scissors_has_exact_thirds(cli):
         "row_strategy",
         "column_strategy",
         "exact",
+        "value_exact",
+        "row_strategy_exact",
+        "column_strategy_exact",
     ]
     assert (data["lower_value"], data["upper_value"], data["saddle_points"]) == (-1, 1, [])
     assert data["value"] == 0.0
     assert data["row_strategy"] == pytest.approx([1 / 3] * 3)
-    assert data["exact"] == {
-        "lower_value": "-1",
-        "upper_value": "1",
-        "value": "0",
-        "row_strategy": ["1/3", "1/3", "1/3"],
-        "column_strategy": ["1/3", "1/3", "1/3"],
-    }
+    assert data["exact"] is True and data["value_exact"] == "0"
+    assert data["row_strategy_exact"] == ["1/3", "1/3", "1/3"]
+    assert data["column_strategy_exact"] == ["1/3", "1/3", "1/3"]
 
 
 def test_matrix_json_lists_saddle_points_0_based(cli):
     data = cli.json("matrix", "4,5,7; 3,2,1; 8,6,9")
     assert data["saddle_points"] == [[2, 1]]
     assert (data["lower_value"], data["upper_value"], data["value"]) == (6, 6, 6.0)
-    assert data["exact"]["row_strategy"] == ["0", "0", "1"]
+    assert data["row_strategy_exact"] == ["0", "0", "1"]
 
 
 def test_matrix_fraction_and_decimal_cells_give_value_2_9(cli):
     data = cli.json("matrix", "0.5 -1/3; -1/6 1")
-    assert data["exact"]["value"] == "2/9"
+    assert data["value_exact"] == "2/9"
     assert data["lower_value"] == "-1/6"
     assert data["value"] == pytest.approx(2 / 9)
 
 
 def test_matrix_fraction_cells_give_exact_lower_and_upper_values_in_json_and_text(cli):
     data = cli.json("matrix", "1/2 -1/6; -1/3 1/4")
-    assert (data["exact"]["lower_value"], data["exact"]["upper_value"]) == ("-1/6", "1/4")
     assert (data["lower_value"], data["upper_value"]) == ("-1/6", "1/4")
-    assert data["exact"]["value"] == "1/18"
+    assert data["value_exact"] == "1/18"
     code, out, _ = cli("matrix", "1/2 -1/6; -1/3 1/4")
     assert code == 0
     assert "lower value (maxmin): -1/6, row R1\nupper value (minmax): 1/4, column C2\n" in out
@@ -78,18 +76,18 @@ def test_matrix_fraction_cells_give_exact_lower_and_upper_values_in_json_and_tex
 
 def test_matrix_decimal_cells_are_read_exactly_so_their_values_are_fractions(cli):
     data = cli.json("matrix", "0.5 -0.1; -0.3 0.25")
-    assert (data["exact"]["lower_value"], data["exact"]["upper_value"]) == ("-1/10", "1/4")
-    assert data["lower_value"] == "-1/10"
+    assert (data["lower_value"], data["upper_value"]) == ("-1/10", "1/4")
+    assert data["exact"] is True and data["value_exact"] == "19/230"
 
 
 def test_matrix_integer_cells_give_integer_values_even_beyond_floats_precision(cli):
     big = 12345678901234567891  # 2**63 < big: a float would round it to ...7168
     data = cli.json("matrix", f"{big} {big + 2}")
     assert (data["lower_value"], data["upper_value"], data["saddle_points"]) == (big, big, [[0, 0]])
-    assert (data["exact"]["lower_value"], data["exact"]["value"]) == (str(big), str(big))
+    assert (str(data["lower_value"]), data["value_exact"]) == (str(big), str(big))
 
 
-def test_matrix_float_entries_give_float_values_and_no_exact_object():
+def test_matrix_float_entries_give_float_values_exact_false_and_no_exact_strings():
     from zerosum.show.matrix import describe, matrix_report
     from zerosum.theory.matrix import payoff_matrix, pure_values, solve
 
@@ -99,7 +97,8 @@ def test_matrix_float_entries_give_float_values_and_no_exact_object():
     report = matrix_report(pure, solution)
     assert (report["lower_value"], report["upper_value"]) == (-1 / 6, 0.25)
     assert report["value"] == pytest.approx(1 / 18)
-    assert report["exact"] is None
+    assert report["exact"] is False and report["value_exact"] is None
+    assert report["row_strategy_exact"] is None and report["column_strategy_exact"] is None
     text = describe(game, pure, solution)
     assert "lower value (maxmin): -0.1666666667, row R1" in text
     assert "upper value (minmax): 0.25, column C2" in text
@@ -110,13 +109,9 @@ def test_matrix_from_csv_file(tmp_path, cli):
     path = tmp_path / "payoff.csv"
     path.write_text("-2,3\n3,-4\n")
     data = cli.json("matrix", "--csv", str(path))
-    assert data["exact"] == {
-        "lower_value": "-2",
-        "upper_value": "3",
-        "value": "1/12",
-        "row_strategy": ["7/12", "5/12"],
-        "column_strategy": ["7/12", "5/12"],
-    }
+    assert (data["lower_value"], data["upper_value"], data["exact"]) == (-2, 3, True)
+    assert data["value_exact"] == "1/12"
+    assert data["row_strategy_exact"] == data["column_strategy_exact"] == ["7/12", "5/12"]
 
 
 @pytest.mark.parametrize(
@@ -152,7 +147,7 @@ def test_matrix_csv_with_a_non_numeric_cell_is_one_line_and_exit_2(tmp_path, cli
 def test_matrix_command_runs_as_a_module(cli):
     code, out, _ = cli.process("matrix", "1 -1; -1 1", "--json")
     assert code == 0
-    assert json.loads(out)["exact"]["row_strategy"] == ["1/2", "1/2"]
+    assert json.loads(out)["row_strategy_exact"] == ["1/2", "1/2"]
 
 
 def test_matrix_ragged_input_through_a_subprocess_exits_2_with_one_line(cli):
@@ -167,11 +162,11 @@ def test_matrix_larger_than_the_exact_limit_is_floats_unless_exact_is_asked(tmp_
     # The identity matrix: each player spreads evenly, value 1/size.
     path.write_text("\n".join(",".join(str(int(i == j)) for j in range(size)) for i in range(size)))
     floats = cli.json("matrix", "--csv", str(path))
-    assert floats["exact"] is None
+    assert floats["exact"] is False and floats["value_exact"] is None
     assert floats["value"] == pytest.approx(1 / size)
     exact = cli.json("matrix", "--csv", str(path), "--exact")
-    assert exact["exact"]["value"] == f"1/{size}"
-    assert exact["exact"]["row_strategy"] == [f"1/{size}"] * size
+    assert exact["value_exact"] == f"1/{size}"
+    assert exact["row_strategy_exact"] == [f"1/{size}"] * size
 
 
 def test_other_commands_do_not_wait_for_scipy_to_import():

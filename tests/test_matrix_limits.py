@@ -92,7 +92,7 @@ def test_matrix_command_answers_tiny_and_huge_cells_exactly(cli):
     assert f"value: {value.numerator}/{value.denominator} (exact, for the row player)" in out
     data = cli.json("matrix", "1e400 -1; -1 1e400")
     assert data["value"] is None  # beyond a float: null, and the exact text beside it
-    assert F(data["exact"]["value"]) == F(10**400 - 1, 2)
+    assert F(data["value_exact"]) == F(10**400 - 1, 2)
     assert data["upper_value"] == 10**400
 
 
@@ -199,11 +199,11 @@ def test_exact_solving_is_limited_by_its_estimated_time_named_in_the_message(cli
     assert EXACT_SECONDS.most == 300
     assert exact_seconds(940, 1) <= 300 < exact_seconds(941, 1)
     row = " ".join(str(k % 5) for k in range(940))
-    assert cli.json("matrix", row, "--exact")["exact"]["value"] == "0"
+    assert cli.json("matrix", row, "--exact")["value_exact"] == "0"
     err = cli.error("matrix", row + " 4", "--exact")
     assert "the exact solver's time (estimated, in seconds) 301 is over the limit of 300" in err
     assert "1 x 941 strategies, numbers of 1 digit" in err and "--no-limit" in err
-    assert cli.json("matrix", row + " 4", "--exact", "--no-limit")["exact"]["value"] == "0"
+    assert cli.json("matrix", row + " 4", "--exact", "--no-limit")["value_exact"] == "0"
 
 
 def test_cells_beyond_floats_past_the_exact_limit_are_refused_with_both_reasons(cli):

@@ -246,7 +246,7 @@ def test_openspiel_imperfect_game_is_refused_by_tree_search_and_solved_by_the_se
     assert "openspiel:kuhn_poker is a game of imperfect information" in message
     assert "'zerosum cfr openspiel:kuhn_poker'" in message
     solved = cli.json("solve", "openspiel:kuhn_poker", "--exact")
-    assert solved["exact"]["value"] == "-1/18"  # Kuhn's value, exactly
+    assert solved["value_exact"] == "-1/18"  # Kuhn's value, exactly
 
 
 def test_openspiel_missing_says_how_to_install_it(monkeypatch):

@@ -95,9 +95,9 @@ def test_no_route_sends_a_file_outside_the_static_folder(client):
 
 def test_matrix_route_solves_exactly(client):
     answer = client.post("/api/matrix", json={"matrix": "3 -1; -2 4"}).json()
-    assert answer["exact"]["value"] == "1"
-    assert answer["exact"]["row_strategy"] == ["3/5", "2/5"]
-    assert answer["exact"]["column_strategy"] == ["1/2", "1/2"]
+    assert answer["value_exact"] == "1"
+    assert answer["row_strategy_exact"] == ["3/5", "2/5"]
+    assert answer["column_strategy_exact"] == ["1/2", "1/2"]
     assert (answer["lower_value"], answer["upper_value"], answer["saddle_points"]) == (-1, 3, [])
 
 

@@ -4,7 +4,8 @@ fractions, with the check that neither player gains by a best response against i
 
 The text report gives the value for the first player, the check, and the strategy of a small
 game by information set; `--json` the same in the matrix games' vocabulary (`value` and
-`strategy` in floats, `exact` repeating them as fractions' text, or null); `--save FILE`
+`strategy` in floats, `exact` true when they are proven exact, and then `value_exact` and
+`strategy_exact` repeating them as fractions' text, else null); `--save FILE`
 writes the strategy for `zerosum play --strategy`.
 """
 
@@ -56,7 +57,9 @@ def run_hidden(args: argparse.Namespace, setup: registry.Setup) -> int:
         "information_sets": len(tree.keys),
         "seconds": round(seconds, 6),
         "strategy": floats,
-        "exact": _exact_report(solution.value, strategy) if solution.exact else None,
+        "exact": bool(solution.exact),
+        "value_exact": str(solution.value) if solution.exact else None,
+        "strategy_exact": _exact_strategy(strategy) if solution.exact else None,
     }
     if args.save:
         report["saved"] = args.save
@@ -82,13 +85,9 @@ def run_hidden(args: argparse.Namespace, setup: registry.Setup) -> int:
     return 0
 
 
-def _exact_report(value: Fraction, strategy: Strategy) -> dict[str, Any]:
-    return {
-        "value": str(value),
-        "strategy": {
-            key: {move: str(p) for move, p in row.items()} for key, row in strategy.table.items()
-        },
-    }
+def _exact_strategy(strategy: Strategy) -> dict[str, dict[str, str]]:
+    """Each information set's probabilities as fractions' text ("2/3")."""
+    return {key: {move: str(p) for move, p in row.items()} for key, row in strategy.table.items()}
 
 
 def _number(value: Any, digits: int = 6) -> str:

@@ -20,18 +20,11 @@ def matrix_report(pure: PureValues, solution: Solution) -> dict:
 
     The lower and upper values are read off the matrix's cells, so they are exact whenever
     the cells are (the command reads every cell exactly): an int, or a fraction as a string
-    ("-1/6"). The value and the strategies come from the linear program: floats, and under
-    `exact`, when the solution is proven exact, every value and probability as an exact string.
+    ("-1/6"). The value and the strategies come from the linear program: floats; `exact` is
+    true when the solution is proven exact, and then `value_exact`, `row_strategy_exact` and
+    `column_strategy_exact` give the value and every probability as exact strings (else null).
     """
-    exact = None
-    if solution.exact:  # then the entries are exact too, and so are the pure values
-        exact = {
-            "lower_value": number_text(pure.lower_value),
-            "upper_value": number_text(pure.upper_value),
-            "value": number_text(solution.value),
-            "row_strategy": [number_text(p) for p in solution.row_strategy],
-            "column_strategy": [number_text(q) for q in solution.column_strategy],
-        }
+    exact = solution.exact  # then the entries are exact too, and so are the pure values
     return {
         "lower_value": _exact_number(pure.lower_value),
         "upper_value": _exact_number(pure.upper_value),
@@ -39,7 +32,12 @@ def matrix_report(pure: PureValues, solution: Solution) -> dict:
         "value": _float(solution.value),
         "row_strategy": [float(p) for p in solution.row_strategy],
         "column_strategy": [float(q) for q in solution.column_strategy],
-        "exact": exact,
+        "exact": bool(exact),
+        "value_exact": number_text(solution.value) if exact else None,
+        "row_strategy_exact": [number_text(p) for p in solution.row_strategy] if exact else None,
+        "column_strategy_exact": (
+            [number_text(q) for q in solution.column_strategy] if exact else None
+        ),
     }
 
 

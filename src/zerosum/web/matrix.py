@@ -33,13 +33,14 @@ def solved_matrix(text: str) -> dict[str, Any]:
     """The page's JSON for the matrix `text` ("3 -1; -2 4"), values for the row player.
 
     The object of `zerosum matrix --json` (lower and upper values, saddle points, value and
-    strategies, exact ones as strings under "exact"), with the shape, the cells and the row
-    minima and column maxima as text (null for a matrix larger than the command's table: the
-    page draws what the command draws), and the steps of iterated elimination of strictly dominated
-    strategies; and for a game with two rows (or two columns) the picture of its envelope as
-    SVG (`zerosum.web.envelope`), where it peaks and what it shows, or, for another shape,
-    null and why. ValueError, with the parser's message, for a text that is not a matrix or is
-    over the command's limits.
+    strategies; `exact` true when proven exact, and then the exact ones as strings under
+    "value_exact", "row_strategy_exact" and "column_strategy_exact"), with the shape, the
+    cells and the row minima and column maxima as text (null for a matrix larger than the
+    command's table: the page draws what the command draws), and the steps of iterated
+    elimination of strictly dominated strategies; and for a game with two rows (or two
+    columns) the picture of its envelope as SVG (`zerosum.web.envelope`), where it peaks and
+    what it shows, or, for another shape, null and why. ValueError, with the parser's
+    message, for a text that is not a matrix or is over the command's limits.
     """
     try:
         matrix = parse_matrix(text)

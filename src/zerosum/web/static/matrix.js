@@ -74,10 +74,10 @@ function show(answer) {
   byId("upper-value").textContent = String(answer.upper_value);
   byId("saddle-points").textContent =
     first(answer.saddle_points, ([i, j]) => "(" + rowName(i) + ", " + columnName(j) + ")") || "none";
-  const value = exact ? exact.value : String(answer.value);
+  const value = exact ? answer.value_exact : String(answer.value);
   byId("value").textContent = value;
-  byId("row-strategy").textContent = mixture(rowName, exact ? exact.row_strategy : answer.row_strategy, answer.row_strategy);
-  byId("column-strategy").textContent = mixture(columnName, exact ? exact.column_strategy : answer.column_strategy, answer.column_strategy);
+  byId("row-strategy").textContent = mixture(rowName, exact ? answer.row_strategy_exact : answer.row_strategy, answer.row_strategy);
+  byId("column-strategy").textContent = mixture(columnName, exact ? answer.column_strategy_exact : answer.column_strategy, answer.column_strategy);
   byId("precision").textContent = exact
     ? "Exact: the strategies and the value are fractions, proved optimal."
     : "In floating point: the matrix is too large to solve exactly in the time allowed, or has cells that are not exact.";
