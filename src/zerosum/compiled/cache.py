@@ -88,38 +88,29 @@ def build(
     loading from numba's cache). `what` is told to the listeners if numba compiles. One
     thread at a time builds."""
     with _BUILDING:
-        return _build(template, bindings, what, compile_now)
-
-
-def _build(
-    template: types.ModuleType,
-    bindings: Mapping[str, Any],
-    what: str,
-    compile_now: Callable[[types.ModuleType], None],
-) -> types.ModuleType:
-    imports = _imports(bindings)
-    source = inspect.getsource(template)
-    if imports is not None:
-        key = _key(source, imports)
-        name = f"zerosum_{template.__name__.rsplit('.', 1)[-1]}_{key[:20]}"
-        text = _with_game(source, [*imports, "compiled = functools.partial(njit, cache=True)"])
-        text = text.replace(GAME, f"{GAME}\nimport functools\n\nfrom numba import njit\n", 1)
-        with told(f"{what} (once; later runs read the cache)"):
-            module = _load(name, text)  # a search with signatures compiles as it is imported
+        imports = _imports(bindings)
+        source = inspect.getsource(template)
+        if imports is not None:
+            key = _key(source, imports)
+            name = f"zerosum_{template.__name__.rsplit('.', 1)[-1]}_{key[:20]}"
+            text = _with_game(source, [*imports, "compiled = functools.partial(njit, cache=True)"])
+            text = text.replace(GAME, f"{GAME}\nimport functools\n\nfrom numba import njit\n", 1)
+            with told(f"{what} (once; later runs read the cache)"):
+                module = _load(name, text)  # a search with signatures compiles as it is imported
+                if module is not None:
+                    compile_now(module)
             if module is not None:
-                compile_now(module)
-        if module is not None:
-            return module
-    text = _with_game(source, ["compiled = njit"]).replace(
-        GAME, f"{GAME}\nfrom numba import njit\n", 1
-    )
-    module = types.ModuleType(f"zerosum_{template.__name__.rsplit('.', 1)[-1]}_{next(_MEMORY)}")
-    module.__dict__.update(bindings)
-    sys.modules[module.__name__] = module  # numba finds an object mode block's globals there
-    with told(f"{what} (once a process)"):
-        exec(compile(text, inspect.getfile(template), "exec"), module.__dict__)
-        compile_now(module)
-    return module
+                return module
+        text = _with_game(source, ["compiled = njit"]).replace(
+            GAME, f"{GAME}\nfrom numba import njit\n", 1
+        )
+        module = types.ModuleType(f"zerosum_{template.__name__.rsplit('.', 1)[-1]}_{next(_MEMORY)}")
+        module.__dict__.update(bindings)
+        sys.modules[module.__name__] = module  # numba finds an object mode block's globals there
+        with told(f"{what} (once a process)"):
+            exec(compile(text, inspect.getfile(template), "exec"), module.__dict__)
+            compile_now(module)
+        return module
 
 
 def _with_game(source: str, lines: list[str]) -> str:
