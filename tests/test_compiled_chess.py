@@ -246,3 +246,24 @@ def test_a_position_the_compiled_rules_cannot_hold_is_refused_in_one_line():
         twin.to_words(impossible)
     with pytest.raises(ValueError, match="bad FEN"):
         GAME.parse_state("B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1")
+
+
+def test_the_magic_numbers_are_found_again_and_index_python_chess_attacks():
+    from zerosum.games import compiled_chess_attacks as attacks
+
+    for masks, steps, magics in [
+        (attacks.BISHOP_MASKS, attacks.BISHOP_STEPS, attacks.BISHOP_MAGICS),
+        (attacks.ROOK_MASKS, attacks.ROOK_STEPS, attacks.ROOK_MAGICS),
+    ]:
+        assert attacks.find_magics(masks, steps, attacks.MAGIC_START).tolist() == magics.tolist()
+    rng = random.Random(7)
+    for _ in range(2000):
+        square, occupied = rng.randrange(64), rng.getrandbits(64) & rng.getrandbits(64)
+        diagonal = chess.BB_DIAG_ATTACKS[square][occupied & chess.BB_DIAG_MASKS[square]]
+        straight = (
+            chess.BB_RANK_ATTACKS[square][occupied & chess.BB_RANK_MASKS[square]]
+            | chess.BB_FILE_ATTACKS[square][occupied & chess.BB_FILE_MASKS[square]]
+        )
+        assert int(attacks.bishop_attacks(square, np.uint64(occupied))) == diagonal
+        assert int(attacks.rook_attacks(square, np.uint64(occupied))) == straight
+        assert int(attacks.queen_attacks(square, np.uint64(occupied))) == diagonal | straight

@@ -35,7 +35,6 @@ the searches through the twin (`to_words(game.initial_state())`), as every other
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import chess
@@ -110,7 +109,6 @@ ROOK_SQUARES = (chess.H1, chess.A1, chess.H8, chess.A8)
 """The square of each castling right's rook, by its bit."""
 ROOK_HOMES = np.array(ROOK_SQUARES, np.int64)
 
-BACK_RANKS = np.array([chess.BB_RANK_1, chess.BB_RANK_8], np.uint64)
 LAST_RANKS = np.array([chess.BB_RANK_8, chess.BB_RANK_1], np.uint64)
 RANKS = np.array(chess.BB_RANKS, np.uint64)
 DOUBLE_STEP = np.array([chess.BB_RANK_3 | chess.BB_RANK_4, chess.BB_RANK_6 | chess.BB_RANK_5],
@@ -959,7 +957,6 @@ def position_words(text: str) -> np.ndarray:
 START = to_words(Position.from_board(chess.Board()))
 
 
-@functools.cache
 def chess_rules(game: Chess | None = None) -> CompiledGame:
     """Chess's `CompiledGame`, twinned with the Python game `game` (a new one if None). Its
     evaluation is the default `Weights`' (the tables are compiled in): for a game with other
