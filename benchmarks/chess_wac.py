@@ -91,9 +91,9 @@ def main() -> None:
 
 
 def sunfish_move(engine: chess.engine.SimpleEngine, board: chess.Board, seconds: float):
-    """sunfish's move in `board` after `seconds` of thinking, asked through its UCI loop."""
-    engine.protocol.send_line("ucinewgame")
-    return engine.play(board, chess.engine.Limit(time=seconds)).move
+    """sunfish's move in `board` after `seconds` of thinking, asked through its UCI loop as a
+    new game (python-chess sends `ucinewgame` for a `game` it has not seen)."""
+    return engine.play(board, chess.engine.Limit(time=seconds), game=object()).move
 
 
 if __name__ == "__main__":
