@@ -15,10 +15,10 @@ TEST_SET = """5554224333234511764415115 4
 
 def test_analyze_connect4_reports_each_depth_and_the_best_column(cli):
     report = cli.json("analyze", "connect4", "4453", "--depth", "3")
-    assert [it["depth"] for it in report["iterations"]] == [1, 2, 3]
+    assert [it["depth"] for it in report["depths"]] == [1, 2, 3]
     assert report["best_move"] in list("1234567")
-    assert report["pv"][0] == report["best_move"] == report["iterations"][-1]["pv"][0]
-    assert report["nodes"] == sum(it["nodes"] for it in report["iterations"])
+    assert report["pv"][0] == report["best_move"] == report["depths"][-1]["pv"][0]
+    assert report["nodes"] == sum(it["nodes"] for it in report["depths"])
     assert report["depth"] == 3
 
 
@@ -42,12 +42,12 @@ def test_analyze_answers_from_an_iteration_the_budget_cut_short_and_marks_it(cli
     cut_short = 0
     for nodes in range(300, 2100, 100):
         report = cli.json("analyze", "connect4", "", "--depth", "20", "--nodes", str(nodes))
-        last = report["iterations"][-1]
+        last = report["depths"][-1]
         assert report["stopped"] == "nodes" and report["depth"] == last["depth"]
         assert (report["best_move"], report["value"]) == (last["pv"][0], last["value"])
         if not last["complete"]:
             cut_short += 1
-            assert not last["exact"] and all(it["complete"] for it in report["iterations"][:-1])
+            assert not last["exact"] and all(it["complete"] for it in report["depths"][:-1])
             code, out, _ = cli("analyze", "connect4", "", "--depth", "20", "--nodes", str(nodes))
             assert out.splitlines()[-3].endswith("(cut short: the best root move searched so far)")
             assert out.splitlines()[-1] == f"stopped by nodes during depth {last['depth']}"
@@ -115,7 +115,20 @@ def test_solve_file_json_is_a_list_with_expected_scores(cli, tmp_path):
         ("5554224333234511764415115", 4, 4),
         ("271713432331713132", -11, None),
     ]
+    assert [row["value"] for row in rows] == [1, -1]  # the value, beside the solver's score
     assert all(row["nodes"] > 0 and row["seconds"] >= 0 for row in rows)
+
+
+def test_solve_file_of_a_game_without_scores_gives_the_value_and_holds_it_to_the_file(
+    cli, tmp_path
+):
+    path = tmp_path / "set.txt"
+    path.write_text("XOX.O.... 0\nXX.OO.... 1\n")
+    rows = cli.json("solve", "tictactoe", "--file", str(path))
+    assert [(row["value"], row["expected"]) for row in rows] == [(0, 0), (1, 1)]
+    assert not any("score" in row for row in rows)
+    code, out, _ = cli("solve", "tictactoe", "--file", str(path))
+    assert code == 0 and "2/2 correct" in out
 
 
 def test_solve_file_weak_compares_signs(cli, tmp_path):

@@ -80,8 +80,8 @@ def test_pn_decimal_game_json(cli):
     report = cli.json("pn", "--subtract", "1,2", "--start", "0", "--target", "10", "--unit", "0.1")
     assert report["p_positions"] == [1, 0.7, 0.4, 0.1]
     assert report["outcome"] == "N"
-    assert len(report["steps"]) == 8
-    assert report["steps"][1] == {"step": 1, "P": [1], "N": [0.9, 0.8]}
+    assert len(report["construction"]) == 8
+    assert report["construction"][1] == {"step": 1, "p_positions": [1], "n_positions": [0.9, 0.8]}
 
 
 def test_pn_decimal_game_to_12_is_lost_by_the_teacher(cli):

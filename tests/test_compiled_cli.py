@@ -22,7 +22,7 @@ def test_analyze_gives_the_same_analysis_with_either_engine(cli):
     compiled = cli.json("analyze", "connect4", "4453", "--depth", "5")
     python = cli.json("analyze", "connect4", "4453", "--depth", "5", "--engine", "python")
     for report in (compiled, python):
-        for timed in ("seconds", "iterations"):
+        for timed in ("seconds", "depths"):
             report.pop(timed)
     assert compiled == python
 
@@ -130,7 +130,7 @@ def test_play_takes_the_engine_to_use(cli):
 
 
 @pytest.mark.parametrize(
-    ("game", "position", "depth", "nodes"),
+    ("game", "position", "depth", "positions"),
     [
         ("tictactoe", "", 9, 127_872),  # the games that last all nine moves
         ("tictactoe", "", 5, 15_120),
@@ -139,10 +139,10 @@ def test_play_takes_the_engine_to_use(cli):
         ("connect4(width=5,height=4)", "33", 3, 124),  # 5**3 less 3-3-3: a fifth stone in 3
     ],
 )
-def test_perft_counts_the_positions_n_moves_away(cli, game, position, depth, nodes):
+def test_perft_counts_the_positions_n_moves_away(cli, game, position, depth, positions):
     where = [position] if position else []
     report = cli.json("perft", game, *where, "--depth", str(depth))
-    assert (report["depth"], report["nodes"]) == (depth, nodes)
+    assert (report["depth"], report["positions"]) == (depth, positions)
 
 
 def test_perft_of_a_game_without_compiled_rules_is_one_line(cli):

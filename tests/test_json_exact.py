@@ -50,7 +50,7 @@ def test_an_answer_in_floats_says_exact_false_and_gives_no_exact_value(cli):
     assert leduc["value_exact"] is None and leduc["strategy_exact"] is None
     estimate = cli.json("analyze", "connect4", "4453", "--depth", "2")
     assert estimate["exact"] is False
-    assert all(iteration["exact"] is False for iteration in estimate["iterations"])
+    assert all(iteration["exact"] is False for iteration in estimate["depths"])
 
 
 def test_the_page_gives_the_matrix_in_the_commands_words():

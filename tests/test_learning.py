@@ -323,7 +323,7 @@ def test_ctrl_c_leaves_a_run_that_plays_and_resumes(tmp_path):
     )
     assert code.returncode == 0, code.stderr
     report = json.loads(code.stdout[code.stdout.index("{") :])
-    assert report["rounds"] == kept.progress.rounds + 1
+    assert report["round"] == kept.progress.rounds + 1
 
 
 OWN_GAME = """
@@ -378,7 +378,7 @@ def test_a_game_of_the_users_own_file_trains_in_worker_processes(tmp_path):
     done = subprocess.run(command, capture_output=True, text=True, cwd=elsewhere, timeout=300)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert (report["game"], report["rounds"], report["games"]) == (spec, 1, 4)
+    assert (report["game"], report["round"], report["games"]) == (spec, 1, 4)
     assert training.read_manifest(str(tmp_path / "run"))["game"] == spec
 
 

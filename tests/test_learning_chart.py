@@ -284,7 +284,7 @@ def test_the_command_writes_an_svg_and_reports_the_numbers_drawn(cli, run, chart
     first, all_lost = report["evaluations"][:2]
     assert first["elo"] == MatchResult(5, 3, 12).elo
     assert first["elo_error"] == MatchResult(5, 3, 12).elo_error
-    assert (all_lost["score"], all_lost["elo"], all_lost["elo_error"]) == (0.0, None, None)
+    assert (all_lost["mean_score"], all_lost["elo"], all_lost["elo_error"]) == (0.0, None, None)
     assert [r["value_loss"] for r in report["rounds"]] == [0.5, 0.04]
     assert report["output"] == str(target)
 

@@ -165,7 +165,7 @@ def test_bad_opening_names_its_line(tmp_path, cli):
 def test_match_json_reports_wins_draws_losses_and_elo(cli):
     args = ["match", "tictactoe", "--a", "mcts:iterations=200", "--b", "random", "--games", "8"]
     report = cli.json(*args)
-    assert set(report) >= {"wins", "draws", "losses", "elo", "elo_error", "score_interval"}
+    assert set(report) >= {"wins", "draws", "losses", "elo", "elo_error", "mean_score_interval"}
     assert report["wins"] + report["draws"] + report["losses"] == 8
 
 

@@ -177,14 +177,14 @@ def test_progress_hears_the_heaps_computed():
 
 def test_pn_steps_are_printed_as_before_and_agree_with_the_final_sets(cli):
     report = cli.json("pn", "--subtract", "1,3,4", "--start", "2000")
-    last = report["steps"][-1]
-    assert last["P"] == report["p_positions"]
-    assert last["N"] == report["n_positions"]
+    last = report["construction"][-1]
+    assert last["p_positions"] == report["p_positions"]
+    assert last["n_positions"] == report["n_positions"]
     assert len(report["p_positions"]) + len(report["n_positions"]) == 2001
     code, out, _ = cli("pn", "--subtract", "1,3,4", "--start", "2000", "--steps")
     rows = out.splitlines()
     assert rows[0].split() == ["step", "P", "N"]
-    assert len(rows) == 1 + len(report["steps"]) + 3
+    assert len(rows) == 1 + len(report["construction"]) + 3
 
 
 @pytest.mark.parametrize("output", ["--steps", "--json"])

@@ -335,7 +335,7 @@ def test_play_othello_takes_pass_when_the_human_must_pass(cli):
 
 def test_analyze_othello_reports_each_depth_and_a_legal_best_move(cli):
     report = cli.json("analyze", "othello", "d3c5", "--depth", "3")
-    assert [iteration["depth"] for iteration in report["iterations"]] == [1, 2, 3]
+    assert [iteration["depth"] for iteration in report["depths"]] == [1, 2, 3]
     assert report["best_move"] in ("f6", "b4", "d6", "f4", "f3", "c3")  # nothing else is legal
     assert report["pv"][0] == report["best_move"]
     assert report["to_move"] == 0

@@ -126,7 +126,7 @@ def test_an_installed_package_registers_a_name(game_file, cli, tmp_path, monkeyp
     monkeypatch.syspath_prepend(str(game_file.parent))
     assert "takeaway" in registry.games()
     assert cli.json("solve", "takeaway(size=8)")["value"] == -1
-    listed = cli.json("games")["games"]
+    listed = cli.json("games")["entries"]
     assert {"name": "takeaway", "source": "entry point takeaway_game:TakeAway"}.items() <= next(
         row for row in listed if row["name"] == "takeaway"
     ).items()

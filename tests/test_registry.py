@@ -16,7 +16,7 @@ BUILT_IN = ["tictactoe", "connect4", "nim", "pig", "backgammon", "chess", "tree"
 
 def test_the_built_in_games_are_listed_once_with_what_they_offer(capsys):
     assert main(["games", "--json"]) == 0
-    rows = {row["name"]: row for row in json.loads(capsys.readouterr().out)["games"]}
+    rows = {row["name"]: row for row in json.loads(capsys.readouterr().out)["entries"]}
     assert list(rows)[: len(BUILT_IN)] == BUILT_IN
     assert rows["connect4"]["offers"] == [
         "engine", "evaluation", "solver", "tablebase", "text", "training"

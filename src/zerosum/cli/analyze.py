@@ -298,7 +298,8 @@ def iteration_line(game: Game, state: Any, iteration: Iteration) -> str:
 
 
 def analysis_report(setup: Setup, result: EngineResult) -> dict:
-    """The JSON object of an analysis (docs/json.md): the answer, then every iteration."""
+    """The JSON object of an analysis (docs/json.md): the answer, then every iteration of the
+    deepening (`depths`)."""
     game, state = setup.game, setup.state
     pv = notation.line_text(game, state, result.pv)
     table = result.table
@@ -318,7 +319,7 @@ def analysis_report(setup: Setup, result: EngineResult) -> dict:
         "table": None
         if table is None
         else {"probes": table.probes, "hits": table.hits, "cutoffs": table.cutoffs},
-        "iterations": [
+        "depths": [
             {
                 "depth": it.depth,
                 "value": number(it.value),

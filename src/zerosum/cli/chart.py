@@ -272,7 +272,7 @@ def _learning(charts: Any, args: argparse.Namespace) -> tuple[Any, dict]:
         "evaluations": [
             {
                 **asdict(e),
-                "score": e.result.score,
+                "mean_score": e.result.score,
                 "elo": e.result.elo,
                 "elo_error": e.result.elo_error,
             }

@@ -153,7 +153,7 @@ def explain_engine(setup: registry.Setup, args: argparse.Namespace) -> tuple[Sea
         setup.game, setup.state, args.depth, table=args.table, max_nodes=max_nodes
     )
     return searched, report(setup, searched, "engine") | {
-        "table": args.table,
+        "table_used": args.table,
         "depth": args.depth,
         "table_hits_drawn": searched.count(TABLE_HIT),
         "searched_again_drawn": searched.searched_again,

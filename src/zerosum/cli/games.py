@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
             }
         )
     if args.json:
-        print_json({"games": rows})
+        print_json({"entries": rows})
         return 0
     for row in rows:
         print(f"{row['name']:<12} {row['summary']}")

@@ -135,8 +135,8 @@ def match_report(game: str, a: str, b: str, result: MatchResult) -> dict:
         "wins": result.wins,
         "draws": result.draws,
         "losses": result.losses,
-        "score": result.score,
-        "score_interval": [low, high],
+        "mean_score": result.score,
+        "mean_score_interval": [low, high],
         "elo": None if result.elo is None else round(result.elo, 1),
         "elo_error": None if result.elo_error is None else round(result.elo_error, 1),
         "left": result.left,
@@ -144,10 +144,10 @@ def match_report(game: str, a: str, b: str, result: MatchResult) -> dict:
 
 
 def describe(report: dict) -> str:
-    low, high = report["score_interval"]
+    low, high = report["mean_score_interval"]
     if report["elo"] is None:
         elo = "Elo difference unbounded (A scored " + (
-            "everything)" if report["score"] else "nothing)"
+            "everything)" if report["mean_score"] else "nothing)"
         )
     else:
         elo = f"Elo difference {report['elo']:+.1f} ± {report['elo_error']:.1f} (95%)"
@@ -161,7 +161,7 @@ def describe(report: dict) -> str:
         lines.append("the match was left unfinished: only the games finished are counted")
     if report["games"]:
         lines.append(
-            f"score {number(round(report['score'], 4))}"
+            f"score {number(round(report['mean_score'], 4))}"
             f" (95% Wilson interval {low:.3f} to {high:.3f})"
         )
         lines.append(elo)

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
                 "game": setup.name,
                 "position": setup.position,
                 "depth": result.depth,
-                "nodes": result.nodes,
+                "positions": result.nodes,
                 "seconds": round(result.seconds, 6),
             }
         )

@@ -172,15 +172,17 @@ def write_step_table(steps: list[list[Decimal]], p_width: int) -> None:
 
 
 def write_json(report: dict, steps: list[list[Decimal]]) -> None:
-    """`report` as one JSON object, with "steps": the sets after each step, written a step at
-    a time (the whole would take memory growing with the square of the positions)."""
+    """`report` as one JSON object, with "construction": each step's number and the P and N
+    positions known after it (`p_positions`, `n_positions`, as the report's own at the end),
+    written a step at a time (the whole would take memory growing with the square of the
+    positions)."""
     head = json.dumps(report, indent=2)
     write = sys.stdout.write
-    write(head[: -len("\n}")] + ',\n  "steps": [')
+    write(head[: -len("\n}")] + ',\n  "construction": [')
     texts = [[json.dumps(number(p)) for p in found] for found in steps]
     with progress("steps", total=len(steps), what="printing") as bar:
         for k, (p_text, n_text) in enumerate(_cumulative(texts)):
             write("," if k else "")
-            write(f'\n    {{"step": {k}, "P": [{p_text}], "N": [{n_text}]}}')
+            write(f'\n    {{"step": {k}, "p_positions": [{p_text}], "n_positions": [{n_text}]}}')
             bar.advance()
     write("\n  ]\n}\n")

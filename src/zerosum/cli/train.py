@@ -135,8 +135,8 @@ def run(args: argparse.Namespace) -> int:
     report: dict[str, Any] = {
         "game": args.game,
         "directory": directory,
-        "rounds": progress.rounds,
-        "steps": progress.steps,
+        "round": progress.rounds,
+        "step": progress.steps,
         "games": progress.games,
         "positions": progress.positions,
         "seconds": round(progress.seconds, 3),
@@ -144,10 +144,10 @@ def run(args: argparse.Namespace) -> int:
         "best_round": progress.best_round,
         "policy_loss": progress.policy_loss,
         "value_loss": progress.value_loss,
-        "evaluations": {
-            k: dict(zip(("wins", "draws", "losses"), v, strict=True))
-            for k, v in progress.evaluations.items()
-        },
+        "evaluations": [
+            {"opponent": opponent, "wins": wins, "draws": draws, "losses": losses}
+            for opponent, (wins, draws, losses) in progress.evaluations.items()
+        ],
     }
     if args.json:
         print_json(report)
