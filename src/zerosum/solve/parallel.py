@@ -4,6 +4,11 @@ A *mapper* takes a function and a list of argument tuples and yields the results
 of the tuples, whatever order the work finished in; its `width` is how many tasks run at once.
 The retrograde build hands it the chunks of a layer; the function and its arguments must be
 picklable (a game defined at module level is).
+
+Ctrl-C belongs to the process that maps: a worker process ignores SIGINT from its first
+instruction (it is started with the signal blocked, which it inherits, and ignores it before
+unblocking it), so a Ctrl-C sent to the whole process group, as a terminal does, never prints
+a worker's traceback, even one still starting.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,8 +25,12 @@ from typing import Any
 from zerosum.limits import Limit
 
 Mapping = Callable[[Callable[..., Any], list[tuple]], Iterator[Any]]
+Poll = Callable[[], None]
+"""`poll()`, called while a mapper waits: what it raises (KeyboardInterrupt) stops the work."""
 CONNECT_TIMEOUT = "10s"
 """How long to wait for a Dask scheduler to answer."""
+POLL_SECONDS = 0.1
+"""How often a pool waiting for a result calls its `poll`."""
 
 
 @dataclass(frozen=True)
@@ -61,12 +70,18 @@ def workers_limit() -> Limit:
 
 @contextmanager
 def mapper(
-    workers: int | None = None, scheduler: str | None = None, context: Any = None
+    workers: int | None = None,
+    scheduler: str | None = None,
+    context: Any = None,
+    poll: Poll | None = None,
 ) -> Iterator[Mapper]:
     """A mapper over a pool of `workers` processes on this machine (default: every core), or
     over the Dask cluster whose scheduler listens at `scheduler` (on this machine or many); one
     worker, or a single task, maps in this process. `context` is how the processes start
-    (a `multiprocessing` context; the platform's default when None)."""
+    (a `multiprocessing` context; the platform's default when None). `poll`, when given, is
+    called every `POLL_SECONDS` while the processes of this machine work, and between tasks
+    mapped in this process: a caller that answers Ctrl-C only at points of its own choosing
+    (`zerosum.learn.training.stop_points`) raises KeyboardInterrupt there."""
     if scheduler is not None:
         with _dask(scheduler) as cluster:
             yield cluster
@@ -76,14 +91,19 @@ def mapper(
         raise ValueError(f"workers must be at least 1, got {workers}")
     workers_limit().check(workers)
     if workers == 1:
-        yield Mapper(_serial, 1)
+        yield Mapper(lambda function, tasks: _serial(function, tasks, poll), 1)
         return
-    with processes(workers, context) as pool:
+    with processes(workers, context, poll) as pool:
         yield Mapper(pool, workers)
 
 
-def _serial(function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
-    return (function(*task) for task in tasks)
+def _serial(
+    function: Callable[..., Any], tasks: list[tuple], poll: Poll | None = None
+) -> Iterator[Any]:
+    for task in tasks:
+        if poll is not None:
+            poll()
+        yield function(*task)
 
 
 DEATHS_FORGIVEN = 3
@@ -97,15 +117,15 @@ class _Pool:
     tasks act only through their results and the files they write atomically, so running one
     twice is harmless."""
 
-    def __init__(self, workers: int, context: Any = None) -> None:
-        self.workers, self.deaths, self.context = workers, 0, context
+    def __init__(self, workers: int, context: Any = None, poll: Poll | None = None) -> None:
+        self.workers, self.deaths, self.context, self.poll = workers, 0, context, poll
         self.pool: ProcessPoolExecutor | None = None
 
     def __call__(self, function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
         """The results of `function(*task)` in task order; in this process for a single task
         (not worth a process)."""
         if len(tasks) < 2:
-            return _serial(function, tasks)
+            return _serial(function, tasks, self.poll)
         return self._results(function, tasks)
 
     def _results(self, function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
@@ -116,9 +136,10 @@ class _Pool:
                     self.workers, mp_context=self.context, initializer=_ignore_interrupts
                 )
             try:  # a worker may die before the last task is even submitted
-                futures = [self.pool.submit(function, *task) for task in tasks[done:]]
+                with _interrupts_blocked():  # the processes start at a submission
+                    futures = [self.pool.submit(function, *task) for task in tasks[done:]]
                 for future in futures:
-                    result = future.result()
+                    result = self._result(future)
                     done += 1
                     yield result
             except BrokenProcessPool:
@@ -129,6 +150,13 @@ class _Pool:
                         f"the worker processes died {self.deaths} times (out of memory?):"
                         " the build stopped"
                     ) from None
+
+    def _result(self, future: Future[Any]) -> Any:
+        """The future's result, `poll()` called every `POLL_SECONDS` until it is there."""
+        if self.poll is not None:
+            while wait([future], POLL_SECONDS).not_done:
+                self.poll()
+        return future.result()
 
     def stop(self) -> None:
         """End the workers now, tasks running or not."""
@@ -144,21 +172,41 @@ class _Pool:
 
 
 @contextmanager
-def processes(workers: int, context: Any = None) -> Iterator[_Pool]:
+def processes(workers: int, context: Any = None, poll: Poll | None = None) -> Iterator[_Pool]:
     """A pool of `workers` processes on this machine (started by the `multiprocessing`
     `context`, the default when None), ended on leaving (by an error or Ctrl-C too, without
-    waiting for the tasks running)."""
-    pool = _Pool(workers, context)
+    waiting for the tasks running); `poll` as `mapper` says."""
+    pool = _Pool(workers, context, poll)
     try:
         yield pool
     finally:
         pool.stop()
 
 
+@contextmanager
+def _interrupts_blocked() -> Iterator[None]:
+    """SIGINT blocked in this thread within the block, so that a process started there
+    inherits it blocked (through fork and exec alike) until `_ignore_interrupts` ignores it. A
+    Ctrl-C arriving meanwhile is not lost: another thread takes it, or this one when the
+    block ends. (Where signals cannot be blocked, on Windows, a worker ignores Ctrl-C from its
+    initializer on.)"""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _ignore_interrupts() -> None:
-    """In a worker: leave Ctrl-C to the building process, which stops the pool (a worker
-    interrupted mid-task would print its traceback)."""
+    """In a worker: leave Ctrl-C to the mapping process, which stops the pool (a worker
+    interrupted mid-task would print its traceback). The worker started with SIGINT blocked
+    (`_interrupts_blocked`): ignored first, a Ctrl-C that came while it started is dropped."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def peak_memory() -> int:
