@@ -102,9 +102,9 @@ def chess_position(fen: str = "startpos", moves: tuple[str, ...] = ()) -> tuple[
 
 
 def legal(game: Any, state: Any, module: Any) -> list[dict[str, Any]]:
-    """The moves of `state` as the server lists them: each move's text and target."""
+    """The moves of `state` as the server lists them: each move's text and place."""
     return [
-        {"text": format_move(game, state, move), "target": module.target(game, state, move)}
+        {"move": format_move(game, state, move), "place": module.target(game, state, move)}
         for move in game.legal_moves(state)
     ]
 

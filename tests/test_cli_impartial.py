@@ -8,7 +8,7 @@ import pytest
 @pytest.mark.parametrize(
     ("heaps", "outcome", "nim_sum", "winning_move"),
     [
-        (["3", "5", "8"], "N", 14, {"heap": 2, "remove": 2, "result": [3, 5, 6]}),
+        (["3", "5", "8"], "N", 14, {"heap": 2, "remove": 2, "heaps": [3, 5, 6]}),
         (["9", "19", "26"], "P", 0, None),
     ],
     ids=["3 5 8: N, the move on heap 2", "9 19 26: P, no move"],
@@ -25,7 +25,7 @@ def test_nim_misere_json_on_single_objects(cli):
     report = cli.json("nim", "1", "1", "1", "--misere")
     assert report["outcome"] == "P" and report["misere"] is True
     report = cli.json("nim", "1", "1", "--misere")
-    assert report["winning_move"] == {"heap": 0, "remove": 1, "result": [0, 1]}
+    assert report["winning_move"] == {"heap": 0, "remove": 1, "heaps": [0, 1]}
 
 
 def test_nim_text_shows_binary_columns_and_the_move(cli):
@@ -123,7 +123,7 @@ def test_nim_command_runs_as_a_module(cli):
     assert json.loads(out)["winning_move"] == {
         "heap": 1,
         "remove": 6,
-        "result": [18, 39, 53],
+        "heaps": [18, 39, 53],
     }
 
 

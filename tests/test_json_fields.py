@@ -17,6 +17,7 @@ import re
 import shlex
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,9 @@ from typing import Any
 import pytest
 
 from zerosum.cli import build_parser
+from zerosum.web.matrix import solved_matrix
+from zerosum.web.ordering import chart_orders, chart_run
+from zerosum.web.tree import searched_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "json.md"
@@ -181,16 +185,25 @@ class Run:
     """One command of the walk, under the heading of its table: `command` (shell words, with
     {data} for tests/data and {run} for a training run's directory) is run with `--json` in
     the walk's folder, after `files` are written there; in a process of its own with
-    `process` (the commands that import JAX, which this process must not start)."""
+    `process` (the commands that import JAX, which this process must not start). A run of
+    the page calls `page` with `command` instead (the answer of the server's route), and is
+    held to the tables of `also` too (the command whose answer it extends)."""
 
     heading: str
     command: str
     files: dict[str, str] = field(default_factory=dict)
     process: bool = False
     listed: bool = False  # the output is a list of objects, each held to the table
+    page: Callable[..., Any] | None = None
+    also: tuple[str, ...] = ()
 
     def argv(self, run: str = "") -> list[str]:
         return shlex.split(self.command.format(data=ROOT / "tests" / "data", run=run))
+
+
+def alphabeta_tree(text: str) -> Any:
+    """The tree page's answer for `text`, searched by alpha-beta."""
+    return searched_tree(text, "alphabeta")
 
 
 TWO_CONNECT4 = "2252576253462244111563365343671351441 -1\n7422341735647741166133573473242566 1\n"
@@ -244,6 +257,16 @@ WALK = [
     Run("train", "train tictactoe --out {run} --resume --rounds 1 --workers 1", process=True),
     Run("chart learning", "chart learning {run} -o learning.svg"),
     Run("train, Pig", "train pig --target 10 --games 20 --out pig-run", process=True),
+    Run("the page: a matrix", "4 2 3; 1 0 5; 3 1 2", page=solved_matrix, also=("matrix",)),
+    Run("the page: a matrix", "1/2 -1/3; -1/6 1", page=solved_matrix, also=("matrix",)),
+    Run("the page: a tree", "[[3,12,8],[2,4,6],[14,5,2]]", page=alphabeta_tree),
+    Run(
+        "the page: a tree",
+        '[{"chance": [[0.5, 6], [0.5, 6]]}, {"chance": [[0.5, 10], [0.5, 1]]}]',
+        page=alphabeta_tree,
+    ),
+    Run("the page: the ordering chart's orders", "", page=lambda _: chart_orders()),
+    Run("the page: a run of the ordering chart", "0", page=lambda run: chart_run(int(run))),
 ]
 
 NETWORK_RUN = """
@@ -265,6 +288,8 @@ sys.exit(main(sys.argv[2:]))
 
 def run_json(run: Run, folder: Path, cli: Any, directory: str) -> Any:
     """What `run` prints with --json in `folder`, read as JSON."""
+    if run.page is not None:
+        return json.loads(json.dumps(run.page(run.command)))  # as the route sends it
     for name, text in run.files.items():
         (folder / name).write_text(text)
     argv = [*run.argv(directory), "--json"]
@@ -293,13 +318,16 @@ def test_every_command_prints_the_fields_of_its_table_and_every_field_is_printed
     directory = str(tmp_path / "network-run")
     for run in WALK:
         assert run.heading in TABLES, f"{run.command}: no table {run.heading!r} in the guide"
-        holding = holdings[run.heading]
+        headings = (run.heading, *run.also)
+        holding = Holding({path: kind for h in headings for path, kind in TABLES[h].items()})
         printed = run_json(run, tmp_path, cli, directory)
         items = printed if run.listed else [printed]
         assert run.listed == isinstance(printed, list), f"{run.command}: a list or not?"
         for item in items:
             wrong = holding.check(item, ("object",), "")
-            holding.problems += [f"{run.command}: {problem}" for problem in wrong]
+            holdings[run.heading].problems += [f"{run.command}: {problem}" for problem in wrong]
+        for heading in headings:  # each table's rows this run printed
+            holdings[heading].seen |= holding.seen & set(TABLES[heading])
     problems = [problem for holding in holdings.values() for problem in holding.problems]
     for heading, holding in holdings.items():
         if heading != VOCABULARY:
@@ -329,7 +357,7 @@ def json_commands(parser: argparse.ArgumentParser, words: tuple[str, ...] = ()) 
 def test_every_command_that_takes_json_is_walked():
     commands = json_commands(build_parser())
     assert ("solve",) in commands and ("tablebase", "probe") in commands
-    walked = [run.argv("DIR") for run in WALK]
+    walked = [run.argv("DIR") for run in WALK if run.page is None]
     for command in commands:
         assert any(tuple(argv[: len(command)]) == command for argv in walked), (
             f"zerosum {' '.join(command)} takes --json and is not walked"
@@ -371,3 +399,71 @@ def test_the_guide_s_types_are_read_as_written():
     assert narrower(parse_type("list of integer"), parse_type("list of number or null"))
     assert not narrower(parse_type("number or null"), parse_type("number"))
     assert word("depths[].depth") == "depth" and word("table.hits") == "hits"
+
+
+def fits(value: Any, kind: tuple) -> bool:
+    """Whether `value` is of type `kind`, an object's fields left to their own words."""
+    name = kind[0]
+    if name == "union":
+        return any(fits(value, alternative) for alternative in kind[1])
+    if name == "list":
+        return isinstance(value, list) and all(fits(item, kind[1]) for item in value)
+    if name == "map":
+        return isinstance(value, dict) and all(fits(item, kind[1]) for item in value.values())
+    return {
+        "any": True,
+        "null": value is None,
+        "boolean": isinstance(value, bool),
+        "string": isinstance(value, str),
+        "integer": isinstance(value, int) and not isinstance(value, bool),
+        "number": isinstance(value, (int, float)) and not isinstance(value, bool),
+        "object": isinstance(value, dict),
+    }[name]
+
+
+def test_the_play_pages_messages_use_the_vocabularys_words_with_its_types():
+    """The websocket's messages (docs/web.md) as the engine, MCTS and Connect Four's solver
+    think: every field named by a word of the vocabulary holds a value of its type."""
+    from starlette.testclient import TestClient
+
+    from zerosum.cli.serve import own_hosts
+    from zerosum.web.app import create_app
+
+    client = TestClient(create_app(own_hosts("127.0.0.1", 8000)), base_url="http://127.0.0.1:8000")
+    games = [  # (strength, position, the person's seat): the program moves first
+        ({"kind": "depth", "plies": 2}, None, 1),
+        ({"kind": "mcts", "seconds": 0.2}, None, 1),
+        ({"kind": "perfect"}, "123456712345671234567", 0),  # few nodes; O wins at once
+    ]
+    messages = []
+    with client.websocket_connect("ws://127.0.0.1:8000/ws/play") as websocket:
+        messages.append(websocket.receive_json())
+        for strength, position, human in games:
+            websocket.send_json(
+                {"type": "new", "game": "connect4", "human": human, "position": position,
+                 "strength": strength}
+            )  # fmt: skip
+            while True:  # until the program has moved: the person's turn, or the game's end
+                message = websocket.receive_json()
+                messages.append(message)
+                assert message["type"] != "error", message
+                if message["type"] == "position" and (message["moves"] or message["result"]):
+                    break
+    kinds = {message["type"] for message in messages}
+    assert kinds == {"games", "position", "thinking", "iteration", "mcts", "columns"}
+    vocabulary = TABLES[VOCABULARY]
+    problems = []
+
+    def walk(value: Any, where: str) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key in vocabulary and not fits(item, vocabulary[key]):
+                    problems.append(f"{where}.{key}: {json.dumps(item)[:60]}")
+                walk(item, f"{where}.{key}")
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, f"{where}[]")
+
+    for message in messages:
+        walk(message, message["type"])
+    assert not problems, "\n".join(problems)

@@ -314,7 +314,7 @@ def test_play_sets_the_player_the_game_allows_against_a_person(name, player):
 
 def test_the_page_offers_openspiel_games_with_a_default_that_suits_them():
     offered = offered_games(["openspiel:hex(board_size=5)", "openspiel:checkers"])
-    defaults = {game["name"]: game["default"] for game in games_message(offered)["games"]}
+    defaults = {game["name"]: game["default"] for game in games_message(offered)["entries"]}
     assert defaults["openspiel:hex(board_size=5)"] == {"kind": "mcts", "seconds": 1}
     assert defaults["openspiel:checkers"] == {"kind": "time", "seconds": 1}
     assert defaults["tictactoe"] == {"kind": "perfect"}

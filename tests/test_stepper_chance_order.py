@@ -38,7 +38,9 @@ def test_expectiminimax_steps_through_the_dice_tree_with_the_expectation_rising(
         ("enter", 4), ("leaf", 5), ("leaf", 6), ("exit", 4), ("exit", 0),
     ]  # fmt: skip
     rising = [
-        (s["expected"]["node"], s["expected"]["value"]) for s in stepped.steps if s["expected"]
+        (s["expectation"]["node"], s["expectation"]["value_text"])
+        for s in stepped.steps
+        if s["expectation"]
     ]
     assert rising == [(1, "3"), (1, "6"), (4, "5"), (4, "5.5")]
     assert (

@@ -129,13 +129,13 @@ def test_a_game_against_the_network_on_the_page_ends_with_legal_moves(client, ru
         until(websocket, "position")  # X, the network, to move
         thinking, _ = until(websocket, "thinking")
         assert thinking["player"] == "network" and thinking["budget"] == "30 simulations"
-        assert thinking["left"] == play.MOST_SECONDS
+        assert thinking["seconds_left"] == play.MOST_SECONDS
         position, streamed = until(websocket, "position")
         reports = [message for message in streamed if message["type"] == "mcts"]
-        assert reports and reports[-1]["best"] == position["record"][0]  # its root, at the end
+        assert reports and reports[-1]["best_move"] == position["record"][0]  # its root, at the end
         assert reports[-1]["iterations"] == 30
         while position["result"] is None:
-            lowest = position["moves"][0]["text"]  # the person plays the lowest free square
+            lowest = position["moves"][0]["move"]  # the person plays the lowest free square
             position = position_after(websocket, {"type": "move", "move": lowest})
     state = game.initial_state()
     for text in position["record"]:
@@ -154,8 +154,8 @@ def test_serve_network_starts_the_page_with_the_runs_game_and_network(cli, serve
     client = TestClient(served[-1], base_url=f"http://127.0.0.1:{port}")
     with client.websocket_connect(f"ws://127.0.0.1:{port}/ws/play") as websocket:
         message = websocket.receive_json()
-    games = {game["name"]: game for game in message["games"]}
-    assert message["first"] == "tictactoe"
+    games = {game["name"]: game for game in message["entries"]}
+    assert message["game"] == "tictactoe"
     assert games["tictactoe"]["default"] == network(run, simulations=200)
     assert games["connect4"]["default"] == {"kind": "time", "seconds": 1}
     code, out, err = cli("serve", "--port", "0", "--network", run + "-gone")

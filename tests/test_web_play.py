@@ -83,9 +83,9 @@ def error_for(websocket, message: dict[str, Any]) -> str:
 def test_the_first_message_lists_the_registrys_games_with_their_strengths(client):
     with client.websocket_connect(URL) as websocket:
         message = websocket.receive_json()
-    games = {game["name"]: game for game in message["games"]}
+    games = {game["name"]: game for game in message["entries"]}
     assert list(games) == ["tictactoe", "connect4", "nim", "chess", "othello"]
-    assert message["first"] == "tictactoe"
+    assert message["game"] == "tictactoe"
     assert games["tictactoe"]["strengths"] == ["time", "perfect", "mcts", "network"]
     assert games["connect4"]["strengths"] == ["time", "depth", "perfect", "mcts", "network"]
     assert games["chess"]["strengths"] == ["time", "depth", "mcts"]  # no network learns it
@@ -101,8 +101,8 @@ def test_a_whole_tictactoe_game_against_perfect_play_ends_in_the_solvers_result(
         position = position_after(websocket, new("tictactoe", strength={"kind": "perfect"}))
         while position["result"] is None:
             first = position["moves"][0]  # the person plays the lowest free square
-            assert first["target"] == {"cell": int(first["text"])}
-            position = position_after(websocket, {"type": "move", "move": first["text"]})
+            assert first["place"] == {"cell": int(first["move"])}
+            position = position_after(websocket, {"type": "move", "move": first["move"]})
     state = game.initial_state()
     for index, text in enumerate(position["record"]):
         move = int(text)
@@ -133,7 +133,7 @@ def test_the_program_moving_first_from_a_typed_position(client):
         until(websocket, "games")
         message = new("tictactoe", human=1, position="XX.OO....", strength={"kind": "perfect"})
         position = position_after(websocket, message)
-    assert position["start"] == "XX.OO...."
+    assert position["position"] == "XX.OO...."
     assert position["record"] == ["2"]  # X completes the top row
     assert position["result"] == {"text": "X wins", "winner": 0}
     assert position["human"] == [False, True]
@@ -181,13 +181,13 @@ def test_connect4_engine_iterations_stream_before_the_move_with_the_bar_for_x(cl
         websocket.send_json(new("connect4", human=1, strength={"kind": "depth", "plies": 5}))
         until(websocket, "position")
         thinking, _ = until(websocket, "thinking")
-        assert thinking["budget"] == "depth 5" and thinking["left"] == play.MOST_SECONDS
+        assert thinking["budget"] == "depth 5" and thinking["seconds_left"] == play.MOST_SECONDS
         position, streamed = until(websocket, "position")
     assert [message["depth"] for message in streamed] == [1, 2, 3, 4, 5]
     last = streamed[-1]
-    assert position["record"] == [last["best"]] == [last["pv"][0]]
-    assert last["target"] == {"column": int(last["best"]) - 1}
-    assert last["score"].startswith(("+", "-")) and -1 <= last["bar"] <= 1
+    assert position["record"] == [last["best_move"]] == [last["pv"][0]]
+    assert last["place"] == {"column": int(last["best_move"]) - 1}
+    assert last["value_text"].startswith(("+", "-")) and -1 <= last["bar"] <= 1
     assert all(message["nodes"] > 0 for message in streamed)
 
 
@@ -200,10 +200,10 @@ def test_connect4_solver_scores_every_column_as_the_solver_does(client):
         until(websocket, "position")  # the program's turn: X
         position, streamed = until(websocket, "position")
     columns = [m for m in streamed if m["type"] == "columns"]
-    assert columns[0]["values"][0]["note"] == "not proven yet"
+    assert columns[0]["moves"][0]["note"] == "not proven yet"
     assert len(columns) == 1 + len(expected)  # each column sent once proven
-    last = columns[-1]["values"]
-    assert {int(value["text"]) - 1: value["score"] for value in last} == expected
+    last = columns[-1]["moves"]
+    assert {int(move["move"]) - 1: move["score"] for move in last} == expected
     assert columns[-1]["bar"] == 1.0 and columns[-1]["bar_text"] == "X wins"  # X, to move
     best = max(expected.values())
     assert int(position["record"][0]) - 1 == next(c for c, s in expected.items() if s == best)
@@ -219,7 +219,7 @@ def test_mcts_reports_the_roots_visits_while_it_searches(client):
     assert reports, streamed
     visits = [sum(move["visits"] for move in report["moves"]) for report in reports]
     assert visits == sorted(visits) and visits[0] > 0
-    assert {move["target"]["column"] for move in reports[-1]["moves"]} == set(range(7))
+    assert {move["place"]["column"] for move in reports[-1]["moves"]} == set(range(7))
     assert position["record"] and len(position["record"]) == 1
 
 
@@ -258,7 +258,7 @@ def test_move_now_plays_the_best_move_so_far(client):
         position, streamed = until(websocket, "position")
     assert len(position["record"]) == 1 and position["moves"]
     iterations = [iteration] + [m for m in streamed if m["type"] == "iteration"]
-    assert position["record"][0] == iterations[-1]["best"]
+    assert position["record"][0] == iterations[-1]["best_move"]
 
 
 def test_a_move_while_the_program_thinks_is_refused(client):
@@ -286,7 +286,7 @@ def test_a_users_own_game_from_the_command_line_is_offered(tmp_path):
     own = "connect4(width=5,height=4)"
     local = TestClient(create_app(own_hosts("127.0.0.1", 8000), [own]), base_url=f"http://{HOST}")
     with local.websocket_connect(URL) as websocket:
-        names = [game["name"] for game in websocket.receive_json()["games"]]
+        names = [game["name"] for game in websocket.receive_json()["entries"]]
         assert names[-1] == own
         position = position_after(websocket, new(own, strength={"kind": "depth", "plies": 2}))
     assert position["board"]["width"] == 5 and len(position["board"]["cells"]) == 4
@@ -384,11 +384,11 @@ def test_a_users_file_game_is_played_as_text_and_a_fault_in_it_is_one_line(tmp_p
         create_app(own_hosts("127.0.0.1", 8000), [good, broken]), base_url=f"http://{HOST}"
     )
     with local.websocket_connect(URL) as websocket:
-        names = [game["name"] for game in websocket.receive_json()["games"]]
+        names = [game["name"] for game in websocket.receive_json()["entries"]]
         assert names[-2:] == [good, broken]
         position = position_after(websocket, new(good, strength={"kind": "perfect"}))
         assert position["board"] == {"kind": "text", "text": "(0, 0)"}
-        assert [move["text"] for move in position["moves"]] == ["1", "2"]
+        assert [move["move"] for move in position["moves"]] == ["1", "2"]
         websocket.send_json({"type": "move", "move": "1"})
         position, _ = until(websocket, "position")  # the person's move
         position, _ = until(websocket, "position")  # the program's: to 3, from where 1 wins

@@ -105,7 +105,7 @@ def test_matrix_route_gives_saddle_points_and_dominance_steps(client):
     answer = client.post("/api/matrix", json={"matrix": "4 2 3; 1 0 5; 3 1 2"}).json()
     assert answer["saddle_points"] == [[0, 1]]
     steps = answer["dominance"]["eliminations"]
-    assert steps[0] == {"player": "row", "strategy": 2, "dominated_by": 0}
+    assert steps[0] == {"player": "row", "eliminated": 2, "dominated_by": 0}
     assert answer["dominance"]["rows"] == [0] and answer["dominance"]["columns"] == [1]
 
 
@@ -190,7 +190,8 @@ def test_tree_route_traces_the_textbook_tree_as_the_html_animation_does(client):
     answer = client.post(
         "/api/tree", json={"tree": "[[3,12,8],[2,4,6],[14,5,2]]", "algorithm": "alphabeta"}
     ).json()
-    assert answer["value"] == "3"
+    assert (answer["value"], answer["value_text"]) == (3, "3")
+    assert (answer["leaves"], answer["tree_leaves"]) == (7, 9)  # as zerosum tree counts them
     assert "leaves examined 7 of 9, pruned 2" in answer["summary"]
     same = stepped_search(traced_search(Tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]]), ()))
     assert answer["steps"] == same.steps and answer["drawing"] == same.drawing
@@ -222,7 +223,7 @@ def test_tree_route_steps_expectiminimax_on_chance_nodes_and_follows_the_order(c
 
     dice = '[{"chance": [[0.5, 6], [0.5, 6]]}, {"chance": [[0.5, 10], [0.5, 1]]}]'
     answer = client.post("/api/tree", json={"tree": dice, "algorithm": "alphabeta"}).json()
-    assert answer["value"] == "6" and "expectiminimax" in answer["summary"]
+    assert answer["value"] == 6 and "expectiminimax" in answer["summary"]
     assert answer["steps"] == stepped_search(traced_tree(Tree.from_text(dice), "alphabeta")).steps
     textbook = "[[3,12,8],[2,4,6],[14,5,2]]"
     for order, examined in (("", 7), ("best", 5), ("worst", 9)):

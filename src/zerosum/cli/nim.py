@@ -65,7 +65,7 @@ def move_report(move: NimMove) -> dict:
     return {
         "heap": move.heap,
         "remove": _json_integer(move.remove),
-        "result": [_json_integer(h) for h in move.result],
+        "heaps": [_json_integer(h) for h in move.result],
     }
 
 

@@ -91,7 +91,7 @@ STEPPER_SCRIPT = """
       const seen = { enter: "entered", cutoff: "seen" }[step.kind] || "valued";
       mark(step.node, seen);
       for (const index of step.dark) mark(index, "dark");
-      if (step.expected) expected[step.expected.node] = step.expected.value;
+      if (step.expectation) expected[step.expectation.node] = step.expectation.value_text;
     }
     for (const [index, value] of Object.entries(expected)) {
       const node = el("n" + index);
@@ -176,7 +176,8 @@ class SteppedSearch:
     before the search reaches them), scaled up when small."""
     steps: list[dict[str, Any]]
     """Each step: its kind, its node's index, the nodes it darkens, what MAX has secured at the
-    root so far, and a sentence saying what happened (`describe_step`)."""
+    root so far, under a chance node the expectation so far (`expectation`: the chance node and
+    its `value_text`), and a sentence saying what happened (`describe_step`)."""
     value: str
     """The value at the root, for MAX, as the page writes it."""
     summary: str
@@ -235,13 +236,16 @@ value at the root: <b id="value"></b></div>
 def _step_json(tree: SearchedTree, step: Step, names: list[str]) -> dict:
     expected = None
     if step.expected is not None:  # the expectation of the chance node above, so far
-        expected = {"node": tree.nodes[step.node].parent, "value": format_score(step.expected)}
+        expected = {
+            "node": tree.nodes[step.node].parent,
+            "value_text": format_score(step.expected),
+        }
     return {
         "kind": step.kind,
         "node": step.node,
         "dark": list(step.dark),
         "secured": None if step.secured is None else format_score(step.secured),
-        "expected": expected,
+        "expectation": expected,
         "text": describe_step(tree, step, names[step.node]),
     }
 

@@ -1,10 +1,11 @@
 """How the Play page draws a game: a board description for the page's drawer, and where on
-that board each move is played (its "target").
+that board each move is played (its target, sent to the page as the move's "place": the
+commands' JSON has a `target` of its own, pn's final position).
 
 Each kind of board is a `BoardKind` in `KINDS`, keyed by the name the page's drawers use
 (`static/boards.js`: `zerosumBoards[kind]`); `GAME_KINDS` says which kind draws which game
 class. A game with no kind of its own is drawn as "text": the game's own rendering, its moves
-as buttons. The protocol of each kind (its fields, its targets) is in docs/web.md. A new kind
+as buttons. The protocol of each kind (its fields, its places) is in docs/web.md. A new kind
 is a `BoardKind` in `KINDS`, its game class in `GAME_KINDS`, and its drawer in a script of
 `static/` that play.html loads before play.js.
 """

@@ -67,7 +67,7 @@ def solved_matrix(text: str) -> dict[str, Any]:
         "eliminations": [
             {
                 "player": step.player,
-                "strategy": step.strategy,
+                "eliminated": step.strategy,
                 "dominated_by": step.dominated_by,
             }
             for step in reduction.eliminations

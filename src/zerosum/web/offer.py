@@ -108,7 +108,7 @@ def games_message(
     offered: dict[str, registry.GameEntry], preset: Preset | None = None
 ) -> dict[str, Any]:
     """The first message of a connection: the games offered, their strengths and defaults,
-    and the game the page starts with (`first`): the first offered, or `preset`'s game, whose
+    and the game the page starts with (`game`): the first offered, or `preset`'s game, whose
     default strength is then `preset`'s."""
     listed = []
     for name, entry in offered.items():
@@ -131,7 +131,7 @@ def games_message(
             }
         )
     first = preset.game if preset is not None else next(iter(offered), None)
-    return {"type": "games", "games": listed, "first": first}
+    return {"type": "games", "entries": listed, "game": first}
 
 
 def network_preset(directory: str) -> Preset:

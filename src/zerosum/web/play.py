@@ -250,8 +250,8 @@ class PlaySession:
         moves = (
             [
                 {
-                    "text": notation.format_move(game, state, move),
-                    "target": kind.target(game, state, move),
+                    "move": notation.format_move(game, state, move),
+                    "place": kind.target(game, state, move),
                 }
                 for move in game.legal_moves(state)
             ]
@@ -265,7 +265,7 @@ class PlaySession:
             "human": [seat == self.human for seat in (0, 1)],
             "to_move": None if over else game.to_move(state),
             "record": [notation.format_move(game, p.before, p.move) for p in self.played],
-            "start": setup.position,
+            "position": setup.position,
             "result": result_of(game, state),
             "board": kind.board(game, state, last, self.human),
             "moves": moves,
@@ -284,7 +284,7 @@ class PlaySession:
                 "type": "thinking",
                 "player": {"az": "network"}.get(spec.kind, spec.kind),
                 "budget": self.budget,
-                "left": left,
+                "seconds_left": left,
             }
         )
         self.searched = state

@@ -74,12 +74,12 @@ def iteration_message(game: Game, state: Any, iteration: Iteration) -> dict[str,
     return {
         "type": "iteration",
         "depth": iteration.depth,
-        "score": describe_score(iteration),
+        "value_text": describe_score(iteration),
         "bar": first_player_bar(game, state, iteration.value, proven),
         "bar_text": first_player_words(game, state, iteration.value, proven),
         "pv": pv,
-        "best": pv[0] if pv else None,
-        "target": None if best is None else _target(game, state, best),
+        "best_move": pv[0] if pv else None,
+        "place": None if best is None else _place(game, state, best),
         "nodes": iteration.nodes,
         "nps": iteration.nps,
         "seconds": round(iteration.seconds, 3),
@@ -93,11 +93,11 @@ def mcts_message(game: Game, state: Any, report: MCTSResult) -> dict[str, Any]:
     visited first; the bar for the first player."""
     moves = [
         {
-            "text": notation.format_move(game, state, stats.move),
+            "move": notation.format_move(game, state, stats.move),
             "visits": stats.visits,
             "value": round(stats.value, 4),
             "proven": stats.proven,
-            "target": _target(game, state, stats.move),
+            "place": _place(game, state, stats.move),
         }
         for stats in report.moves
     ]
@@ -108,8 +108,8 @@ def mcts_message(game: Game, state: Any, report: MCTSResult) -> dict[str, Any]:
         "nodes": report.nodes,
         "seconds": round(report.seconds, 3),
         "moves": moves,
-        "best": notation.format_move(game, state, best),
-        "target": _target(game, state, best),
+        "best_move": notation.format_move(game, state, best),
+        "place": _place(game, state, best),
         "bar": first_player_bar(game, state, report.value, report.proven),
         "bar_text": first_player_words(game, state, report.value, report.proven),
     }
@@ -121,25 +121,26 @@ def columns_message(game: Game, state: Any, scores: dict[int, int]) -> dict[str,
     sooner the larger), else "not proven yet"; the bar for the first player once known."""
     from zerosum.solve.connect4 import describe_connect4
 
-    values = []
+    moves = []
     for column in game.legal_moves(state):
         score = scores.get(column)
-        values.append(
+        moves.append(
             {
-                "text": notation.format_move(game, state, column),
+                "move": notation.format_move(game, state, column),
                 "score": score,
                 "note": "not proven yet"
                 if score is None
                 else describe_connect4(score, False, game.cells),  # type: ignore[attr-defined]
-                "target": _target(game, state, column),
+                "place": _place(game, state, column),
             }
         )
-    known = len(scores) == len(values) or any(score > 0 for score in scores.values())
+    known = len(scores) == len(moves) or any(score > 0 for score in scores.values())
     best = max(scores.values()) if scores else 0
     bar = first_player_bar(game, state, best, proven=True) if known else None
     words = first_player_words(game, state, best, proven=True) if known else None
-    return {"type": "columns", "values": values, "bar": bar, "bar_text": words}
+    return {"type": "columns", "moves": moves, "bar": bar, "bar_text": words}
 
 
-def _target(game: Game, state: Any, move: Any) -> dict[str, Any]:
+def _place(game: Game, state: Any, move: Any) -> dict[str, Any]:
+    """Where `move` is on the page's board (`zerosum.web.boards`)."""
     return KINDS[kind_of(game)].target(game, state, move)

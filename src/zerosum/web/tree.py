@@ -15,6 +15,7 @@ from zerosum.games.tree import Tree
 from zerosum.show.html import stepped_search
 from zerosum.show.searched import EXAMINED, PRUNED
 from zerosum.show.traced import traced_tree, tree_order
+from zerosum.show.words import number
 
 TEXTBOOK_TREE = "[[3,12,8],[2,4,6],[14,5,2]]"
 """The textbook's first example: value 3, and alpha-beta examines 7 of its 9 leaves."""
@@ -23,16 +24,21 @@ TEXTBOOK_TREE = "[[3,12,8],[2,4,6],[14,5,2]]"
 def searched_tree(text: str, algorithm: str, order: str = "") -> dict[str, Any]:
     """The page's JSON for the search of the tree `text` by `algorithm` (values for MAX, the
     first player), its moves examined in `order` (`zerosum tree --order`: "" as written,
-    "best", "worst" or moves such as "2,0,1"): the drawing, the steps, the value, a one-line
-    summary, the algorithm that searched and the leaves it examined of all the tree's. A tree
+    "best", "worst" or moves such as "2,0,1"): the drawing, the steps, the value (a number, as
+    `zerosum tree --json` gives it, and `value_text` as the page writes it), a one-line
+    summary, the algorithm that searched, the leaves it examined (`leaves`, as the command
+    counts them) and the tree's leaves (`tree_leaves`). A tree
     with chance nodes is searched by expectiminimax, as the command searches it. ValueError,
     with the command's message, for a text that is not a tree, an order the command refuses,
     or a tree too large to draw."""
     tree = Tree.from_text(text)
     searched = traced_tree(tree, algorithm, tree_order(tree, order))
     examined = searched.count(EXAMINED, leaf=True)
-    return asdict(stepped_search(searched)) | {
+    stepped = asdict(stepped_search(searched))
+    return stepped | {
+        "value": number(searched.result.value),
+        "value_text": stepped["value"],
         "algorithm": searched.algorithm,
-        "leaves_examined": examined,
-        "leaves": examined + searched.count(PRUNED, leaf=True),
+        "leaves": examined,
+        "tree_leaves": examined + searched.count(PRUNED, leaf=True),
     }

@@ -2,7 +2,7 @@
 // (drawn for zerosum). A person moves by a click on a piece then on a square, or by dragging
 // the piece; the squares the picked piece can reach are marked, a pawn reaching the last rank
 // asks which piece it becomes. The move sent is the server's own text for it: a click only
-// picks one of the legal moves the server listed, by the squares its target joins.
+// picks one of the legal moves the server listed, by the squares its place joins.
 "use strict";
 
 (function () {
@@ -67,7 +67,7 @@
     // The legal moves by their square of departure (the text of each is the server's).
     const byFrom = new Map();
     for (const move of moves || []) {
-      const target = move.target || {};
+      const target = move.place || {};
       if (!target.from || !target.to) continue;
       if (!byFrom.has(target.from)) byFrom.set(target.from, []);
       byFrom.get(target.from).push(move);
@@ -189,7 +189,7 @@
     let sent = false; // a move was sent: nothing more until the next position is drawn
 
     function targetsOf(square) {
-      return new Set((byFrom.get(square) || []).map((move) => move.target.to));
+      return new Set((byFrom.get(square) || []).map((move) => move.place.to));
     }
 
     function pick(square) {
@@ -223,7 +223,7 @@
 
     // The move from `from` to `to`: sent at once, or after the promotion is chosen.
     function choose(from, to) {
-      const candidates = byFrom.get(from).filter((move) => move.target.to === to);
+      const candidates = byFrom.get(from).filter((move) => move.place.to === to);
       if (candidates.length === 1) send(candidates[0]);
       else openChooser(from, to, candidates);
     }
@@ -232,14 +232,14 @@
       sent = true;
       pick(null);
       overlay.replaceChildren();
-      const { from, to, promotion } = move.target;
+      const { from, to, promotion } = move.place;
       const image = images.get(from);
       if (images.has(to) && to !== from) images.get(to).remove();
       if (image) {
         show(image, to);
         if (promotion) image.setAttribute("href", PIECES + image.dataset.piece[0] + promotion.toUpperCase() + ".svg");
       }
-      options.onMove(move.text);
+      options.onMove(move.move);
     }
 
     function openChooser(from, to, candidates) {
@@ -250,7 +250,7 @@
       const step = row < 4 ? 1 : -1; // towards the middle of the board
       element("rect", { x: 0, y: 0, width: 8 * SQUARE, height: 8 * SQUARE, fill: "rgba(255, 255, 255, 0.55)" }, overlay);
       PROMOTIONS.forEach((promotion, index) => {
-        const move = candidates.find((candidate) => candidate.target.promotion === promotion);
+        const move = candidates.find((candidate) => candidate.place.promotion === promotion);
         if (!move) return;
         const [x, y] = [column * SQUARE, (row + step * index) * SQUARE];
         const choice = element("g", { class: "promotion", "data-promotion": promotion, cursor: "pointer" }, overlay);

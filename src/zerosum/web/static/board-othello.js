@@ -37,7 +37,7 @@
     const byCell = new Map(); // cell -> the legal move that plays it
     let pass = null;
     for (const move of moves || []) {
-      const target = move.target || {};
+      const target = move.place || {};
       if (target.pass) pass = move;
       else if (Number.isInteger(target.cell)) byCell.set(target.cell, move);
     }
@@ -99,7 +99,7 @@
     function play(move) {
       if (sent) return;
       sent = true;
-      options.onMove(move.text);
+      options.onMove(move.move);
     }
     if (interactive && byCell.size > 0) {
       svg.style.cursor = "pointer";

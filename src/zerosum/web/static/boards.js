@@ -1,10 +1,10 @@
 // The Play page's boards: one drawer a kind of board (the server's board["kind"]).
 //
 // zerosumBoards[kind].draw(container, board, moves, options) draws `board` in `container`;
-// `moves` are the legal moves [{text, target}] (highlighted; a click on a move's target calls
-// options.onMove(text) when options.interactive); options.hint is the target of the engine's
-// best move so far (marked), options.cursor the target the arrow keys have chosen (optional);
-// the text board, whose moves have no place, marks options.hintText and options.cursorText.
+// `moves` are the legal moves [{move, place}] (highlighted; a click on a move's place calls
+// options.onMove(move) when options.interactive); options.hint is the place of the engine's
+// best move so far (marked), options.cursor the place the arrow keys have chosen (optional);
+// the text board, whose moves have no place, marks options.hintMove and options.cursorMove.
 // Chess and Othello add their drawers from board-chess.js and board-othello.js.
 "use strict";
 
@@ -27,7 +27,7 @@ window.zerosumBoards = window.zerosumBoards || {};
 
   // The legal move whose target is `target`, or undefined.
   function moveAt(moves, target) {
-    return moves.find((move) => same(move.target, target));
+    return moves.find((move) => same(move.place, target));
   }
 
   // Make `node` play `move` on a click (and mark it legal), when the board takes clicks.
@@ -36,7 +36,7 @@ window.zerosumBoards = window.zerosumBoards || {};
     node.classList.add("legal");
     if (!options.interactive) return;
     node.classList.add("playable");
-    node.addEventListener("click", () => options.onMove(move.text));
+    node.addEventListener("click", () => options.onMove(move.move));
   }
 
   function mark(node, target, options) {
@@ -121,12 +121,12 @@ window.zerosumBoards = window.zerosumBoards || {};
       const drawing = element("pre", "board-text", board.text);
       const buttons = element("div", "moves");
       moves.forEach((move) => {
-        const button = element("button", "move", move.text);
+        const button = element("button", "move", move.move);
         button.type = "button";
         button.disabled = !options.interactive;
-        if (options.interactive) button.addEventListener("click", () => options.onMove(move.text));
-        if (options.hintText === move.text) button.classList.add("hint");
-        if (options.cursorText === move.text) button.classList.add("cursor");
+        if (options.interactive) button.addEventListener("click", () => options.onMove(move.move));
+        if (options.hintMove === move.move) button.classList.add("hint");
+        if (options.cursorMove === move.move) button.classList.add("cursor");
         buttons.appendChild(button);
       });
       container.replaceChildren(drawing, buttons);

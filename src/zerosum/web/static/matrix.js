@@ -60,7 +60,7 @@ function showDominance(dominance) {
   for (const step of dominance.eliminations) {
     const name = step.player === "row" ? rowName : columnName;
     const why = step.player === "row" ? "pays the row player less than " : "concedes more than ";
-    list.append(element("li", name(step.strategy) + " " + why + name(step.dominated_by) + " against every remaining strategy"));
+    list.append(element("li", name(step.eliminated) + " " + why + name(step.dominated_by) + " against every remaining strategy"));
   }
   if (dominance.eliminations.length === 0) list.append(element("li", "no strategy is strictly dominated"));
   byId("dominance-left").textContent =

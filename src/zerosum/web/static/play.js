@@ -12,7 +12,7 @@ const DEFAULT_AMOUNT = { time: 1, mcts: 1, depth: 6 };
 let socket = null;
 let games = {}; // name -> {summary, names, strengths, default}
 let position = null; // the last "position" message
-let hint = null; // the engine's best move so far: {target, text}
+let hint = null; // the engine's best move so far: {place, move}
 let cursor = -1; // the legal move the arrow keys have chosen (an index of position.moves)
 let thinking = false;
 let countdown = null; // the timer counting the budget down
@@ -118,10 +118,10 @@ function drawBoard() {
   const chosen = cursor >= 0 ? position.moves[cursor] : null;
   drawer.draw(byId("board"), board, position.moves, {
     onMove: (text) => send({ type: "move", move: text }),
-    hint: hint ? hint.target : null,
-    hintText: hint ? hint.text : null,
-    cursor: chosen ? chosen.target : null,
-    cursorText: chosen ? chosen.text : null,
+    hint: hint ? hint.place : null,
+    hintMove: hint ? hint.move : null,
+    cursor: chosen ? chosen.place : null,
+    cursorMove: chosen ? chosen.move : null,
     interactive: position.moves.length > 0,
   });
 }
@@ -187,8 +187,8 @@ function startThinking(message) {
   const started = performance.now();
   const tell = () => {
     let text = `thinking... (${message.player}, ${message.budget})`;
-    if (message.left !== null && message.left !== undefined) {
-      const left = Math.max(0, message.left - (performance.now() - started) / 1000);
+    if (message.seconds_left !== null && message.seconds_left !== undefined) {
+      const left = Math.max(0, message.seconds_left - (performance.now() - started) / 1000);
       text += `, at most ${left.toFixed(1)} s left`;
     }
     byId("waiting").textContent = text;
@@ -213,9 +213,9 @@ function setBar(message) {
   byId("bar-label").textContent = message.bar_text;
 }
 
-function setHint(target, text) {
-  if (!text) return;
-  hint = { target: target, text: text };
+function setHint(place, move) {
+  if (!move) return;
+  hint = { place: place, move: move };
   drawBoard();
 }
 
@@ -234,7 +234,7 @@ function showIteration(message) {
     row(
       [
         String(message.depth) + (message.complete ? "" : "*"),
-        message.score,
+        message.value_text,
         message.nodes.toLocaleString("en"),
         message.nps.toLocaleString("en"),
         message.pv.join(" "),
@@ -243,7 +243,7 @@ function showIteration(message) {
     ),
   );
   setBar(message);
-  setHint(message.target, message.best);
+  setHint(message.place, message.best_move);
 }
 
 function showMcts(message) {
@@ -252,7 +252,7 @@ function showMcts(message) {
   table.tBodies[0].replaceChildren(
     ...message.moves.map((move) =>
       row([
-        move.text,
+        move.move,
         move.visits.toLocaleString("en"),
         move.proven !== null ? `${move.proven} (proven)` : move.value.toFixed(3),
       ]),
@@ -263,25 +263,25 @@ function showMcts(message) {
     `${message.iterations.toLocaleString("en")} iterations, ${message.nodes.toLocaleString("en")}` +
     ` nodes; values for ${mover}, the player to move.`;
   setBar(message);
-  setHint(message.target, message.best);
+  setHint(message.place, message.best_move);
 }
 
 function showColumns(message) {
   const table = byId("columns");
   table.hidden = false;
   table.tBodies[0].replaceChildren(
-    ...message.values.map((value) =>
-      row([value.text, value.score === null ? "?" : String(value.score), value.note]),
+    ...message.moves.map((move) =>
+      row([move.move, move.score === null ? "?" : String(move.score), move.note]),
     ),
   );
   const mover = position ? position.names[position.to_move] : "";
   byId("scores-note").textContent =
     `Exact scores for ${mover}, the player to move: positive wins, sooner the larger.`;
   setBar(message);
-  const proven = message.values.filter((value) => value.score !== null);
+  const proven = message.moves.filter((move) => move.score !== null);
   if (proven.length > 0) {
     const best = proven.reduce((a, b) => (b.score > a.score ? b : a));
-    setHint(best.target, best.text);
+    setHint(best.place, best.move);
   }
 }
 
@@ -291,7 +291,7 @@ function receive(event) {
   const message = JSON.parse(event.data);
   switch (message.type) {
     case "games":
-      fillGames(message.games, message.first);
+      fillGames(message.entries, message.game);
       byId("status").textContent = "Choose a game and press New game.";
       newGame();
       break;
@@ -351,7 +351,7 @@ document.addEventListener("keydown", (event) => {
     drawBoard();
     event.preventDefault();
   } else if (event.key === "Enter" && position && cursor >= 0) {
-    send({ type: "move", move: position.moves[cursor].text });
+    send({ type: "move", move: position.moves[cursor].move });
     event.preventDefault();
   }
 });

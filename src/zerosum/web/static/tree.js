@@ -17,9 +17,9 @@ function show(search) {
   const stage = byId("stage");
   // The drawing is the server's own SVG, built from numbers it has read: no typed text in it.
   stage.innerHTML = search.drawing;
-  stage.dataset.value = search.value;
+  stage.dataset.value = search.value_text;
   byId("summary").textContent = search.summary;
-  byId("leaves").textContent = search.leaves_examined + " of " + search.leaves;
+  byId("leaves").textContent = search.leaves + " of " + search.tree_leaves;
   byId("answer").hidden = false;
   stage.dispatchEvent(new CustomEvent("steps", { detail: search.steps }));
 }
