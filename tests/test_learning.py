@@ -8,8 +8,10 @@ the same search with uniform priors and no value loses half its games.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -293,10 +295,12 @@ def test_ctrl_c_leaves_a_run_that_plays_and_resumes(tmp_path):
     finally:
         process.kill()
     assert process.returncode == 130, (lines, err)
-    assert "Traceback" not in err
+    assert "Traceback" not in err and "Exception ignored" not in err
     assert "--resume goes on" in out
     kept = training.resume(str(directory))
     assert kept.progress.rounds >= 2
+    said = re.search(r"stopped: .* keeps round (\d+) ", out)
+    assert said is not None and int(said[1]) == kept.progress.rounds  # the round on disk
     result = play_match(TTT, player_maker(f"az:{directory}", TTT), player_maker("random", TTT), 2)
     assert result.games == 2
     env = dict(os.environ)
@@ -324,6 +328,59 @@ def test_ctrl_c_leaves_a_run_that_plays_and_resumes(tmp_path):
     assert code.returncode == 0, code.stderr
     report = json.loads(code.stdout[code.stdout.index("{") :])
     assert report["round"] == kept.progress.rounds + 1
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_in_a_garbage_collection_stops_training_at_its_next_stop_point(tmp_path, workers):
+    """Python runs SIGINT's handler wherever the main thread is: in a call back of the garbage
+    collector (JAX has one, and any allocation may run it), a KeyboardInterrupt is printed as
+    ignored and lost, and training went on. Here Ctrl-C comes in the first collection after
+    round 1: training stops in round 2, with round 1 kept."""
+    plan = training.Plan("tictactoe", hidden=(8,), simulations=4, games_per_round=4,
+                         gate_games=2, seed=3)  # fmt: skip
+    run = training.start(str(tmp_path / "run"), plan, TTT)
+    reported: list[int] = []
+    pressed: list[int] = []
+
+    def press(phase: str, info: dict) -> None:
+        if phase == "start" and reported and not pressed:
+            pressed.append(reported[-1])
+            signal.raise_signal(signal.SIGINT)  # its handler runs here, in the collection
+
+    gc.callbacks.append(press)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            training.train(run, TTT, rounds=4, workers=workers,
+                           on_progress=lambda p: reported.append(p.rounds))  # fmt: skip
+    finally:
+        gc.callbacks.remove(press)
+    assert pressed == [1] and reported == [1]
+    assert training.resume(str(tmp_path / "run")).progress.rounds == 1
+
+
+def test_stop_points_record_ctrl_c_and_raise_it_at_a_poll_or_the_blocks_end():
+    went_on = []
+    with pytest.raises(KeyboardInterrupt), training.stop_points() as poll:
+        signal.raise_signal(signal.SIGINT)  # recorded, not raised
+        went_on.append(True)
+        with pytest.raises(KeyboardInterrupt):
+            poll()
+        with pytest.raises(KeyboardInterrupt), training.stop_points():  # nested: the same record
+            went_on.append(True)
+    assert went_on == [True, True]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_stop_points_leave_a_handler_of_the_callers_own_alone():
+    calls: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: calls.append(signum))
+    try:
+        with training.stop_points() as poll:
+            signal.raise_signal(signal.SIGINT)
+            poll()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert calls == [signal.SIGINT]
 
 
 OWN_GAME = """

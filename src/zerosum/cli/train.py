@@ -23,7 +23,16 @@ from zerosum import registry
 from zerosum.cli.common import add_game_argument, print_json
 from zerosum.game import Game
 from zerosum.games.pig import Pig
-from zerosum.learn.training import Maker, Plan, Progress, resume, start, train
+from zerosum.learn.training import (
+    Maker,
+    Plan,
+    Progress,
+    read_manifest,
+    resume,
+    start,
+    stop_points,
+    train,
+)
 from zerosum.match import MatchResult
 from zerosum.players import parse_player, player_maker
 from zerosum.solve.parallel import workers_limit
@@ -88,9 +97,19 @@ def run(args: argparse.Namespace) -> int:
     args.game = game_spec(args)
     directory = args.out or "train-" + re.sub(r"[^A-Za-z0-9_.-]+", "-", args.game).strip("-")
     game = registry.setup(args.game).game
-    importlib.import_module("zerosum.learn.optimizer")  # the learn extra, before any file
-    if isinstance(game, Pig):
-        return train_pig(args, game, directory, seconds)
+    with stop_points() as poll:  # from JAX's import on, Ctrl-C is answered where it is safe
+        importlib.import_module("zerosum.learn.optimizer")  # the learn extra, before any file
+        poll()
+        if isinstance(game, Pig):
+            return train_pig(args, game, directory, seconds)
+        return train_network(args, game, directory, seconds, workers)
+
+
+def train_network(
+    args: argparse.Namespace, game: Game, directory: str, seconds: float | None, workers: int
+) -> int:
+    """Self-play with a network in `directory`, started or resumed, within the caller's
+    `stop_points`; on Ctrl-C, the round on disk is told."""
     if args.resume:
         changed = [
             f for f in ("simulations", "games_per_round", "hidden", "opponent") if getattr(args, f)
@@ -126,9 +145,9 @@ def run(args: argparse.Namespace) -> int:
             on_progress=lambda p: say(line(p)),
         )
     except KeyboardInterrupt:
-        kept = session.progress
+        kept = read_manifest(directory)["progress"]  # the round on disk, not the one under way
         say(
-            f"\nstopped: {directory} keeps round {kept.rounds} ({kept.games:,} games);"
+            f"\nstopped: {directory} keeps round {kept['rounds']} ({kept['games']:,} games);"
             f" --resume goes on"
         )
         raise

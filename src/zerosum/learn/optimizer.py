@@ -9,6 +9,7 @@ it finds one, else on the CPU.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -66,13 +67,20 @@ class Trainer:
         self.step = jax.jit(step)
 
     def learn(
-        self, examples: Examples, steps: int, rng: np.random.Generator
+        self,
+        examples: Examples,
+        steps: int,
+        rng: np.random.Generator,
+        poll: Callable[[], None] | None = None,
     ) -> tuple[float, float]:
         """`steps` gradient steps on batches drawn uniformly from `examples`; the mean policy
-        and value losses over them."""
+        and value losses over them. `poll()`, when given, is called before each step: what it
+        raises (KeyboardInterrupt, `zerosum.learn.training.stop_points`) stops them."""
         size = min(self.batch, len(examples))
         totals = np.zeros(2)
         for _ in range(steps):
+            if poll is not None:
+                poll()
             rows = rng.choice(len(examples), size=size, replace=len(examples) < self.batch)
             batch = (
                 jnp.asarray(examples.observations[rows], jnp.float32),

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,9 +160,19 @@ class _Game:
     movers: list[int] = field(default_factory=list)
 
 
-def play(game: Game, params: Params, settings: Settings, games: int, seed: int) -> Examples:
+def play(
+    game: Game,
+    params: Params,
+    settings: Settings,
+    games: int,
+    seed: int,
+    *,
+    poll: Callable[[], None] | None = None,
+) -> Examples:
     """`games` games of self-play side by side, each move searched by `settings.simulations`
-    PUCT simulations with the network's answers batched across the games; their examples."""
+    PUCT simulations with the network's answers batched across the games; their examples.
+    `poll()`, when given, is called before each simulation of the games: what it raises
+    (KeyboardInterrupt, `zerosum.learn.training.stop_points`) stops them."""
     evaluation = Evaluation(game, params)
     rng = random.Random(seed)
     moves: int = game.move_count()  # type: ignore[attr-defined]
@@ -170,6 +180,8 @@ def play(game: Game, params: Params, settings: Settings, games: int, seed: int) 
     playing = [_new_game(game, evaluation, settings, rng.randrange(2**32)) for _ in range(games)]
     finished: list[Examples] = []
     while playing:
+        if poll is not None:
+            poll()
         waiting = []
         for match in playing:
             path, value = match.tree.descend(_root(match))

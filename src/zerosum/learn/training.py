@@ -19,6 +19,10 @@ A run lives in a directory. Each round of the loop:
    buffer, each file with its SHA-256 in the manifest, written atomically, the manifest last.
    A run stopped anywhere (Ctrl-C, a killed process) resumes from its last round.
 
+Ctrl-C is answered at the points where a run may stop (`stop_points`): between two
+simulations, gradient steps or moves, and within a tenth of a second while worker processes
+play. A KeyboardInterrupt raised wherever the signal lands is not safe once JAX is loaded.
+
 Every random choice of round r is seeded by the run's seed and r, so a run resumed after
 round r goes on exactly as if it had not stopped (the tests check the weights are equal).
 JAX and optax are the `learn` extra; playing with a trained network needs only numpy.
@@ -35,8 +39,11 @@ import math
 import multiprocessing
 import os
 import random
+import signal
+import threading
 import time as clock
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -59,6 +66,8 @@ OPENING_PLIES = 2
 
 Maker = Callable[[int], Chooser]
 """`make(seed)`: a fresh player for each game of a match (`zerosum.players.player_maker`)."""
+Poll = Callable[[], None]
+"""`poll()`: KeyboardInterrupt if Ctrl-C was pressed, else nothing (`stop_points`)."""
 
 
 @dataclass(frozen=True)
@@ -304,7 +313,8 @@ def train(
     `rounds` more rounds (the first reached; at least one is needed), keeping every round.
     `opponents` gives each of `run.plan.opponents` (its spec) the player maker the
     evaluations play. Self-play runs in `workers` processes (1: in this one), each sent the
-    game. Ctrl-C (KeyboardInterrupt) leaves the last kept round on disk."""
+    game. Ctrl-C (KeyboardInterrupt, raised at the next of `stop_points`) leaves the last kept
+    round on disk."""
     if games is None and seconds is None and rounds is None:
         raise ValueError("training needs a budget: a number of games, a time, or rounds")
     makers = dict(opponents or {})
@@ -315,32 +325,92 @@ def train(
         raise ValueError(
             f"{run.directory} is a run of {run.plan.game}: its network does not fit this game"
         )
-    from zerosum.learn.optimizer import Trainer  # JAX: imported only to train
+    with stop_points() as poll:
+        from zerosum.learn.optimizer import Trainer  # JAX: imported only to train
 
-    trainer = Trainer(run.plan, run.shape, run.params, run.optimizer)
-    progress = run.progress
-    log.append(
-        run.directory, log.Start(run.plan.game, progress.steps, progress.games, progress.seconds)
-    )
-    began = clock.perf_counter()
-    done_rounds = 0
-    with _self_players(workers) as mapper:
-        while True:
-            spent = clock.perf_counter() - began
-            if games is not None and run.progress.games >= games:
-                break
-            if seconds is not None and spent >= seconds:
-                break
-            if rounds is not None and done_rounds >= rounds:
-                break
-            elapsed = _stopwatch(run.progress.seconds)
-            _round(run, game, makers, trainer, mapper, workers, elapsed)
-            run.progress = replace(run.progress, seconds=elapsed())
-            keep(run)
-            done_rounds += 1
-            if on_progress is not None:
-                on_progress(run.progress)
+        trainer = Trainer(run.plan, run.shape, run.params, run.optimizer)
+        progress = run.progress
+        log.append(
+            run.directory,
+            log.Start(run.plan.game, progress.steps, progress.games, progress.seconds),
+        )
+        began = clock.perf_counter()
+        done_rounds = 0
+        with _self_players(workers, poll) as mapper:
+            while True:
+                poll()
+                spent = clock.perf_counter() - began
+                if games is not None and run.progress.games >= games:
+                    break
+                if seconds is not None and spent >= seconds:
+                    break
+                if rounds is not None and done_rounds >= rounds:
+                    break
+                elapsed = _stopwatch(run.progress.seconds)
+                _round(run, game, makers, trainer, mapper, poll, elapsed)
+                run.progress = replace(run.progress, seconds=elapsed())
+                keep(run)
+                done_rounds += 1
+                if on_progress is not None:
+                    on_progress(run.progress)
     return run.progress
+
+
+@contextmanager
+def stop_points() -> Iterator[Poll]:
+    """Ctrl-C answered only at the points where training may stop: within the block SIGINT is
+    recorded, and `poll()` (what the block is given) raises KeyboardInterrupt once it was, as
+    does the block's end.
+
+    Python raises KeyboardInterrupt wherever the main thread is when the signal comes, and
+    with JAX loaded that is not safe. Raised in JAX's garbage-collection call back (in
+    `gc.callbacks`, run by any allocation), it is printed as ignored and lost: training goes
+    on. Raised while XLA compiles (the first gradient step of each batch shape), it leaves
+    the compiler's thread running while the interpreter exits, which crashes the process
+    (SIGSEGV) and leaves its worker processes behind. `train` polls between the simulations
+    of self-play played in this process, every `zerosum.solve.parallel.POLL_SECONDS` while
+    worker processes play, between gradient steps, before each move of a gate's or
+    evaluation's game, and between rounds.
+
+    Blocks nest: an inner one shares the outer one's record. Where Ctrl-C is not Python's
+    KeyboardInterrupt (SIGINT ignored, or a handler of the caller's own) or cannot be handled
+    (in a thread other than the main one), it is left as it is and `poll` does nothing."""
+    handler = signal.getsignal(signal.SIGINT)
+    if isinstance(handler, _CtrlC):
+        yield handler.poll
+        handler.poll()
+        return
+    if (
+        handler is not signal.default_int_handler
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield _no_poll
+        return
+    pressed = _CtrlC()
+    signal.signal(signal.SIGINT, pressed)
+    try:
+        yield pressed.poll
+    finally:
+        signal.signal(signal.SIGINT, handler)
+    pressed.poll()
+
+
+class _CtrlC:
+    """SIGINT's handler within `stop_points`: it records the signal, and `poll` answers it."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        self.pressed = True
+
+    def poll(self) -> None:
+        if self.pressed:
+            raise KeyboardInterrupt
+
+
+def _no_poll() -> None:
+    """The poll of a block that leaves Ctrl-C as it is."""
 
 
 def _stopwatch(seconds: float) -> Callable[[], float]:
@@ -355,23 +425,26 @@ def _round(
     opponents: Mapping[str, Maker],
     trainer: Any,
     mapper: Any,
-    workers: int,
+    poll: Poll,
     elapsed: Callable[[], float],
 ) -> None:
     """One round: play, learn, gate, evaluate a new best against `opponents` (`elapsed()`:
-    the run's seconds)."""
+    the run's seconds; `poll()` at each point where it may stop)."""
     plan, number = run.plan, run.progress.rounds + 1
     seed = plan.seed * 1_000_003 + number
-    shares = _shares(plan.games_per_round, workers)
+    shares = _shares(plan.games_per_round, mapper.width)
     tasks = [
         (game, run.best, plan.settings(), count, seed * 101 + index)
         for index, count in enumerate(shares)
     ]
-    played = Examples.joined(list(mapper(_self_play, tasks)))
+    if len(tasks) == 1:  # played here, polled between its simulations
+        played = play(*tasks[0], poll=poll)
+    else:
+        played = Examples.joined(list(mapper(_self_play, tasks)))
     buffer = Examples.joined([run.buffer, played]).last(plan.buffer)
     steps = max(1, math.ceil(len(played) * plan.replays / plan.batch))
     rng = np.random.default_rng(seed)
-    policy_loss, value_loss = trainer.learn(buffer, steps, rng)
+    policy_loss, value_loss = trainer.learn(buffer, steps, rng, poll)
     run.params, run.optimizer, run.buffer = trainer.params(), trainer.state(), buffer
     progress = replace(
         run.progress,
@@ -390,7 +463,7 @@ def _round(
     )
     run.progress = progress
     if number % plan.gate_every == 0:
-        _gate(run, game, opponents, elapsed, seed)
+        _gate(run, game, opponents, elapsed, seed, poll)
 
 
 def _gate(
@@ -399,12 +472,13 @@ def _gate(
     opponents: Mapping[str, Maker],
     elapsed: Callable[[], float],
     seed: int,
+    poll: Poll,
 ) -> None:
     """The network being trained against the best; if it is kept, the evaluations against
     each of `plan.opponents`, played by its maker in `opponents`."""
     plan, progress = run.plan, run.progress
     openings = random_openings(game, random.Random(seed))
-    gate = match(game, run.params, run.best, plan, openings, seed)
+    gate = match(game, run.params, run.best, plan, openings, seed, poll=poll)
     accepted = gate.score >= plan.gate_score
     log.append(
         run.directory,
@@ -421,7 +495,14 @@ def _gate(
         evaluations = dict(progress.evaluations)
         for opponent in plan.opponents:
             result = match(
-                game, run.best, opponents[opponent], plan, openings, seed, plan.evaluation_games
+                game,
+                run.best,
+                opponents[opponent],
+                plan,
+                openings,
+                seed,
+                plan.evaluation_games,
+                poll=poll,
             )
             evaluations[opponent] = (result.wins, result.draws, result.losses)
             log.append(
@@ -448,19 +529,38 @@ def match(
     openings: list[Any],
     seed: int,
     games: int | None = None,
+    *,
+    poll: Poll | None = None,
 ) -> MatchResult:
     """The result for `params` of a match of the network `params` (searching
     `plan.simulations` a move, without noise) against another network or a player maker
-    (`make(seed)`, a fresh player for each game), from `openings`, each with both colours."""
+    (`make(seed)`, a fresh player for each game), from `openings`, each with both colours;
+    `poll()`, when given, before each move."""
 
     def ours(weights: Params) -> Maker:
         evaluation = Evaluation(game, weights)
         return lambda s: network_player(game, evaluation, plan.simulations, plan.c, s)
 
-    them = ours(opponent) if isinstance(opponent, dict) else opponent
-    return play_match(
-        game, ours(params), them, games or plan.gate_games, openings=openings, seed=seed
-    )
+    a = ours(params)
+    b = ours(opponent) if isinstance(opponent, dict) else opponent
+    if poll is not None:
+        a, b = _polled(a, poll), _polled(b, poll)
+    return play_match(game, a, b, games or plan.gate_games, openings=openings, seed=seed)
+
+
+def _polled(make: Maker, poll: Poll) -> Maker:
+    """`make`, its players calling `poll()` before each move."""
+
+    def made(seed: int) -> Chooser:
+        choose = make(seed)
+
+        def chosen(state: Any) -> Any:
+            poll()
+            return choose(state)
+
+        return chosen
+
+    return made
 
 
 def random_openings(game: Game, rng: random.Random, plies: int = OPENING_PLIES) -> list[Any]:
@@ -493,12 +593,12 @@ def _shares(games: int, workers: int) -> list[int]:
     return [games // parts + (index < games % parts) for index in range(parts)]
 
 
-def _self_players(workers: int) -> Any:
+def _self_players(workers: int, poll: Poll) -> Any:
     """The mapper self-play runs on: worker processes started fresh (a forked process would
-    inherit JAX's threads), or this process for one worker."""
+    inherit JAX's threads), or this process for one worker; `poll()` while it waits."""
     from zerosum.solve.parallel import mapper
 
-    return mapper(workers, context=multiprocessing.get_context("spawn"))
+    return mapper(workers, context=multiprocessing.get_context("spawn"), poll=poll)
 
 
 def _file_entry(manifest: dict[str, Any], name: str, directory: str) -> dict[str, str]:
