@@ -71,7 +71,7 @@ def test_heaps_are_read_with_spaces_commas_or_both():
 
 def test_nim_judges_a_heap_of_ten_to_the_eighteenth(cli):
     report = cli.json("nim", str(10**18), "3")
-    assert report["winning_move"] == {"heap": 0, "remove": 10**18 - 3, "result": [3, 3]}
+    assert report["winning_move"] == {"heap": 0, "remove": 10**18 - 3, "heaps": [3, 3]}
     code, out, _ = cli("nim", str(10**18), "3")
     assert code == 0
     assert f"xor  {10**18 ^ 3:060b}  = {10**18 ^ 3}" in out
@@ -85,7 +85,7 @@ def test_nim_judges_heaps_of_5000_digits_in_text_and_json(cli):
     report = cli.json("nim", digits, digits, "1")
     assert report["outcome"] == "N"
     assert report["heaps"] == [digits, digits, 1]  # a string of digits, as zerosum matrix does
-    assert report["winning_move"] == {"heap": 2, "remove": 1, "result": [digits, digits, 0]}
+    assert report["winning_move"] == {"heap": 2, "remove": 1, "heaps": [digits, digits, 0]}
     code, out, err = cli("nim", digits, "12")
     assert (code, err) == (0, "")
     assert f"the largest heap has {huge.bit_length():,} bits" in out
