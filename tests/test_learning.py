@@ -347,6 +347,9 @@ def test_ctrl_c_in_a_garbage_collection_stops_training_at_its_next_stop_point(tm
             pressed.append(reported[-1])
             signal.raise_signal(signal.SIGINT)  # its handler runs here, in the collection
 
+    # Python's own Ctrl-C, as in a terminal: a pytest-xdist worker starts with SIGINT ignored,
+    # and training leaves a caller's choice of SIGINT as it is
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     gc.callbacks.append(press)
     try:
         with pytest.raises(KeyboardInterrupt):
@@ -354,6 +357,7 @@ def test_ctrl_c_in_a_garbage_collection_stops_training_at_its_next_stop_point(tm
                            on_progress=lambda p: reported.append(p.rounds))  # fmt: skip
     finally:
         gc.callbacks.remove(press)
+        signal.signal(signal.SIGINT, previous)
     assert pressed == [1] and reported == [1]
     assert training.resume(str(tmp_path / "run")).progress.rounds == 1
 
