@@ -350,6 +350,8 @@ def test_ctrl_c_in_a_garbage_collection_stops_training_at_its_next_stop_point(tm
     # Python's own Ctrl-C, as in a terminal: a pytest-xdist worker starts with SIGINT ignored,
     # and training leaves a caller's choice of SIGINT as it is
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    thresholds = gc.get_threshold()  # and Python's collector, which a test before may have tuned
+    gc.set_threshold(700, 10, 10)
     gc.callbacks.append(press)
     try:
         with pytest.raises(KeyboardInterrupt):
@@ -357,6 +359,7 @@ def test_ctrl_c_in_a_garbage_collection_stops_training_at_its_next_stop_point(tm
                            on_progress=lambda p: reported.append(p.rounds))  # fmt: skip
     finally:
         gc.callbacks.remove(press)
+        gc.set_threshold(*thresholds)
         signal.signal(signal.SIGINT, previous)
     assert pressed == [1] and reported == [1]
     assert training.resume(str(tmp_path / "run")).progress.rounds == 1
