@@ -115,7 +115,8 @@ def test_matrix_page_shows_the_parsers_message_for_a_ragged_matrix(page, address
 
 def test_tree_stepper_reaches_value_3_with_7_of_9_leaves_by_the_arrow_keys(page, address):
     page.goto(address + "/tree")
-    page.click("#textbook")
+    page.click("#textbook")  # may overtake the search the page asks for on arrival
+    page.wait_for_selector("#waiting:empty", state="attached")  # the click's answer, shown
     page.wait_for_selector("#answer:not([hidden])")
     assert page.text_content("#summary").endswith("leaves examined 7 of 9, pruned 2")
     total = int(page.text_content("#counter").split(" of ")[1])
@@ -133,6 +134,29 @@ def test_tree_stepper_reaches_value_3_with_7_of_9_leaves_by_the_arrow_keys(page,
     assert page.text_content("#value") == "3"
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "web-tree-stepper.png"), full_page=True)
+
+
+def test_tree_page_drops_an_answer_overtaken_by_a_newer_question(page, address):
+    held = []  # the search the page asks for on arrival, answered only after the next one
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/api/tree", hold_the_first)
+    page.goto(address + "/tree")
+    page.select_option("#algorithm", "minimax")  # while the first is held
+    page.wait_for_selector("#leaves:has-text('9 of 9')")
+    with page.expect_response("**/api/tree") as late:
+        held[0].continue_()
+    late.value.finished()
+    page.evaluate("() => new Promise((settled) => setTimeout(settled, 200))")
+    assert page.text_content("#leaves") == "9 of 9"  # not alpha-beta's 7 of 9
+    assert "minimax" in page.text_content("#summary")
+    assert page.text_content("#waiting") == ""
+    assert page.is_enabled("#search")
 
 
 def test_tree_stepper_under_minimax_examines_all_9_leaves(page, address):
