@@ -31,6 +31,7 @@ def test_matrix_3_minus1_minus2_4_shows_minima_maxima_values_and_exact_strategie
 def test_matrix_json_of_rock_paper_scissors_has_exact_thirds(cli):
     data = cli.json("matrix", "0 -1 1; 1 0 -1; -1 1 0")
     assert list(data) == [
+        "bimatrix",
         "lower_value",
         "upper_value",
         "saddle_points",
@@ -51,7 +52,7 @@ def test_matrix_json_of_rock_paper_scissors_has_exact_thirds(cli):
 
 
 def test_matrix_json_lists_saddle_points_0_based(cli):
-    data = cli.json("matrix", "4,5,7; 3,2,1; 8,6,9")
+    data = cli.json("matrix", "4 5 7; 3 2 1; 8 6 9")
     assert data["saddle_points"] == [[2, 1]]
     assert (data["lower_value"], data["upper_value"], data["value"]) == (6, 6, 6.0)
     assert data["row_strategy_exact"] == ["0", "0", "1"]

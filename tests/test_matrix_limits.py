@@ -108,16 +108,16 @@ def test_a_solution_of_more_than_4300_digits_is_printed_whole(cli):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("1,,2; 3 4", "row 1, column 2 is empty"),
-        ("1 2,; 3 4", "row 1, column 3 is empty"),
-        (",1 2; 3 4", "row 1, column 1 is empty"),
-        ("1 2; 3, ,4", "row 2, column 2 is empty"),
+        ("1,,2 3; 3 4", "cell '1,,2' at row 1, column 1 is not a number or a pair"),
+        ("1 2,; 3 4", "cell '2,' at row 1, column 2 is not a number or a pair"),
+        (",1 2; 3 4", "cell ',1' at row 1, column 1 is not a number or a pair"),
+        ("1 2; 3 , 4", "a comma at row 2, column 2 is not a number or a pair"),
         ("1 2;;3 4", "row 2 is empty: two ';' with no cell between them"),
         ("; 1 2", "row 1 is empty"),
         ("1 2; 3 4;;", "row 3 is empty"),
     ],
 )
-def test_an_empty_cell_or_row_is_refused_never_skipped(text, message, cli):
+def test_an_empty_cell_or_row_or_a_stray_comma_is_refused_never_skipped(text, message, cli):
     assert message in cli.error("matrix", "--", text)
 
 
@@ -135,9 +135,9 @@ def test_an_empty_cell_in_a_csv_file_is_refused(tmp_path, cli):
 
 
 def _cells(count: int, width: int = 1000) -> str:
-    """A matrix text of `count` cells, `width` a row, in CSV form."""
+    """A matrix text of `count` cells, `width` a row."""
     full, rest = divmod(count, width)
-    rows = [",".join(["1"] * width)] * full + ([",".join(["1"] * rest)] if rest else [])
+    rows = [" ".join(["1"] * width)] * full + ([" ".join(["1"] * rest)] if rest else [])
     return "\n".join(rows)
 
 

@@ -53,7 +53,7 @@ def test_an_integer_list_takes_spaces_around_commas_and_signs():
         (["nim", "1,,2"], "bad heaps '1,,2': nothing between two commas"),
         (["nim", "1,"], "bad heaps '1,': nothing between two commas"),
         (["nim", ",1"], "bad heaps ',1': nothing between two commas"),
-        (["matrix", "1,,2; 3,4"], "row 1, column 2 is empty"),
+        (["matrix", "1,,2 3,4"], "cell '1,,2' at row 1, column 1 is not a number or a pair"),
     ],
 )
 def test_an_empty_item_between_commas_is_one_line_on_every_command(cli, argv, reason):

@@ -26,6 +26,7 @@ def matrix_report(pure: PureValues, solution: Solution) -> dict:
     """
     exact = solution.exact  # then the entries are exact too, and so are the pure values
     return {
+        "bimatrix": False,
         "lower_value": _exact_number(pure.lower_value),
         "upper_value": _exact_number(pure.upper_value),
         "saddle_points": [list(point) for point in pure.saddle_points],
@@ -43,7 +44,7 @@ def matrix_report(pure: PureValues, solution: Solution) -> dict:
 
 def describe(matrix: PayoffMatrix, pure: PureValues, solution: Solution) -> str:
     """What `zerosum matrix` prints: the table, the pure values, the solution and its check."""
-    saddles = _first(f"(R{i + 1}, C{j + 1})" for i, j in pure.saddle_points) or "none"
+    saddles = first(f"(R{i + 1}, C{j + 1})" for i, j in pure.saddle_points) or "none"
     kind = "exact" if solution.exact else "floating point"
     check = exploitability(matrix, solution.row_strategy, solution.column_strategy)
     return "\n".join(
@@ -56,8 +57,8 @@ def describe(matrix: PayoffMatrix, pure: PureValues, solution: Solution) -> str:
             f" {_names('column', pure.minmax_columns)}",
             f"saddle points: {saddles}",
             f"value: {number_text(solution.value)} ({kind}, for the row player)",
-            f"row strategy: {_mixture('R', solution.row_strategy)}",
-            f"column strategy: {_mixture('C', solution.column_strategy)}",
+            f"row strategy: {mixture('R', solution.row_strategy)}",
+            f"column strategy: {mixture('C', solution.column_strategy)}",
             f"check: a best response gains the row player {number_text(check.row_gap)}"
             f" and the column player {number_text(check.column_gap)}",
         ]
@@ -111,7 +112,7 @@ SHOWN = 20
 """The most saddle points, rows or columns a line names before it says how many more."""
 
 
-def _first(texts: Iterable[str], total: int | None = None) -> str:
+def first(texts: Iterable[str], total: int | None = None) -> str:
     """The first `SHOWN` of `texts` joined by commas, and how many there are in all."""
     shown = list(itertools.islice(texts, SHOWN + 1))
     if len(shown) <= SHOWN:
@@ -124,10 +125,10 @@ def _first(texts: Iterable[str], total: int | None = None) -> str:
 def _names(player: str, indices: Sequence[int]) -> str:
     label = "R" if player == "row" else "C"
     plural = "" if len(indices) == 1 else "s"
-    return f"{player}{plural} " + _first((f"{label}{k + 1}" for k in indices), len(indices))
+    return f"{player}{plural} " + first((f"{label}{k + 1}" for k in indices), len(indices))
 
 
-def _mixture(label: str, strategy: Sequence[Number]) -> str:
+def mixture(label: str, strategy: Sequence[Number]) -> str:
     """The strategies played with positive probability, e.g. `R1 3/5, R2 2/5`."""
     return ", ".join(f"{label}{k + 1} {number_text(p)}" for k, p in enumerate(strategy) if p > 0)
 

@@ -42,6 +42,8 @@ __all__ = [
     "eliminate_dominated",
     "exact_estimate",
     "exploitability",
+    "iterated_elimination",
+    "mixed_strategy",
     "parse_matrix",
     "payoff_matrix",
     "pure_values",
@@ -298,8 +300,8 @@ def exploitability(
     """
     matrix = payoff_matrix(data)
     rows, columns = matrix.shape
-    x = _strategy(row_strategy, rows, "row")
-    y = _strategy(column_strategy, columns, "column")
+    x = mixed_strategy(row_strategy, rows, "row")
+    y = mixed_strategy(column_strategy, columns, "column")
     row_payoffs = [sum(entry * q for entry, q in zip(row, y, strict=True)) for row in matrix.rows]
     column_payoffs = [
         sum(entry * p for entry, p in zip(column, x, strict=True)) for column in matrix.columns
@@ -322,42 +324,57 @@ def eliminate_dominated(data: MatrixLike, *, weak: bool = False) -> Reduction:
     row goes first, then columns; the process repeats until nothing is dominated.
     """
     matrix = payoff_matrix(data)
-    rows = list(range(matrix.shape[0]))
-    columns = list(range(matrix.shape[1]))
+    conceded = tuple(tuple(-entry for entry in column) for column in matrix.columns)
+    rows, columns, eliminations = iterated_elimination(matrix.rows, conceded, weak=weak)
+    return Reduction(
+        rows=rows,
+        columns=columns,
+        matrix=tuple(tuple(matrix.rows[i][j] for j in columns) for i in rows),
+        eliminations=eliminations,
+    )
+
+
+def iterated_elimination(
+    row_wins: Sequence[Sequence[Number]],
+    column_wins: Sequence[Sequence[Number]],
+    *,
+    weak: bool = False,
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Elimination, ...]]:
+    """Iterated elimination of dominated pure strategies when each player wants more of their
+    own payoffs: `row_wins[i][j]` is the row player's at row i, column j, `column_wins[j][i]` the
+    column player's (one list a column). The rows and columns left, and the eliminations in
+    order, as `eliminate_dominated` describes (which passes the zero-sum game's columns
+    negated: what the column player concedes is what it does not win)."""
+    rows = list(range(len(row_wins)))
+    columns = list(range(len(column_wins)))
     eliminations: list[Elimination] = []
     while True:
-        removal = _dominated(matrix.rows, rows, columns, "row", weak) or _dominated(
-            matrix.columns, columns, rows, "column", weak
+        removal = _dominated(row_wins, rows, columns, "row", weak) or _dominated(
+            column_wins, columns, rows, "column", weak
         )
         if removal is None:
             break
         eliminations.append(removal)
         (rows if removal.player == "row" else columns).remove(removal.strategy)
-    return Reduction(
-        rows=tuple(rows),
-        columns=tuple(columns),
-        matrix=tuple(tuple(matrix.rows[i][j] for j in columns) for i in rows),
-        eliminations=tuple(eliminations),
-    )
+    return tuple(rows), tuple(columns), tuple(eliminations)
 
 
 def _dominated(
-    lines: tuple[tuple[Number, ...], ...],
+    lines: Sequence[Sequence[Number]],
     alive: list[int],
     against: list[int],
     player: Literal["row", "column"],
     weak: bool,
 ) -> Elimination | None:
-    """The first of `alive` lines dominated by another; rows want more, columns want less."""
+    """The first of `alive` lines dominated by another: its player wants more of each entry."""
     if len(alive) < 2:
         return None
-    sign = 1 if player == "row" else -1
     for strategy in alive:
-        mine = [sign * lines[strategy][k] for k in against]
+        mine = [lines[strategy][k] for k in against]
         for other in alive:
             if other == strategy:
                 continue
-            theirs = [sign * lines[other][k] for k in against]
+            theirs = [lines[other][k] for k in against]
             if weak:
                 beaten = all(t >= m for t, m in zip(theirs, mine, strict=True)) and theirs != mine
             else:
@@ -367,8 +384,9 @@ def _dominated(
     return None
 
 
-def _strategy(probabilities: Sequence[Number], size: int, player: str) -> list[Number]:
-    """A mixed strategy checked against the matrix: `size` probabilities summing to 1."""
+def mixed_strategy(probabilities: Sequence[Number], size: int, player: str) -> list[Number]:
+    """`probabilities` checked as a mixed strategy of `player` ("row" or "column") among `size`
+    pure strategies: non-negative, summing to 1 (exactly when all are exact); ValueError if not."""
     values = list(payoff_matrix([probabilities]).rows[0]) if len(probabilities) else []
     if len(values) != size:
         raise ValueError(f"the {player} strategy has {len(values)} probabilities, the game {size}")

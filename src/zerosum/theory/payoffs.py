@@ -1,16 +1,32 @@
-"""The row player's payoff matrix of a two-person zero-sum game, read from Python, text or CSV.
+"""The payoffs of a two-player game in normal form, read from Python, text or CSV.
 
-Entry `[i][j]` is what the row player wins (and the column player loses) when the row player
-plays row i and the column player column j. Integer and rational entries are kept exact (an
-`int`, or a `Fraction` when the denominator is not 1) so that the solvers can answer in
-fractions; any other finite real becomes a `float`.
+A zero-sum game is one matrix (`PayoffMatrix`): entry `[i][j]` is what the row player wins (and
+the column player loses) when the row player plays row i and the column player column j. A
+general game is a bimatrix game (`Bimatrix`): two matrices of the same shape, `row_payoffs` (the
+textbook's A, what the row player gets) and `column_payoffs` (B, what the column player gets),
+each player wanting more of their own. Integer and rational entries are kept exact (an `int`, or
+a `Fraction` when the denominator is not 1) so that the solvers can answer in fractions; any
+other finite real becomes a `float`.
 
-A text cell is an integer (`-3`), a decimal with or without an exponent (`0.25`, `1e-400`) or a
+A number is an integer (`-3`), a decimal with or without an exponent (`0.25`, `1e-400`) or a
 fraction of integers (`-3/7`), in ASCII digits, with `+`, `-` or the minus sign `−`; all are
 read exactly, however large or small, up to `CELL_DIGITS` digits written out in full (`1e400`
-is 401 digits). Cells are separated by commas (spaces too in text); an empty cell between two
-commas is refused, never skipped. Text and files are read piece by piece and refused as soon as
-they pass a limit (`MATRIX_CELLS`, `CELL_DIGITS`, `FILE_BYTES`), before memory is spent on them.
+is 401 digits).
+
+The grammar of text: rows are separated by `;` or line breaks, cells by spaces. A cell is a
+number, or a pair of numbers joined by one comma with no space (`3,1`: the row player's payoff,
+then the column player's). Either every cell is a number (a zero-sum game) or every cell is a
+pair (a bimatrix game): a mix is refused, naming the cell, and so is any other comma (`3,`,
+`1,2,3`, a lone `,`), for a comma never separates cells in text. A text whose every row is a
+single pair (`1,2;3,4`, once a zero-sum matrix with cells separated by commas) is refused too,
+saying how to write either reading: it is never read one way when it may mean the other.
+
+The grammar of a CSV file: one row a line, cells separated by commas, each a number or, in
+double quotes, a pair (`"3,1"`, spaces allowed inside the quotes): what a spreadsheet writes
+for a cell holding the text 3,1. An empty cell is refused, never skipped.
+
+Text and files are read piece by piece and refused as soon as they pass a limit
+(`MATRIX_CELLS`, `CELL_DIGITS`, `FILE_BYTES`), before memory is spent on them.
 """
 
 from __future__ import annotations
@@ -82,7 +98,45 @@ class PayoffMatrix:
             ) from None
 
 
+@dataclass(frozen=True)
+class Bimatrix:
+    """A two-player game in payoff pairs: at row i and column j the row player gets
+    `row_payoffs.rows[i][j]` (the textbook's A) and the column player `column_payoffs.rows[i][j]`
+    (B). Each player maximises their own payoff; the game is zero-sum when B = -A.
+    """
+
+    row_payoffs: PayoffMatrix
+    column_payoffs: PayoffMatrix
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.row_payoffs.shape
+
+    @property
+    def exact(self) -> bool:
+        return self.row_payoffs.exact and self.column_payoffs.exact
+
+    @property
+    def zero_sum(self) -> bool:
+        """True when every pair adds up to 0: B = -A."""
+        return all(
+            a + b == 0
+            for row_a, row_b in zip(self.row_payoffs.rows, self.column_payoffs.rows, strict=True)
+            for a, b in zip(row_a, row_b, strict=True)
+        )
+
+    @property
+    def pairs(self) -> tuple[tuple[tuple[Number, Number], ...], ...]:
+        """The cells as pairs (row player's payoff, column player's payoff)."""
+        return tuple(
+            tuple(zip(row_a, row_b, strict=True))
+            for row_a, row_b in zip(self.row_payoffs.rows, self.column_payoffs.rows, strict=True)
+        )
+
+
 MatrixLike = PayoffMatrix | np.ndarray | Sequence[Sequence[Any]]
+Payoffs = PayoffMatrix | Bimatrix
+"""A game read from text or a file: one matrix (zero-sum) or two (a bimatrix game)."""
 
 
 def payoff_matrix(data: MatrixLike) -> PayoffMatrix:
@@ -105,28 +159,54 @@ def payoff_matrix(data: MatrixLike) -> PayoffMatrix:
     return _checked(rows)
 
 
-def parse_matrix(text: str, *, no_limit: bool = False) -> PayoffMatrix:
-    """The matrix written in `text`: rows separated by `;` or line breaks, cells by commas or
-    spaces.
+def bimatrix(
+    row_payoffs: MatrixLike | Bimatrix, column_payoffs: MatrixLike | None = None
+) -> Bimatrix:
+    """The bimatrix game of the row player's payoffs A and the column player's B, validated as
+    `payoff_matrix` validates each (and a Bimatrix as it is); ValueError when they are not of
+    one shape."""
+    if isinstance(row_payoffs, Bimatrix):
+        return row_payoffs
+    if column_payoffs is None:
+        raise ValueError("a bimatrix game needs the column player's payoffs too")
+    a, b = payoff_matrix(row_payoffs), payoff_matrix(column_payoffs)
+    if a.shape != b.shape:
+        raise ValueError(
+            f"the row player's payoffs are {a.shape[0]} x {a.shape[1]}, the column player's"
+            f" {b.shape[0]} x {b.shape[1]}: one game has one shape"
+        )
+    return Bimatrix(a, b)
 
-    `"3 -1; -2 4"` is [[3, -1], [-2, 4]]; a cell may be an integer, a decimal or a fraction.
-    Blank lines are skipped and a row may end with `;`, but an empty row (`;;`) and an empty
-    cell (`1,,2`, `1,`) are refused. `no_limit` lifts `MATRIX_CELLS`.
+
+def parse_payoffs(text: str, *, no_limit: bool = False) -> Payoffs:
+    """The game written in `text` (the module's grammar): a PayoffMatrix when every cell is a
+    number (`"3 -1; -2 4"`), a Bimatrix when every cell is a pair (`"3,1 0,0; 0,0 1,3"`).
+
+    Blank lines are skipped and a row may end with `;`, but an empty row (`;;`) is refused.
+    `no_limit` lifts `MATRIX_CELLS`.
     """
     reader = _Reader(csv=False, no_limit=no_limit)
     for start in range(0, len(text), _CHUNK):
         reader.feed(text[start : start + _CHUNK])
     reader.feed("", final=True)
-    return reader.matrix()
+    return reader.payoffs()
 
 
-def read_csv(path: str | os.PathLike[str], *, no_limit: bool = False) -> PayoffMatrix:
-    """The matrix in the CSV file at `path`, one row a line, no header; ValueError if unusable.
+def parse_matrix(text: str, *, no_limit: bool = False) -> PayoffMatrix:
+    """The zero-sum matrix written in `text`: rows separated by `;` or line breaks, cells by
+    spaces; `"3 -1; -2 4"` is [[3, -1], [-2, 4]]. ValueError for a text of pairs (a bimatrix
+    game: `parse_payoffs` reads it) and for anything `parse_payoffs` refuses."""
+    return _zero_sum(parse_payoffs(text, no_limit=no_limit))
 
-    Cells are separated by commas and may be quoted (`"3"`); blank lines are skipped, an empty
-    cell is refused. The file is read a piece at a time and refused as soon as it passes
-    `FILE_BYTES` or the matrix `MATRIX_CELLS` (`no_limit` lifts both); a file that is not UTF-8
-    text, a directory or an empty file are refused with the reason.
+
+def read_payoffs(path: str | os.PathLike[str], *, no_limit: bool = False) -> Payoffs:
+    """The game in the CSV file at `path`, one row a line, no header; ValueError if unusable.
+
+    Cells are separated by commas; a cell is a number, which may be quoted (`"3"`), or a pair
+    in quotes (`"3,1"`, a bimatrix game). Blank lines are skipped, an empty cell is refused. The
+    file is read a piece at a time and refused as soon as it passes `FILE_BYTES` or the matrix
+    `MATRIX_CELLS` (`no_limit` lifts both); a file that is not UTF-8 text, a directory or an
+    empty file are refused with the reason.
     """
     name = clipped_path(path)
     reader = _Reader(csv=True, no_limit=no_limit)
@@ -148,28 +228,56 @@ def read_csv(path: str | os.PathLike[str], *, no_limit: bool = False) -> PayoffM
         raise ValueError(f"{name} is not a UTF-8 text file") from None
     if read == 0:
         raise ValueError(f"{name} is empty: write one row of the matrix a line")
-    return reader.matrix()
+    return reader.payoffs()
+
+
+def read_csv(path: str | os.PathLike[str], *, no_limit: bool = False) -> PayoffMatrix:
+    """The zero-sum matrix in the CSV file at `path` (`read_payoffs`); ValueError for a file of
+    pairs (a bimatrix game) and for anything `read_payoffs` refuses."""
+    return _zero_sum(read_payoffs(path, no_limit=no_limit))
+
+
+def _zero_sum(payoffs: Payoffs) -> PayoffMatrix:
+    if isinstance(payoffs, Bimatrix):
+        raise ValueError(
+            "the cells are pairs of payoffs (3,1): a bimatrix game, not one zero-sum matrix"
+            " (zerosum.theory.bimatrix solves it)"
+        )
+    return payoffs
 
 
 _CHUNK = 1 << 20
 """Characters (bytes from a file) read at a time."""
 
-_CELL_CHARACTERS = 2 * CELL_DIGITS.most + 32
-"""The longest a cell's text can be within `CELL_DIGITS` (a fraction of two such numbers, a
-sign, spaces and quotes): a longer one is refused before more of it is read."""
+_CELL_CHARACTERS = 4 * CELL_DIGITS.most + 64
+"""The longest a cell's text can be within `CELL_DIGITS` (a pair of fractions of two such
+numbers, signs, spaces and quotes): a longer one is refused before more of it is read."""
 
-_LAST_SEPARATOR = {
-    False: re.compile(r"[\s,;](?=[^\s,;]*\Z)"),  # text: commas, spaces, `;`
-    True: re.compile(r",(?=[^,]*\Z)"),  # CSV: commas
-}
+_TEXT_SEPARATOR = re.compile(r"[\s;](?=[^\s;]*\Z)")
+"""The last separator of a piece of text: a space or a `;`."""
+
+_CSV_TOKEN = re.compile(r'"[^"]*(?:"|\Z)|,')
+"""In a CSV line, a quoted stretch (which may hold commas, and may go on past the piece) or a
+comma outside quotes."""
+
+_COMMA_HELP = (
+    "cells are separated by spaces, and a comma joins the two payoffs of a pair with no space"
+    " (3,1: the row player's, then the column player's)"
+)
+
+
+def _csv_commas(text: str) -> list[int]:
+    """Where the commas outside double quotes are in `text`, part of a CSV line."""
+    return [m.start() for m in _CSV_TOKEN.finditer(text) if m.group() == ","]
 
 
 class _Reader:
     """Rows of cells gathered as text arrives in pieces (`feed`), each cell read exactly at
     once and every limit checked on the way, so that nothing beyond a limit is kept.
 
-    In text, rows end at `;` or a line break and cells are separated by commas or spaces; in
-    CSV, rows end at a line break, cells are separated by commas and may be quoted.
+    In text, rows end at `;` or a line break and cells are separated by spaces; in CSV, rows
+    end at a line break and cells are separated by commas outside quotes. The first cell says
+    whether the game is one of numbers or of pairs; every other cell must agree.
     """
 
     def __init__(self, *, csv: bool, no_limit: bool) -> None:
@@ -177,8 +285,11 @@ class _Reader:
         self.most = math.inf if no_limit else MATRIX_CELLS.most
         self.rows: list[tuple[Number, ...]] = []
         self.row: list[Number] = []
+        self.second_rows: list[tuple[Number, ...]] = []  # the column player's, for pairs
+        self.second_row: list[Number] = []
+        self.pairs: bool | None = None  # what the first cell was: a pair, or a number
         self.cells = 0
-        self.after_comma = False  # the last thing in this row was a comma: a cell must follow
+        self.after_comma = False  # CSV: the last thing in this row was a comma: a cell follows
         self.empty_row: int | None = None  # the number of a row a `;` ended without a cell
         self.carry = ""  # the end of the last piece: the start of a line that goes on
 
@@ -197,48 +308,109 @@ class _Reader:
                 self._empty(self.empty_row)
             return
         # The last line goes on in the next piece: read its cells up to its last separator.
-        separator = _LAST_SEPARATOR[self.csv].search(last)
-        cut = separator.end() if separator else 0
+        if self.csv:
+            commas = _csv_commas(last)
+            cut = commas[-1] + 1 if commas else 0
+        else:
+            separator = _TEXT_SEPARATOR.search(last)
+            cut = separator.end() if separator else 0
         self._segment(last[:cut])
         tail = last[cut:]
         core = tail.strip()  # spaces around a cell count once: any number of them is fine
         self.carry = " " * (core != tail[: len(core)]) + core + " " * (core != tail[-len(core) :])
         if len(self.carry) > _CELL_CHARACTERS:
             i, j = len(self.rows) + 1, len(self.row) + 1
-            cell_value(self.carry[:_CELL_CHARACTERS], i, j)  # may say more exactly what is wrong
+            first = self.carry[:_CELL_CHARACTERS].strip().strip('"').split(",")[0]
+            cell_value(first, i, j)  # may say more exactly what is wrong
             raise ValueError(
                 f"the cell at row {i}, column {j} is longer than {_CELL_CHARACTERS:,} characters:"
-                f" a cell has at most {CELL_DIGITS.most:,} digits"
+                f" a number has at most {CELL_DIGITS.most:,} digits"
             )
 
     def _segment(self, text: str) -> None:
         """The cells of part of a line, and the rows it ends with `;` (in text)."""
-        parts = [text] if self.csv else text.split(";")
-        for index, part in enumerate(parts):
-            if index:
-                self._end_row(semicolon=True)
-            for count, piece in enumerate(part.split(",")):
-                if count:  # a comma before this piece
+        if self.csv:
+            start = 0
+            for count, end in enumerate([*_csv_commas(text), len(text)]):
+                if count:  # a comma before this field
                     if self.after_comma or not self.row:
                         self._empty_cell()
                     self.after_comma = True
-                for cell in [_unquoted(piece)] if self.csv else piece.split():
-                    if cell:
-                        self._cell(cell)
+                field = text[start:end].strip()
+                start = end + 1
+                if field.strip('"').strip():  # an empty field, quoted or not, is no cell
+                    self._csv_cell(field)
+            return
+        for index, part in enumerate(text.split(";")):
+            if index:
+                self._end_row(semicolon=True)
+            for cell in part.split():
+                self._text_cell(cell)
 
-    def _cell(self, text: str) -> None:
+    def _text_cell(self, text: str) -> None:
+        if "," not in text:
+            self._cell(text, None)
+            return
+        first, _, second = text.partition(",")
+        if not first or not second or "," in second:
+            i, j = len(self.rows) + 1, len(self.row) + 1
+            what = "a comma" if text == "," else f"cell {clipped(text, 40)}"
+            raise ValueError(
+                f"{what} at row {i}, column {j} is not a number or a pair: {_COMMA_HELP}"
+            )
+        self._cell(first, second)
+
+    def _csv_cell(self, text: str) -> None:
+        if len(text) >= 2 and text[0] == text[-1] == '"':
+            inner = text[1:-1].strip()
+            first, comma, second = inner.partition(",")
+            if comma:
+                if not first.strip() or not second.strip() or "," in second:
+                    i, j = len(self.rows) + 1, len(self.row) + 1
+                    raise ValueError(
+                        f"cell {clipped(text, 40)} at row {i}, column {j} is not a number or a"
+                        ' pair: a pair is two numbers in quotes, joined by a comma ("3,1")'
+                    )
+                self._cell(first.strip(), second.strip())
+                return
+            text = inner
+        elif ";" in text:
+            i, j = len(self.rows) + 1, len(self.row) + 1
+            raise ValueError(
+                f"cell {clipped(text, 40)} at row {i}, column {j} is not a number: in a CSV file"
+                ' a pair is written in quotes, its payoffs joined by a comma ("3,1")'
+            )
+        self._cell(text, None)
+
+    def _cell(self, text: str, second: str | None) -> None:
+        """A cell: the number `text`, or the pair (`text`, `second`)."""
         if self.empty_row is not None:
             self._empty(self.empty_row)
+        i, j = len(self.rows) + 1, len(self.row) + 1
+        pair = second is not None
+        if self.pairs is None:
+            self.pairs = pair
+        elif pair != self.pairs:
+            shown = f"{text},{second}" if pair else text
+            raise ValueError(
+                f"cell {clipped(shown, 40)} at row {i}, column {j} is "
+                + (
+                    "a pair, where the first cell is a number: in a zero-sum matrix every"
+                    " cell is a number"
+                    if pair
+                    else "a number, where the first cell is a pair: in a bimatrix game every"
+                    " cell is a pair (3,1: the row player's payoff, then the column player's)"
+                )
+            )
         self.cells += 1
         if self.cells > self.most:
             raise ValueError(
                 f"the payoff matrix has more than {MATRIX_CELLS.most:,} cells, the limit"
                 f" ({MATRIX_CELLS.cost}); pass {NO_LIMIT} to try anyway"
             )
-        if text.isdigit() and text.isascii() and len(text) <= CELL_DIGITS.most:
-            self.row.append(int(text))  # the common case, at once
-        else:
-            self.row.append(cell_value(text, len(self.rows) + 1, len(self.row) + 1))
+        self.row.append(_number(text, i, j))
+        if second is not None:
+            self.second_row.append(_number(second, i, j))
         self.after_comma = False
 
     def _empty_cell(self) -> None:
@@ -264,17 +436,28 @@ class _Reader:
             raise ValueError(_ragged(len(self.rows) + 1, len(self.row), len(self.rows[0])))
         self.rows.append(tuple(self.row))
         self.row = []
+        if self.pairs:
+            self.second_rows.append(tuple(self.second_row))
+            self.second_row = []
 
-    def matrix(self) -> PayoffMatrix:
-        return _checked(self.rows)
+    def payoffs(self) -> Payoffs:
+        matrix = _checked(self.rows)
+        if not self.pairs:
+            return matrix
+        if not self.csv and matrix.shape[1] == 1:
+            a, b = self.rows[0][0], self.second_rows[0][0]
+            raise ValueError(
+                f"every row is one pair ({a},{b}): {_COMMA_HELP}. A zero-sum matrix is written"
+                f" {a} {b}; ... and a bimatrix game has two columns or more in text (a CSV file"
+                ' takes one, as "3,1")'
+            )
+        return Bimatrix(matrix, _checked(self.second_rows))
 
 
-def _unquoted(cell: str) -> str:
-    """A CSV cell without the spaces and the double quotes around it."""
-    cell = cell.strip()
-    if len(cell) >= 2 and cell[0] == cell[-1] == '"':
-        return cell[1:-1].strip()
-    return cell
+def _number(text: str, i: int, j: int) -> Number:
+    if text.isdigit() and text.isascii() and len(text) <= CELL_DIGITS.most:
+        return int(text)  # the common case, at once
+    return cell_value(text, i, j)
 
 
 def _ragged(i: int, width: int, first: int) -> str:

@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from zerosum.limits import NO_LIMIT
+from zerosum.show.bimatrix import bimatrix_report, dominance_report, pair_texts, solve_game
 from zerosum.show.matrix import TABLE_COLUMNS, TABLE_ROWS, matrix_report, number_text
 from zerosum.theory.matrix import eliminate_dominated, pure_values, solve
-from zerosum.theory.payoffs import parse_matrix
+from zerosum.theory.payoffs import Bimatrix, parse_payoffs
+from zerosum.web.best_response import best_responses, best_responses_svg
 from zerosum.web.envelope import best_text, envelope, envelope_svg
 
 PICTURE_NOTES = {
@@ -41,9 +43,14 @@ def solved_matrix(text: str) -> dict[str, Any]:
     columns) the picture of its envelope as SVG (`zerosum.web.envelope`), where it peaks and
     what it shows, or, for another shape, null and why. ValueError, with the parser's
     message, for a text that is not a matrix or is over the command's limits.
+
+    A text of payoff pairs ("3,1 0,0; 0,0 1,3") is a bimatrix game: its answer is
+    `bimatrix_answer`'s.
     """
     try:
-        matrix = parse_matrix(text)
+        matrix = parse_payoffs(text)
+        if isinstance(matrix, Bimatrix):
+            return bimatrix_answer(matrix)
     except ValueError as error:  # the page has no --no-limit: the server keeps the limits
         raise ValueError(str(error).removesuffix(f"; pass {NO_LIMIT} to try anyway")) from None
     pure = pure_values(matrix)
@@ -63,16 +70,35 @@ def solved_matrix(text: str) -> dict[str, Any]:
     except ValueError as why:  # not 2 x n nor n x 2: no picture, and the reason
         report["picture"] = report["picture_best"] = None
         report["picture_note"] = str(why)
-    report["dominance"] = {
-        "eliminations": [
-            {
-                "player": step.player,
-                "eliminated": step.strategy,
-                "dominated_by": step.dominated_by,
-            }
-            for step in reduction.eliminations
-        ],
-        "rows": list(reduction.rows),
-        "columns": list(reduction.columns),
-    }
+    report["dominance"] = dominance_report(
+        reduction.eliminations, reduction.rows, reduction.columns
+    )
+    return report
+
+
+BEST_RESPONSE_NOTE = (
+    "The blue line is the row player's best responses: the probability p of R1 that pays most"
+    " against each q. The green line is the column player's: the probability q of C1 that pays"
+    " most against each p. Where they meet is an equilibrium."
+)
+
+
+def bimatrix_answer(game: Bimatrix) -> dict[str, Any]:
+    """The page's JSON for a bimatrix game: `zerosum matrix --all --lemke-howson --json`'s
+    object (every extreme equilibrium, the label each Lemke–Howson start reaches, the pure
+    equilibria and dominance), with the shape, the cells as typed ("3,1", null for a matrix
+    larger than the command's table) and, for a 2 x 2 game, the picture of both players' best
+    responses as SVG (`zerosum.web.best_response`), else null and why."""
+    solved = solve_game(game, every=True, each_label=True)
+    report = bimatrix_report(solved)
+    rows, columns = game.shape
+    table = rows <= TABLE_ROWS and columns <= TABLE_COLUMNS
+    report["shape"] = [rows, columns]
+    report["cells"] = pair_texts(game) if table else None
+    try:
+        report["picture"] = best_responses_svg(best_responses(game, solved.equilibria()))
+        report["picture_note"] = BEST_RESPONSE_NOTE
+    except ValueError as why:
+        report["picture"] = None
+        report["picture_note"] = str(why)
     return report

@@ -54,8 +54,8 @@ function showPayoffs(answer) {
   answer.column_maxima.forEach((high) => foot.append(element("td", high, "margin")));
 }
 
-function showDominance(dominance) {
-  const list = byId("dominance");
+function showDominance(dominance, listId = "dominance", leftId = "dominance-left") {
+  const list = byId(listId);
   list.replaceChildren();
   for (const step of dominance.eliminations) {
     const name = step.player === "row" ? rowName : columnName;
@@ -63,11 +63,68 @@ function showDominance(dominance) {
     list.append(element("li", name(step.eliminated) + " " + why + name(step.dominated_by) + " against every remaining strategy"));
   }
   if (dominance.eliminations.length === 0) list.append(element("li", "no strategy is strictly dominated"));
-  byId("dominance-left").textContent =
+  byId(leftId).textContent =
     "left: rows " + dominance.rows.map(rowName).join(", ") + "; columns " + dominance.columns.map(columnName).join(", ");
 }
 
+// A bimatrix game: the pairs, the pure equilibria, every extreme equilibrium with the
+// Lemke-Howson starts that reach it, the best-response picture (2 x 2) and dominance.
+function showBimatrix(answer) {
+  const table = byId("pairs");
+  table.replaceChildren();
+  const [rows, columns] = answer.shape;
+  byId("pairs-size").textContent = answer.cells === null
+    ? rows + " rows x " + columns + " columns: a table is drawn up to 50 rows and 20 columns"
+    : "";
+  if (answer.cells !== null) {
+    const pure = new Set(answer.pure_equilibria.map(([i, j]) => i + "," + j));
+    const head = table.insertRow();
+    head.append(element("th", ""));
+    answer.cells[0].forEach((_, j) => head.append(element("th", columnName(j))));
+    answer.cells.forEach((row, i) => {
+      const line = table.insertRow();
+      line.append(element("th", rowName(i)));
+      row.forEach((cell, j) => line.append(element("td", cell, pure.has(i + "," + j) ? "saddle" : "")));
+    });
+  }
+  byId("pure-equilibria").textContent =
+    first(answer.pure_equilibria, ([i, j]) => "(" + rowName(i) + ", " + columnName(j) + ")") || "none";
+  byId("bimatrix-value").textContent = answer.zero_sum
+    ? answer.value_exact + " (each pair adds up to 0: the value of the row player's matrix)"
+    : "not zero-sum";
+  const count = answer.equilibria.length;
+  byId("degenerate").textContent = answer.degenerate
+    ? "The game is degenerate (a strategy has more pure best responses than it plays strategies): its equilibria may form continua, and these are its " + count + " extreme equilibria, every equilibrium a mix of extreme ones of one set."
+    : "The game is nondegenerate: these are all its " + count + " equilibria (vertex enumeration).";
+  const label = (k) => (k < rows ? rowName(k) : columnName(k - rows));
+  const list = byId("equilibria");
+  list.replaceChildren();
+  const head = list.insertRow();
+  for (const title of ["", "row player", "column player", "payoffs", "Lemke-Howson from"]) head.append(element("th", title));
+  answer.equilibria.forEach((e, k) => {
+    const line = list.insertRow();
+    line.append(element("th", String(k + 1)));
+    line.append(element("td", mixture(rowName, e.row_strategy_exact, e.row_strategy)));
+    line.append(element("td", mixture(columnName, e.column_strategy_exact, e.column_strategy)));
+    line.append(element("td", e.row_payoff_exact + " and " + e.column_payoff_exact));
+    line.append(element("td", e.labels.map(label).join(", ") || "-"));
+  });
+  // The picture is the server's SVG, made of numbers it computed and names it wrote.
+  byId("best-responses").innerHTML = answer.picture || "";
+  byId("best-responses-note").textContent = answer.picture_note;
+  showDominance(answer.dominance, "bimatrix-dominance", "bimatrix-dominance-left");
+  byId("zero-sum-answer").hidden = true;
+  byId("bimatrix-answer").hidden = false;
+  byId("answer").hidden = false;
+}
+
 function show(answer) {
+  if (answer.bimatrix) {
+    showBimatrix(answer);
+    return;
+  }
+  byId("bimatrix-answer").hidden = true;
+  byId("zero-sum-answer").hidden = false;
   const exact = answer.exact;
   showPayoffs(answer);
   byId("lower-value").textContent = String(answer.lower_value);
