@@ -241,6 +241,16 @@ def test_openspiel_games_the_adapter_cannot_take_are_refused_in_one_line(cli, na
     assert reason in cli.error("solve", name)
 
 
+@pytest.mark.parametrize("command", ["solve", "cfr"])
+def test_kriegspiel_whose_tree_no_walk_would_finish_is_refused_in_one_line_unwalked(cli, command):
+    # Each of its histories is a chess position seen by one side: a walk of its tree (the
+    # sequence form's, CFR's) would not pass the limit on histories in hours. Random paths
+    # from the start show it is far over after a few moves each.
+    message = cli.error(command, "openspiel:kriegspiel")
+    assert "the game has far more histories than the limit of 20,000,000" in message
+    assert "cannot end in bounded time" in message and "--no-limit" in message
+
+
 def test_openspiel_imperfect_game_is_refused_by_tree_search_and_solved_by_the_sequence_form(cli):
     message = cli.error("analyze", "openspiel:kuhn_poker")
     assert "openspiel:kuhn_poker is a game of imperfect information" in message

@@ -21,6 +21,8 @@ Utilities are the first player's, as floats for the iterative solvers and as fra
 
 from __future__ import annotations
 
+import math
+import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -29,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from zerosum.game import Chance, Game, InformationSets, require
-from zerosum.limits import Limit, clipped
+from zerosum.limits import NO_LIMIT, Limit, clipped
 
 ZERO, ONE = Fraction(0), Fraction(1)
 SMALL = {value: Fraction(value) for value in range(-100, 101)}
@@ -45,6 +47,14 @@ HISTORIES = Limit(
     20_000_000,
     "each is a state built in Python and kept in arrays (minutes, gigabytes)",
 )
+
+
+PATHS = 8
+"""The random paths from the start whose estimates of the histories `unroll` reads before it
+walks a game that does not count its own (see `_refuse_far_over`)."""
+
+FAR_OVER = 100
+"""How far over `HISTORIES` every path's estimate must be for the game to be refused unwalked."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,6 +149,41 @@ class GameTree:
         return np.repeat(1.0 / counts, counts)
 
 
+def _refuse_far_over(game: Any, chance_game: bool) -> None:
+    """ValueError when the game's histories are surely far over `HISTORIES`, found without
+    walking them: along a random path from the start, the sum over its depths of the products
+    of the numbers of moves met so far is Knuth's estimate of the histories, whose mean over
+    random paths is their number. Were they within the limit, a path would estimate over
+    `FAR_OVER` times the limit with a probability of at most 1/`FAR_OVER` (Markov's
+    inequality), all `PATHS` of them at most 1/`FAR_OVER`**`PATHS` (1e-16). A path stops as
+    soon as its estimate is that far over, so a game of chess's size (OpenSpiel's kriegspiel,
+    which a walk would not end in hours) is refused after a few moves of each path."""
+    bound = FAR_OVER * HISTORIES.most
+    draw = random.Random(0)  # the same paths each time: the same answer for the same game
+    least = math.inf
+    for _ in range(PATHS):
+        state, product, estimate = game.initial_state(), 1, 1
+        while estimate <= bound and not game.is_terminal(state):
+            if chance_game and game.is_chance(state):
+                children = [outcome for outcome, _ in game.chance_outcomes(state)]
+            else:
+                children = list(game.legal_moves(state))
+            if not children:
+                break  # unroll says what is wrong with this state
+            product *= len(children)
+            estimate += product
+            state = game.result(state, draw.choice(children))
+        least = min(least, estimate)
+        if least <= bound:
+            return
+    raise ValueError(
+        f"the game has far more histories than the limit of {HISTORIES.most:,}: each of"
+        f" {PATHS} random paths from the start estimates over {bound:,} (Knuth's estimate), so"
+        " walking its whole tree cannot end in bounded time (each history is a state built in"
+        f" Python and kept in arrays); pass {NO_LIMIT} to try anyway"
+    )
+
+
 def unroll(game: Any, *, lifted: bool = False) -> GameTree:
     """Every history of `game` (a `Game` with `InformationSets`, and `Chance` if it deals or
     rolls), in arrays. ValueError when the game is not one of imperfect information, breaks
@@ -146,13 +191,16 @@ def unroll(game: Any, *, lifted: bool = False) -> GameTree:
     different players, a player who forgets: imperfect recall; chance probabilities that do
     not sum to 1; utilities that do not sum to 0), or has more than `HISTORIES` histories
     (unless `lifted`): before any work when the game counts them (`histories()`, as Liar's
-    Dice does), else as soon as the walk passes the limit."""
+    Dice does) or they are surely far more (`_refuse_far_over`), else as soon as the walk
+    passes the limit."""
     require(game, Game, "a game of imperfect information")
     require(game, InformationSets, "a game of imperfect information")
     counted = getattr(game, "histories", None)
+    chance_game = isinstance(game, Chance)
     if callable(counted):
         HISTORIES.check(int(counted()), lifted=lifted)
-    chance_game = isinstance(game, Chance)
+    elif not lifted:
+        _refuse_far_over(game, chance_game)
     states = [game.initial_state()]
     kind: list[int] = []
     first_child: list[int] = []
