@@ -240,6 +240,9 @@ WALK = [
     Run("games", "games"),
     Run("matrix", "matrix '1/2 -1/3; -1/6 1'"),
     Run("matrix", "matrix '1 2; 3 4'"),
+    Run("matrix, a bimatrix game", "matrix '3,1 0,0; 0,0 1,3'"),
+    Run("matrix, a bimatrix game", "matrix '1,-1 -1,1; -1,1 1,-1' --all --lemke-howson"),
+    Run("matrix, a bimatrix game", "matrix '3,3 0,5; 5,0 1,1' --all"),
     Run("nim", "nim 1 2 3"),
     Run("nim", "nim 1 2"),
     Run("grundy", "grundy kayles --upto 10"),
@@ -259,6 +262,12 @@ WALK = [
     Run("train, Pig", "train pig --target 10 --games 20 --out pig-run", process=True),
     Run("the page: a matrix", "4 2 3; 1 0 5; 3 1 2", page=solved_matrix, also=("matrix",)),
     Run("the page: a matrix", "1/2 -1/3; -1/6 1", page=solved_matrix, also=("matrix",)),
+    Run(
+        "the page: a matrix",
+        "3,1 0,0; 0,0 1,3",
+        page=solved_matrix,
+        also=("matrix, a bimatrix game",),
+    ),
     Run("the page: a tree", "[[3,12,8],[2,4,6],[14,5,2]]", page=alphabeta_tree),
     Run(
         "the page: a tree",
