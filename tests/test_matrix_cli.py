@@ -176,3 +176,47 @@ def test_other_commands_do_not_wait_for_scipy_to_import():
         [sys.executable, "-c", check], capture_output=True, text=True, check=True
     )
     assert completed.stdout.strip() == "False"
+
+
+def test_matrix_of_pairs_answers_the_battle_of_the_sexes_with_every_equilibrium(cli):
+    code, out, err = cli("matrix", "3,1 0,0; 0,0 1,3", "--all")
+    assert (code, err) == (0, "")
+    assert "pure equilibria: (R1, C1), (R2, C2)" in out
+    assert "the game is nondegenerate: 3 equilibria, by vertex enumeration:" in out
+    assert "3. row R1 3/4, R2 1/4; column C1 1/4, C2 3/4; payoffs 3/4 and 3/4" in out
+    data = cli.json("matrix", "3,1 0,0; 0,0 1,3", "--all", "--lemke-howson")
+    assert data["bimatrix"] is True and data["degenerate"] is False
+    assert [e["row_strategy_exact"] for e in data["equilibria"]] == [
+        ["1", "0"],
+        ["0", "1"],
+        ["3/4", "1/4"],
+    ]
+    assert [e["labels"] for e in data["equilibria"]] == [[0, 2], [1, 3], []]
+
+
+def test_matrix_of_pairs_in_a_csv_file_is_read_in_quotes(cli, tmp_path):
+    path = tmp_path / "bos.csv"
+    path.write_text('"3,1","0,0"\n"0,0","1,3"\n')
+    assert len(cli.json("matrix", "--csv", str(path), "--all")["equilibria"]) == 3
+
+
+def test_a_zero_sum_game_in_pairs_gives_the_matrix_value(cli):
+    pairs = cli.json("matrix", "1/2,-1/2 -1/3,1/3; -1/6,1/6 1,-1", "--all")
+    matrix = cli.json("matrix", "1/2 -1/3; -1/6 1")
+    assert pairs["zero_sum"] is True
+    assert pairs["value_exact"] == matrix["value_exact"] == "2/9"
+    assert [e["row_payoff_exact"] for e in pairs["equilibria"]] == ["2/9"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["3,1 0"], "cell '0' at row 1, column 2 is a number, where the first cell is a pair"),
+        (["3 0,1"], "cell '0,1' at row 1, column 2 is a pair, where the first cell is a number"),
+        (["1, 2; 3, 4"], "cell '1,' at row 1, column 1 is not a number or a pair"),
+        (["--", "-1,2;3,-4"], "every row is one pair (-1,2)"),
+        (["3 -1; -2 4", "--all"], "--all and --lemke-howson are for bimatrix games"),
+    ],
+)
+def test_bad_pairs_are_one_line_and_exit_code_2(cli, argv, message):
+    assert message in cli.error("matrix", *argv)

@@ -97,6 +97,42 @@ def test_matrix_page_shows_saddle_points_and_dominance_steps(page, address):
     page.screenshot(path=str(ARTIFACTS / "web-matrix.png"), full_page=True)
 
 
+def test_matrix_page_solves_the_battle_of_the_sexes_and_draws_its_best_responses(page, address):
+    page.goto(address + "/matrix")
+    page.fill("#matrix", "3,1 0,0; 0,0 1,3")
+    page.click("#solve")
+    page.wait_for_selector("#bimatrix-answer:not([hidden])")
+    assert page.is_hidden("#zero-sum-answer")
+    assert page.text_content("#pure-equilibria") == "(R1, C1), (R2, C2)"
+    rows = page.locator("#equilibria tr")
+    assert rows.count() == 4  # the heading and three equilibria
+    assert rows.nth(3).locator("td").all_text_contents() == [
+        "R1 3/4, R2 1/4",
+        "C1 1/4, C2 3/4",
+        "3/4 and 3/4",
+        "-",
+    ]
+    assert rows.nth(1).locator("td").last.text_content() == "R1, C1"
+    assert page.locator("#best-responses svg circle.equilibrium").count() == 3
+    assert page.text_content("#degenerate").startswith("The game is nondegenerate")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web-bimatrix.png"), full_page=True)
+    page.fill("#matrix", "3,3 0,5; 5,0 1,1")  # the Prisoner's Dilemma: dominance alone
+    page.click("#solve")
+    page.wait_for_selector("#equilibria tr:nth-child(2) >> text=R2 1")
+    steps = page.locator("#bimatrix-dominance li").all_text_contents()
+    assert steps[1] == "C1 pays the column player less than C2 against every remaining strategy"
+    page.fill("#matrix", "3,1 0")  # a mix: the parser's message, and no answer left
+    page.click("#solve")
+    page.wait_for_selector("#error:not(:empty)")
+    assert page.text_content("#error").startswith("cell '0' at row 1, column 2 is a number")
+    assert page.is_hidden("#answer")
+    page.fill("#matrix", "3 -1; -2 4")  # and back to a zero-sum game
+    page.click("#solve")
+    page.wait_for_selector("#zero-sum-answer:not([hidden])")
+    assert page.is_hidden("#bimatrix-answer") and page.text_content("#value") == "1"
+
+
 def test_matrix_page_shows_the_parsers_message_for_a_ragged_matrix(page, address):
     from zerosum.theory.payoffs import parse_matrix
 

@@ -251,3 +251,18 @@ def test_every_asset_is_in_the_package_and_no_page_names_another_server():
         assert addresses in ([], ["http://www.w3.org/2000/svg"]), (path.name, addresses)
         for linked in re.findall(r'(?:src|href)="/static/([^"]+)"', text):
             assert linked in assets, (path.name, linked)
+
+
+def test_matrix_route_answers_a_bimatrix_game_with_its_picture(client):
+    answer = client.post("/api/matrix", json={"matrix": "0,0 -1,1; 1,-1 -10,-10"}).json()
+    assert answer["bimatrix"] is True and answer["cells"][1] == ["1,-1", "-10,-10"]
+    assert answer["equilibria"][2]["row_strategy_exact"] == ["9/10", "1/10"]
+    assert answer["picture"].startswith("<svg") and answer["picture"].count("<circle") == 3
+    wide = client.post("/api/matrix", json={"matrix": "1,1 0,0 2,2; 0,0 1,1 3,3"}).json()
+    assert wide["picture"] is None
+    assert (
+        wide["picture_note"]
+        == "the best-response picture is drawn for 2 x 2 games: this one is 2 x 3"
+    )
+    mixed = client.post("/api/matrix", json={"matrix": "1,1 2"}).json()
+    assert mixed["error"].startswith("cell '2' at row 1, column 2 is a number")

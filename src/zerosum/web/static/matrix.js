@@ -59,7 +59,9 @@ function showDominance(dominance, listId = "dominance", leftId = "dominance-left
   list.replaceChildren();
   for (const step of dominance.eliminations) {
     const name = step.player === "row" ? rowName : columnName;
-    const why = step.player === "row" ? "pays the row player less than " : "concedes more than ";
+    // In a bimatrix game the column player is judged by its own payoffs, not by what it concedes.
+    const columnWhy = listId === "dominance" ? "concedes more than " : "pays the column player less than ";
+    const why = step.player === "row" ? "pays the row player less than " : columnWhy;
     list.append(element("li", name(step.eliminated) + " " + why + name(step.dominated_by) + " against every remaining strategy"));
   }
   if (dominance.eliminations.length === 0) list.append(element("li", "no strategy is strictly dominated"));
