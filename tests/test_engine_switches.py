@@ -41,22 +41,22 @@ def test_each_switch_changes_the_nodes_of_connect_four_after_4453_at_depth_6(swi
 
 
 CHESS_ENDING_NODES = [
-    ({}, 1699),
-    ({"table": False}, 2746),
-    ({"iterative": False}, 2219),
-    ({"hash_move": False}, 2603),
-    ({"killers": False}, 1720),
-    ({"history": False}, 1732),
-    ({"captures": False}, 2083),
-    ({"null_window": False}, 2818),
-    ({"quiescence": False}, 1814),
-    ({"static_exchange": False}, 1954),  # every capture played out in quiescence
-    ({"null_move": False}, 1874),
-    ({"late_move_reductions": False}, 1723),
-    ({"futility": False}, 1968),
-    ({"futility_margin": 0.0}, 884),
-    ({"futility_margin": 3.0}, 1907),
-    ({"check_extensions": False}, 760),
+    ({}, 2285),
+    ({"table": False}, 4477),
+    ({"iterative": False}, 2592),
+    ({"hash_move": False}, 4111),
+    ({"killers": False}, 2284),
+    ({"history": False}, 2276),
+    ({"captures": False}, 2488),
+    ({"null_window": False}, 3293),
+    ({"quiescence": False}, 1238),
+    ({"static_exchange": False}, 2742),  # every capture played out in quiescence
+    ({"null_move": False}, 2583),
+    ({"late_move_reductions": False}, 2222),
+    ({"futility": False}, 2573),
+    ({"futility_margin": 0.0}, 874),
+    ({"futility_margin": 3.0}, 2484),
+    ({"check_extensions": False}, 879),
 ]
 """The nodes of the ending at depth 4 with each switch (the compiled engine's test holds it to
 them too)."""

@@ -60,6 +60,7 @@ from zerosum.games.compiled_chess_attacks import (
     queen_attacks,
     rook_attacks,
 )
+from zerosum.games.compiled_chess_evaluation import white_score
 
 U = np.uint64
 ZERO, ONE, ALL = U(0), U(1), ~U(0)
@@ -127,37 +128,6 @@ PROMOTIONS = np.array([chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT], np.
 """The promotions of one pawn move, in python-chess's order."""
 GAINS_MAX = 34
 """Room for the swap list of an exchange: one capture a piece on the board, and one more."""
-
-
-def _evaluation_tables(weights: Weights) -> tuple[np.ndarray, ...]:
-    """The Python game's `_Tables` for `weights` as arrays, by colour (0 White), piece type and
-    square (or count), to the bit the same floats."""
-    tables = rules._Tables(weights)
-    colours = (chess.WHITE, chess.BLACK)
-    piece = np.zeros((7, 28))
-    square = np.zeros((2, 7, 64))
-    for t in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
-        piece[t] = tables.piece[t]
-        for c, colour in enumerate(colours):
-            square[c, t] = tables.square[colour][t]
-    by_colour = [
-        np.array([getattr(tables, name)[colour] for colour in colours])
-        for name in ("pawn_middle", "pawn_end", "passed_middle", "passed_end", "shelter")
-    ]
-    counts = [np.array(getattr(tables, name)) for name in ("doubled", "isolated", "shield")]
-    squares = [np.array(tables.pawn_centre), np.array(tables.king_end)]
-    scalars = np.array([tables.king_open_file, tables.bishop_pair])
-    return piece, square, *by_colour, *counts, *squares, scalars
-
-
-(PIECE_TERMS, SQUARE_TERMS, PAWN_MIDDLE, PAWN_END, PASSED_MIDDLE, PASSED_END, SHELTER, DOUBLED,
- ISOLATED, SHIELD, PAWN_CENTRE, KING_END, _SCALARS) = _evaluation_tables(Weights())  # fmt: skip
-KING_OPEN_FILE, BISHOP_PAIR = float(_SCALARS[0]), float(_SCALARS[1])
-AHEAD = np.array([rules._AHEAD[chess.WHITE], rules._AHEAD[chess.BLACK]], np.uint64)
-SHIELD_SQUARES = np.array([rules._SHIELD[chess.WHITE], rules._SHIELD[chess.BLACK]], np.uint64)
-FILES = np.array(rules._FILES, np.uint64)
-ADJACENT_FILES = np.array(rules._ADJACENT_FILES, np.uint64)
-FULL_PHASE = rules._FULL_PHASE
 
 
 # -- reading a state ---------------------------------------------------------------------------
@@ -797,86 +767,11 @@ def exchange(state, move):
 
 
 @njit(cache=True)
-def _pawn_terms(pawns, enemy_pawns, colour):
-    """`Chess._pawn_terms`: (middle game, endgame) of `colour`'s pawns."""
-    middle = 0.0
-    end = 0.0
-    files = pawns | pawns >> U(32)
-    files |= files >> U(16)
-    files = (files | files >> U(8)) & U(0xFF)
-    while files:
-        file = lowest(files)
-        files &= files - ONE
-        count = popcount(pawns & FILES[file])
-        if count > 1:
-            middle -= DOUBLED[count]
-            end -= DOUBLED[count]
-        if not pawns & ADJACENT_FILES[file]:
-            middle -= ISOLATED[count]
-            end -= ISOLATED[count]
-    while pawns:
-        square = lowest(pawns)
-        pawns &= pawns - ONE
-        middle += PAWN_MIDDLE[colour, square]
-        middle += PAWN_CENTRE[square]
-        end += PAWN_END[colour, square]
-        if not AHEAD[colour, square] & enemy_pawns:
-            middle += PASSED_MIDDLE[colour, square]
-            end += PASSED_END[colour, square]
-    return middle, end
-
-
-@njit(cache=True)
-def _king_terms(king, pawns, colour):
-    """`Chess._king_terms`: (middle game, endgame) of `colour`'s king."""
-    middle = SHELTER[colour, king]
-    middle += SHIELD[popcount(SHIELD_SQUARES[colour, king] & pawns)]
-    file = king % 8
-    for near in range(max(0, file - 1), min(7, file + 1) + 1):
-        if not pawns & FILES[near]:
-            middle -= KING_OPEN_FILE
-    return middle, KING_END[king]
-
-
-@njit(cache=True)
-def _side_terms(board, colour):
-    """`Chess._side_terms`: (middle game, endgame) score of `colour`'s pieces, in pawns."""
-    own = board[colour]
-    occupied = board[0] | board[1]
-    pieces = 0.0
-    for piece in range(chess.KNIGHT, chess.QUEEN + 1):
-        bitboard = board[piece + 1] & own
-        while bitboard:
-            square = lowest(bitboard)
-            bitboard &= bitboard - ONE
-            reach = popcount(_attacks(board, square, occupied) & ~own)
-            pieces += PIECE_TERMS[piece, reach] + SQUARE_TERMS[colour, piece, square]
-    if popcount(board[BISHOPS] & own) >= 2:
-        pieces += BISHOP_PAIR
-    pawns = board[PAWNS] & own
-    pawn_middle, pawn_end = _pawn_terms(pawns, board[PAWNS] & ~own, colour)
-    king_middle, king_end = _king_terms(highest(board[KINGS] & own), pawns, colour)
-    return pieces + pawn_middle + king_middle, pieces + pawn_end + king_end
-
-
-@njit(cache=True)
-def white_score(board):
-    """`Chess.white_score`: the evaluation from White's point of view, in pawns."""
-    phase = popcount(board[KNIGHTS]) + popcount(board[BISHOPS])
-    phase += 2 * popcount(board[ROOKS]) + 4 * popcount(board[QUEENS])
-    phase = min(FULL_PHASE, phase)
-    white_middle, white_end = _side_terms(board, 0)
-    black_middle, black_end = _side_terms(board, 1)
-    middle = white_middle - black_middle
-    end = white_end - black_end
-    return (middle * phase + end * (FULL_PHASE - phase)) / FULL_PHASE
-
-
-@njit(cache=True)
 def evaluate(state, player):
+    """`Chess.evaluate`: the value of `state` for `player`, in pawns."""
     if terminal(state):
         return float(utility(state, player))
-    white = white_score(_board(state))
+    white = white_score(_board(state)) / 100
     return white if player == 0 else -white
 
 

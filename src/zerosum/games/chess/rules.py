@@ -8,7 +8,7 @@
   evaluation) for the side that mates, `-WIN` for the side mated, 0 for every draw: stalemate,
   insufficient material, the fifty-move rule and threefold repetition.
 - `evaluate`: material and piece-square terms tapered between middle game and endgame,
-  mobility, pawn structure and king safety, in pawns, every weight in `Weights`.
+  mobility, pawn structure and king safety, in pawns (`zerosum.games.chess.evaluation`).
 - `noisy_moves`: captures and promotions by MVV-LVA; every legal move when in check, so that a
   quiescence search never stands pat in check and never misses a mate by check evasion.
 - `capture`: (victim, attacker) values for MVV-LVA ordering in the engine.
@@ -22,7 +22,8 @@ What a search repeats at every node is done here rather than by python-chess's g
 (the values are the same, tests compare them): `play` copies the board's fields and moves the
 pieces itself, without the move stack that `push` keeps for `pop`; the end of the game needs
 one legal move, quiescence only the captures and promotions, generated alone; the evaluation
-adds up tables built once from `Weights` and keeps the pawn and king terms in a pawn hash table.
+adds up tables built once from its `Weights` and keeps the pawn and king terms in a pawn hash
+table.
 """
 
 from __future__ import annotations
@@ -30,12 +31,12 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 import chess
 import chess.polyglot
 
 from zerosum.game import Player
+from zerosum.games.chess.evaluation import Evaluation, Weights
 from zerosum.limits import clipped
 
 _UCI_SHAPE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
@@ -245,162 +246,6 @@ def _move_piece(board: chess.Board, piece_type: int, color: bool, origin: int, t
     return _toggle(board, piece_type, color, origin) ^ _toggle(board, piece_type, color, target)
 
 
-@dataclass(frozen=True)
-class Weights:
-    """Every weight of the evaluation, in pawns."""
-
-    knight_centre: float = 0.08
-    bishop_centre: float = 0.04
-    queen_centre: float = 0.02
-    pawn_advance_middle: float = 0.04
-    pawn_advance_end: float = 0.10
-    pawn_centre_file: float = 0.10
-    rook_seventh: float = 0.20
-    king_shelter_corner: float = 0.12
-    king_centre_end: float = 0.10
-    mobility: float = 0.03
-    bishop_pair: float = 0.30
-    doubled_pawn: float = 0.15
-    isolated_pawn: float = 0.15
-    passed_pawn_middle: float = 0.10
-    passed_pawn_end: float = 0.30
-    king_shield_pawn: float = 0.10
-    king_open_file: float = 0.20
-
-
-STRUCTURES = 1 << 16
-"""The most pawn and king structures the evaluation keeps (about 20 MB at most)."""
-
-_PHASE = ((chess.KNIGHT, 1), (chess.BISHOP, 1), (chess.ROOK, 2), (chess.QUEEN, 4))
-"""What each piece on the board, of either side, counts toward the middle game."""
-_FULL_PHASE = 24
-_FILES = [chess.BB_FILES[f] for f in range(8)]
-_ADJACENT_FILES = [
-    (_FILES[f - 1] if f > 0 else 0) | (_FILES[f + 1] if f < 7 else 0) for f in range(8)
-]
-
-
-def _centrality(square: int) -> float:
-    """0 on the edge of the board up to 3 on the four centre squares."""
-    file, rank = chess.square_file(square), chess.square_rank(square)
-    return 3.5 - max(abs(file - 3.5), abs(rank - 3.5))
-
-
-def _ahead_mask(square: int, color: bool) -> int:
-    """The squares in front of `square` (from `color`'s side) on its file and the two beside."""
-    file, rank = chess.square_file(square), chess.square_rank(square)
-    files = _FILES[file] | _ADJACENT_FILES[file]
-    ranks = 0
-    for r in range(rank + 1, 8) if color == chess.WHITE else range(0, rank):
-        ranks |= chess.BB_RANKS[r]
-    return files & ranks
-
-
-_AHEAD = {color: [_ahead_mask(s, color) for s in range(64)] for color in (chess.WHITE, chess.BLACK)}
-_CENTRALITY = [_centrality(s) for s in range(64)]
-
-
-def _shield_mask(square: int, color: bool) -> int:
-    """The king's pawn shield: the squares ahead of it on the next two ranks, three files wide."""
-    rank = chess.square_rank(square)
-    near = [rank + 1, rank + 2] if color == chess.WHITE else [rank - 1, rank - 2]
-    ranks = 0
-    for r in near:
-        if 0 <= r < 8:
-            ranks |= chess.BB_RANKS[r]
-    return _AHEAD[color][square] & ranks
-
-
-_SHIELD = {
-    color: [_shield_mask(s, color) for s in range(64)] for color in (chess.WHITE, chess.BLACK)
-}
-
-
-def _knight_attacks(square: int, occupied: int) -> int:
-    return chess.BB_KNIGHT_ATTACKS[square]
-
-
-def _bishop_attacks(square: int, occupied: int) -> int:
-    return chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
-
-
-def _rook_attacks(square: int, occupied: int) -> int:
-    return (
-        chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
-        | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
-    )
-
-
-def _queen_attacks(square: int, occupied: int) -> int:
-    return _bishop_attacks(square, occupied) | _rook_attacks(square, occupied)
-
-
-_ATTACKS = (
-    (chess.KNIGHT, _knight_attacks),
-    (chess.BISHOP, _bishop_attacks),
-    (chess.ROOK, _rook_attacks),
-    (chess.QUEEN, _queen_attacks),
-)
-"""The pieces that move for the evaluation's mobility, each with its attacks on a board."""
-
-_KING_FILES = [range(max(0, f - 1), min(7, f + 1) + 1) for f in range(8)]
-
-
-class _Tables:
-    """The `Weights` spread over squares and counts: the evaluation adds up entries of these
-    tables, each the product the formula gives, added in the formula's order (so to the bit
-    the same values as computing the formulas at every node, several times faster)."""
-
-    def __init__(self, w: Weights) -> None:
-        centre = {chess.KNIGHT: w.knight_centre, chess.BISHOP: w.bishop_centre,
-                  chess.QUEEN: w.queen_centre}  # fmt: skip
-        colors = (chess.WHITE, chess.BLACK)
-        # a piece's value and mobility, by the number of squares it attacks (not its own pieces)
-        self.piece = {
-            pt: [PIECE_VALUES[pt] + w.mobility * n for n in range(28)] for pt, _ in _ATTACKS
-        }
-        # then its square: centrality, or for a rook the seventh rank
-        self.square = {
-            color: {
-                pt: [
-                    centre[pt] * (_CENTRALITY[s] - 1.5) if pt in centre
-                    else w.rook_seventh if chess.square_rank(s) == (6 if color else 1) else 0.0
-                    for s in range(64)
-                ]
-                for pt, _ in _ATTACKS
-            }
-            for color in colors
-        }  # fmt: skip
-        advance = {color: [_advance(s, color) for s in range(64)] for color in colors}
-        self.pawn_middle = {color: [1.0 + w.pawn_advance_middle * (a - 1) for a in advance[color]]
-                            for color in colors}  # fmt: skip
-        self.pawn_end = {color: [1.0 + w.pawn_advance_end * (a - 1) for a in advance[color]]
-                         for color in colors}  # fmt: skip
-        self.pawn_centre = [w.pawn_centre_file if chess.square_file(s) in (3, 4) else 0.0
-                            for s in range(64)]  # fmt: skip
-        self.passed_middle = {color: [w.passed_pawn_middle * a for a in advance[color]]
-                              for color in colors}  # fmt: skip
-        self.passed_end = {color: [w.passed_pawn_end * a for a in advance[color]]
-                           for color in colors}  # fmt: skip
-        self.doubled = [w.doubled_pawn * (count - 1) for count in range(9)]
-        self.isolated = [w.isolated_pawn * count for count in range(9)]
-        self.shelter = {
-            color: [w.king_shelter_corner * (chess.square_rank(s) == (0 if color else 7)
-                                             and chess.square_file(s) in (0, 1, 2, 6, 7))
-                    for s in range(64)]
-            for color in colors
-        }  # fmt: skip
-        self.shield = [w.king_shield_pawn * count for count in range(9)]
-        self.king_open_file = w.king_open_file
-        self.king_end = [w.king_centre_end * (_CENTRALITY[s] - 1.5) for s in range(64)]
-        self.bishop_pair = w.bishop_pair
-
-
-def _advance(square: int, color: bool) -> int:
-    """How many ranks a pawn on `square` has advanced from `color`'s first rank."""
-    return chess.square_rank(square) if color else 7 - chess.square_rank(square)
-
-
 class Chess:
     """Chess as a `Game`: player 0 is White; scores in pawns, a win worth `WIN`."""
 
@@ -412,11 +257,12 @@ class Chess:
     history_dependent = True
     """Repetitions and the fifty-move rule make the outcome depend on the path to a position."""
 
-    def __init__(self, fen: str = chess.STARTING_FEN, weights: Weights = Weights()) -> None:
+    def __init__(self, fen: str = chess.STARTING_FEN, weights: Weights | None = None) -> None:
+        """Chess from `fen` (the standard start by default), evaluated with `weights`
+        (`Weights()` by default)."""
         self.start = self.parse_state(fen)
-        self.weights = weights
-        self._tables = _Tables(weights)
-        self._structures: dict[tuple[bool, int, int, int], tuple[float, float, float, float]] = {}
+        self.weights = weights if weights is not None else Weights()
+        self._evaluation = Evaluation(self.weights)
 
     # -- the Game protocol ----------------------------------------------------------------
 
@@ -558,7 +404,8 @@ class Chess:
         return gain * 16 - PIECE_VALUES[_piece_on(board, move.from_square)]
 
     def evaluate(self, state: Position, player: Player) -> float:
-        """The estimated value of `state` for `player`, in pawns."""
+        """The estimated value of `state` for `player`, in pawns (`zerosum.games.chess.evaluation`
+        says what it counts)."""
         if self.is_terminal(state):
             return self.utility(state, player)
         white = self.white_score(state.board)
@@ -566,89 +413,7 @@ class Chess:
 
     def white_score(self, board: chess.Board) -> float:
         """The evaluation from White's point of view, in pawns."""
-        phase = min(_FULL_PHASE, sum(
-            weight * getattr(board, _BITBOARDS[piece]).bit_count() for piece, weight in _PHASE
-        ))  # fmt: skip
-        white_middle, white_end = self._side_terms(board, chess.WHITE)
-        black_middle, black_end = self._side_terms(board, chess.BLACK)
-        middle = white_middle - black_middle
-        end = white_end - black_end
-        return (middle * phase + end * (_FULL_PHASE - phase)) / _FULL_PHASE
-
-    def _side_terms(self, board: chess.Board, color: bool) -> tuple[float, float]:
-        """(middle game, endgame) score of `color`'s pieces, in pawns."""
-        tables = self._tables
-        own = board.occupied_co[color]
-        occupied = board.occupied
-        pieces = 0.0  # the same in the middle game and the endgame
-        for piece_type, attacks in _ATTACKS:
-            values, squares = tables.piece[piece_type], tables.square[color][piece_type]
-            bitboard = board.pieces_mask(piece_type, color)
-            while bitboard:  # the squares upwards, as chess.scan_forward without a generator
-                square = (bitboard & -bitboard).bit_length() - 1
-                bitboard &= bitboard - 1
-                pieces += values[(attacks(square, occupied) & ~own).bit_count()] + squares[square]
-        if (board.bishops & own).bit_count() >= 2:
-            pieces += tables.bishop_pair
-        pawn_middle, pawn_end, king_middle, king_end = self._structure(board, color)
-        return pieces + pawn_middle + king_middle, pieces + pawn_end + king_end
-
-    def _structure(self, board: chess.Board, color: bool) -> tuple[float, float, float, float]:
-        """(middle game, endgame) of `color`'s pawn terms, then of its king terms: they depend
-        on the pawns and the king alone, which change far less often than the rest, so they are
-        kept in a table (a pawn hash table) of at most `STRUCTURES` entries."""
-        own = board.occupied_co[color]
-        pawns = board.pawns & own
-        key = (color, pawns, board.pawns & ~own, board.kings & own)
-        terms = self._structures.get(key)
-        if terms is None:
-            if len(self._structures) >= STRUCTURES:
-                self._structures.clear()
-            pawn_middle, pawn_end = self._pawn_terms(pawns, board.pawns & ~own, color)
-            king_middle, king_end = self._king_terms(board.king(color), pawns, color)
-            terms = self._structures[key] = (pawn_middle, pawn_end, king_middle, king_end)
-        return terms
-
-    def _pawn_terms(self, pawns: int, enemy_pawns: int, color: bool) -> tuple[float, float]:
-        tables = self._tables
-        middle = end = 0.0
-        files = pawns | pawns >> 32
-        files |= files >> 16
-        files = (files | files >> 8) & 0xFF  # bit f set when file f has a pawn
-        while files:
-            file = (files & -files).bit_length() - 1
-            files &= files - 1
-            count = (pawns & _FILES[file]).bit_count()
-            if count > 1:
-                middle -= tables.doubled[count]
-                end -= tables.doubled[count]
-            if not pawns & _ADJACENT_FILES[file]:
-                middle -= tables.isolated[count]
-                end -= tables.isolated[count]
-        advance_middle, advance_end = tables.pawn_middle[color], tables.pawn_end[color]
-        passed_middle, passed_end = tables.passed_middle[color], tables.passed_end[color]
-        ahead = _AHEAD[color]
-        while pawns:
-            square = (pawns & -pawns).bit_length() - 1
-            pawns &= pawns - 1
-            middle += advance_middle[square]
-            middle += tables.pawn_centre[square]
-            end += advance_end[square]
-            if not ahead[square] & enemy_pawns:
-                middle += passed_middle[square]
-                end += passed_end[square]
-        return middle, end
-
-    def _king_terms(self, king: int | None, pawns: int, color: bool) -> tuple[float, float]:
-        if king is None:
-            return 0.0, 0.0
-        tables = self._tables
-        middle = tables.shelter[color][king]
-        middle += tables.shield[(_SHIELD[color][king] & pawns).bit_count()]
-        for file in _KING_FILES[chess.square_file(king)]:
-            if not pawns & _FILES[file]:
-                middle -= tables.king_open_file
-        return middle, tables.king_end[king]
+        return self._evaluation.white_score(board) / 100
 
     # -- text ----------------------------------------------------------------------------
 
