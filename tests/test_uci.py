@@ -167,7 +167,7 @@ def test_a_position_repeated_by_the_moves_is_played_on_not_resigned():
 def test_think_time_keeps_a_margin_and_shares_the_clock():
     assert think_time({"movetime": 1000}, white=True) == pytest.approx(0.9)
     assert think_time({"movetime": 200}, white=True) == pytest.approx(0.18)
-    assert think_time({"wtime": 30000, "btime": 1000}, white=True) == pytest.approx(0.9)
+    assert think_time({"wtime": 30000, "btime": 1000}, white=True) == pytest.approx(1.4)
     black = think_time({"wtime": 30000, "btime": 1000, "movestogo": 1}, white=False)
     assert black == pytest.approx(0.3)
     assert think_time({"depth": 5}, white=True) is None

@@ -60,8 +60,10 @@ MARGIN = 0.1
 fixed `movetime`, a tenth of it when that is less (a short movetime would otherwise be mostly
 margin)."""
 
-MOVES_TO_GO = 30
-"""The moves the remaining time is shared among when the time control does not say."""
+MOVES_TO_GO = 20
+"""The moves the remaining time is shared among when the time control does not say (each share
+shrinks with the clock, so the clock is never spent; with 30 the engine left time unused, 0.21 s
+a move against Stockfish's 0.28 at 10 s + 0.1 s)."""
 
 LEAST_TIME = 0.01
 """The smallest budget: the first iteration always finishes anyway."""
