@@ -358,8 +358,8 @@ class Evaluation:
                 middle += (1 if side == 0 else -1) * self.danger[min(units[side], DANGER_MOST)]
         pawns = ((board.pawns & board.occupied_co[chess.WHITE]).bit_count(),
                  (board.pawns & board.occupied_co[chess.BLACK]).bit_count())  # fmt: skip
-        pieces = (material[0] - 100 * pawns[0], material[1] - 100 * pawns[1])
-        if end and drawish(end, pawns, pieces):
+        beside_pawns = (material[0] - 100 * pawns[0], material[1] - 100 * pawns[1])
+        if end and drawish(end, pawns, beside_pawns):
             end = quartered(end)
         phase = min(FULL_PHASE, phase)
         return (middle * phase + end * (FULL_PHASE - phase)) // FULL_PHASE
