@@ -237,6 +237,12 @@ WALK = [
     ),
     Run("tablebase build, tablebase info", "tablebase info nim.tb"),
     Run("tablebase probe", "tablebase probe nim.tb --position '1 2'"),
+    Run(
+        "tablebase build chess, tablebase info of a chess table",
+        "tablebase build chess KRK -o tables",
+    ),
+    Run("tablebase build chess, tablebase info of a chess table", "tablebase info tables/KRvK.ztb"),
+    Run("tablebase probe", "tablebase probe tables/KRvK.ztb --position '8/8/8/4k3/8/8/8/4K2R w'"),
     Run("games", "games"),
     Run("matrix", "matrix '1/2 -1/3; -1/6 1'"),
     Run("matrix", "matrix '1 2; 3 4'"),

@@ -298,7 +298,7 @@ BUILT_IN: tuple[GameEntry, ...] = (
         Named("zerosum.games.chess:Chess"),
         "chess on python-chess's rules: moves in SAN or UCI, positions as FEN",
         player="engine:time=5",
-        tables=Named("zerosum.games.chess.syzygy:Syzygy.open"),
+        tables=Named("zerosum.solve.chess_tables:endgame_tables"),
         solvable=False,
     ),
     GameEntry(

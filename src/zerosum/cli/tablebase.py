@@ -13,9 +13,12 @@ from zerosum import notation, registry
 from zerosum.cli.common import add_no_limit, game_setup, print_json
 from zerosum.cli.progress import Bar, progress
 from zerosum.game import Game, has_chance
+from zerosum.games.chess import Chess
+from zerosum.games.chess.endgame import Material
 from zerosum.limits import counted
 from zerosum.registry import GameEntry
-from zerosum.solve import Progress, Table, compact, partitioned, solve
+from zerosum.solve import Progress, Table, chess_tables, compact, partitioned, solve
+from zerosum.solve.chess_tables import PIECES
 from zerosum.solve.compact import CompactTable, read_header
 from zerosum.solve.partitioned import parse_bytes
 from zerosum.solve.retrograde import MOVES, POSITIONS
@@ -40,7 +43,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ),
     )
     add_table_game_argument(build)
-    build.add_argument("-o", "--output", required=True, help="the table file to write")
+    build.add_argument(
+        "materials",
+        nargs="*",
+        metavar="MATERIAL",
+        help="chess only: the endgames to build, e.g. KRK, KQKR, KPvKP; all3 or all4 for every"
+        f" one of 3 or 4 pieces ({PIECES}); -o then names the folder of the tables, and the"
+        " smaller tables a capture or promotion reaches are built first unless it has them",
+    )
+    build.add_argument(
+        "-o", "--output", required=True, help="the table file to write (chess: the folder)"
+    )
     add_no_limit(build, "the positions and moves of the table")
     build.add_argument(
         "--workers",
@@ -117,6 +130,13 @@ def add_table_game_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
+    if args.game == "chess":
+        return run_chess_build(args)
+    if args.materials:
+        raise ValueError(
+            f"materials ({' '.join(args.materials)}) name chess endgames: zerosum tablebase"
+            " build chess KRK -o FOLDER"
+        )
     setup = game_setup(args)
     if has_chance(setup.game):
         name = setup.entry.name
@@ -157,6 +177,76 @@ def run_build(args: argparse.Namespace) -> int:
         print(describe(report))
         print(f"written {output} ({size:,} bytes) in {report['seconds']:.1f} s")
     return 0
+
+
+def run_chess_build(args: argparse.Namespace) -> int:
+    """`build chess MATERIAL...`: chess endgame tables by our own retrograde analysis."""
+    if not args.materials:
+        raise ValueError(
+            "chess has too many positions to enumerate into a table: name endgames to build,"
+            " e.g. zerosum tablebase build chess KRK -o FOLDER (or all3, all4)"
+        )
+    for option in ("work_dir", "memory_per_worker", "scheduler", "workers"):
+        if getattr(args, option) is not None:
+            raise ValueError(f"--{option.replace('_', '-')} is not for chess endgame tables")
+    wanted = chess_tables.materials(args.materials)
+    for material in wanted:
+        PIECES.check(len(material.pieces), lifted=args.no_limit)
+    folder = Path(args.output)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"-o {args.output}: chess tables go in a folder, and this is a file")
+    folder.mkdir(parents=True, exist_ok=True)
+    began = time.perf_counter()
+    built: list[chess_tables.Built] = []
+    with ChessProgress() as shown:
+        for material in wanted:
+            built += chess_tables.build(material, folder, progress=shown)
+    tables = []
+    for table in built:
+        path = str(chess_tables.path_of(folder, table.material))
+        tables.append({**chess_report(table, path), "seconds": round(table.seconds, 3)})
+    report = {
+        "folder": str(folder),
+        "tables": tables,
+        "seconds": round(time.perf_counter() - began, 3),
+    }
+    if args.json:
+        print_json(report)
+        return 0
+    for entry in tables:
+        print(describe_chess(entry))
+    made = counted(len(tables), "table", "tables")
+    already = "" if tables else f" (every one was in {folder} already)"
+    print(f"written {made} in {folder}{already} in {report['seconds']:.1f} s")
+    return 0
+
+
+class ChessProgress:
+    """A chess build's progress on a terminal: the level settled, per material."""
+
+    def __init__(self) -> None:
+        self._stack = ExitStack()
+        self._material = ""
+        self._bar: Bar | None = None
+
+    def __enter__(self) -> ChessProgress:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self._stack.close()
+
+    def __call__(self, report: chess_tables.Progress) -> None:
+        if report.material != self._material:
+            self._stack.close()
+            self._bar = self._stack.enter_context(
+                progress("positions", total=report.positions or None, what=report.material)
+            )
+            self._material = report.material
+            self._settled = 0
+        assert self._bar is not None
+        self._settled += report.settled
+        self._bar.note(f"level {report.level}")
+        self._bar.to(self._settled)
 
 
 def run_partitioned_build(args: argparse.Namespace, game: Game, output: Path) -> int:
@@ -204,6 +294,8 @@ def run_partitioned_build(args: argparse.Namespace, game: Game, output: Path) ->
 
 
 def run_info(args: argparse.Namespace) -> int:
+    if chess_tables.is_table(args.file):
+        return run_chess_info(args)
     name, table = load(args.file, args.game)
     report = table_report(name, table, args.file, Path(args.file).stat().st_size)
     if args.json:
@@ -222,6 +314,8 @@ def run_info(args: argparse.Namespace) -> int:
 
 
 def run_probe(args: argparse.Namespace) -> int:
+    if chess_tables.is_table(args.file):
+        return run_chess_probe(args)
     name, table = load(args.file, args.game)
     game = table.game
     state = notation.state_of(game, args.position)
@@ -240,6 +334,79 @@ def run_probe(args: argparse.Namespace) -> int:
         print(notation.render(game, state))
         names = notation.player_names(game)
         print(f"{names[report['to_move']]} to move: {outcome_text(entry.value, entry.distance)}")
+        if report["best_moves"]:
+            print(f"best moves: {' '.join(report['best_moves'])}")
+    return 0
+
+
+def chess_report(table: chess_tables.Built, path: str) -> dict[str, Any]:
+    """The JSON object of a chess endgame table: its material and counts."""
+    return {
+        "material": table.material.name,
+        "file": path,
+        "bytes": Path(path).stat().st_size,
+        "positions": table.positions,
+        "wins": table.wins,
+        "draws": table.draws,
+        "losses": table.losses,
+        "checkmates": table.checkmates,
+        "stalemates": table.stalemates,
+        "longest_plies": table.longest,
+    }
+
+
+def _no_game(args: argparse.Namespace) -> None:
+    if args.game is not None:
+        raise ValueError(f"{args.file} is a chess endgame table: it takes no game ({args.game})")
+
+
+def run_chess_info(args: argparse.Namespace) -> int:
+    _no_game(args)
+    table = chess_tables.load(args.file)
+    report = chess_report(table, args.file)
+    if args.json:
+        print_json(report)
+    else:
+        print(describe_chess(report))
+    return 0
+
+
+def describe_chess(entry: dict[str, Any]) -> str:
+    """`KRvK: 50,015 positions, ... the longest mate 32 plies`."""
+    return (
+        f"{entry['material']}: {entry['positions']:,} positions, {outcomes(entry)} for the"
+        f" side to move; the longest mate {counted(entry['longest_plies'], 'ply', 'plies')}"
+    )
+
+
+def run_chess_probe(args: argparse.Namespace) -> int:
+    """A chess position's entry, read from the table file's folder (a capture or a promotion
+    reads the smaller tables beside it)."""
+    _no_game(args)
+    chess_tables.load(args.file)  # verified, and named in any error about it
+    tables = chess_tables.ChessTables.open(str(Path(args.file).parent))
+    game = Chess()
+    state = notation.state_of(game, args.position)
+    code = tables.code(state.board)
+    if code is None:
+        material = Material.of_board(state.board)[0].name
+        raise ValueError(f"no table of {material} beside {args.file}")
+    best = tables.best_moves(state)
+    plies = None if code == 0 else code if code > 0 else -code - 1
+    report = {
+        "game": "chess",
+        "position": args.position,
+        "to_move": game.to_move(state),
+        "value": 0 if code == 0 else 1 if code > 0 else -1,
+        "plies": plies,
+        "best_moves": [notation.format_move(game, state, move) for move in best],
+    }
+    if args.json:
+        print_json(report)
+    else:
+        print(notation.render(game, state))
+        side = "White" if report["to_move"] == 0 else "Black"
+        print(f"{side} to move: {chess_tables.describe(code)}")
         if report["best_moves"]:
             print(f"best moves: {' '.join(report['best_moves'])}")
     return 0

@@ -23,7 +23,9 @@ Every input is answered or refused, and the conversation goes on to `quit`:
 Beside the search: with `OwnBook` and a readable `BookFile`, a weighted move from a Polyglot
 book; with a `SyzygyPath`, the tables' best move in any position they hold (by distance to
 zeroing), and inside the search the positions they hold scored from them
-(`zerosum.games.chess.syzygy`).
+(`zerosum.games.chess.syzygy`). A folder holding our own tables (`zerosum tablebase build
+chess`) is read in place of Syzygy's: their move is the quickest mate, and the search scores
+mates by their distance (`zerosum.solve.chess_tables`).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from zerosum.search.deepening import Iteration
 from zerosum.search.engine import Engine
 from zerosum.search.scores import decode
 from zerosum.search.table import DEFAULT_MEGABYTES
+from zerosum.solve.chess_tables import ChessTables, endgame_tables
 
 NAME = "zerosum"
 AUTHOR = "the zerosum authors"
@@ -247,7 +250,7 @@ class UciSession:
         self.game = Chess()
         self.impl = choice.implementation(self.game, impl)  # ValueError for a bad one
         self.options = Options()
-        self.syzygy: Syzygy | None = None
+        self.syzygy: Syzygy | ChessTables | None = None
         self._engine: Any = None  # made when first needed: `isready` waits for it
         self._making = threading.Lock()
         self.position = self.game.initial_state()
@@ -363,7 +366,7 @@ class UciSession:
             self.options.book_file = value
         elif name == "syzygypath":
             try:
-                syzygy = Syzygy.open(value) if value else None
+                syzygy = endgame_tables(value) if value else None
             except ValueError as error:
                 kept = self._kept("SyzygyPath")
                 raise ValueError(f"SyzygyPath {one_line(str(error))}; {kept}") from None
@@ -540,7 +543,8 @@ class UciSession:
         if found is None:
             return None
         move, wdl = found
-        self.note(f"syzygy move {move.uci()} wdl {wdl}")
+        kind = "table" if isinstance(self.syzygy, ChessTables) else "syzygy"
+        self.note(f"{kind} move {move.uci()} wdl {wdl}")
         return move
 
 

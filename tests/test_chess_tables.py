@@ -1,0 +1,225 @@
+"""Chess endgame tables built by our own retrograde analysis (`zerosum.solve.chess_tables`),
+held to Syzygy's win/draw/loss on every position of KRK and KPK."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import subprocess
+import sys
+
+import chess
+import chess.syzygy
+import numpy as np
+import pytest
+from oracles import DATA
+
+from zerosum.games.chess import Chess
+from zerosum.games.chess.endgame import Material
+from zerosum.search.engine import Engine
+from zerosum.solve import chess_tables
+from zerosum.solve.chess_tables import ChessTables, build, load
+
+SYZYGY = DATA / "chess" / "syzygy"
+NO_POSITION = -32768
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """The tables of KRK and KPK (and KQK, KBK, KNK, which KPK's promotions reach)."""
+    where = tmp_path_factory.mktemp("chess-tables")
+    for material in chess_tables.materials(["KRK", "KPK"]):
+        build(material, where)
+    return where
+
+
+def _positions(table: chess_tables.Built):
+    for number in np.flatnonzero(table.codes != NO_POSITION):
+        squares, turn = table.material.squares_of(int(number))
+        yield int(number), table.material.board(squares, turn)
+
+
+def test_materials_are_named_as_syzygy_names_them():
+    assert Material.parse("KRK").name == "KRvK"
+    assert Material.parse("kqkr").name == "KQvKR"
+    assert Material.parse("KPKQ").name == "KQvKP"
+    assert Material.parse("KPvKP").name == "KPvKP"
+    assert [m.name for m in Material.parse("KRKP").smaller()] == [
+        "KPvK", "KQvKR", "KRvK", "KRvKB", "KRvKN", "KRvKR",
+    ]  # fmt: skip
+    assert len(chess_tables.materials(["all4"])) == 35
+
+
+@pytest.mark.parametrize("text", ["KRX", "KK K", "RKK", "KQRBNKP"])
+def test_a_material_that_names_no_endgame_is_refused_with_the_reason(text):
+    with pytest.raises(ValueError, match="material"):
+        Material.parse(text)
+
+
+@pytest.mark.parametrize("name", ["KQvKR", "KRRvK", "KPvKP", "KPPvK", "KBNvK"])
+def test_the_compiled_index_is_the_python_index(name):
+    """The twin's index (a king on the diagonal, pieces alike, pawns) equals the readable one
+    on random placements, and reading an index back gives its position."""
+    from zerosum.solve import compiled_chess_tables as kernel
+
+    material = Material.parse(name)
+    spec = np.zeros(kernel.SPEC_WIDTH, np.int64)
+    spec[kernel.SPEC_COUNT] = len(material.pieces)
+    spec[kernel.SPEC_PAWNS] = int(material.pawns)
+    for i, (piece, side) in enumerate(material.pieces):
+        spec[kernel.SPEC_PIECES + 2 * i] = piece
+        spec[kernel.SPEC_PIECES + 2 * i + 1] = side
+    rng = random.Random(7)
+    moved = np.zeros(kernel.MOST, np.int64)
+    for _ in range(3000):
+        squares = tuple(rng.sample(range(64), len(material.pieces)))
+        turn = rng.randrange(2)
+        number = material.index(squares, turn)
+        assert kernel.index(spec, np.array(squares, np.int64), turn, moved) == number
+        back, back_turn = material.squares_of(number)
+        assert material.index(back, back_turn) == number and back_turn == turn
+
+
+def test_krk_and_kpk_agree_with_syzygy_on_every_position(folder):
+    """KRK against Syzygy's KRvK.rtbw, KPK against the win, draw or loss Syzygy gives each of
+    its positions (kept in tests/data in our index's order)."""
+    krk = load(folder / "KRvK.ztb")
+    with chess.syzygy.open_tablebase(str(SYZYGY)) as syzygy:
+        for _, board in _positions(krk):
+            number = krk.material.index(*krk.material.position_of(board))
+            assert np.sign(krk.codes[number]) == np.sign(syzygy.probe_wdl(board)), board.fen()
+    kpk = load(folder / "KPvK.ztb")
+    with gzip.open(DATA / "chess" / "KPvK-wdl.gz") as facts:
+        wdl = np.frombuffer(facts.read(), np.int8)
+    assert len(wdl) == len(kpk.codes)
+    assert np.array_equal(wdl == -128, kpk.codes == NO_POSITION)
+    valid = kpk.codes != NO_POSITION
+    assert np.array_equal(np.sign(kpk.codes[valid]), wdl[valid])
+
+
+def test_the_counts_and_longest_mates_are_the_known_ones(folder):
+    """KRK's longest mate is 16 moves, KQK's 10, KPK's 28 (White to move: 31, 19, 55 plies;
+    Black to move, lost one ply later)."""
+    found = {
+        table.material.name: (table.positions, table.wins, table.draws, table.losses)
+        for table in (load(path) for path in sorted(folder.glob("*.ztb")))
+    }
+    assert found == {
+        "KBvK": (52234, 0, 52234, 0),
+        "KNvK": (53806, 0, 53806, 0),
+        "KPvK": (165676, 62480, 54394, 48802),
+        "KQvK": (46137, 18081, 2896, 25160),
+        "KRvK": (50015, 21959, 2796, 25260),
+    }
+    for name, longest in (("KRvK", 32), ("KQvK", 20), ("KPvK", 56)):
+        table = load(folder / f"{name}.ztb")
+        assert table.longest == longest
+        white = table.codes[: len(table.codes) // 2]
+        assert int(white.max()) == longest - 1
+
+
+def test_every_entry_is_its_best_child_one_ply_before(folder):
+    """The table satisfies retrograde analysis's equation on a sample of KPK: a position's
+    entry is the best of its children's (python-chess's moves, through promotions to the
+    smaller tables), a win one ply sooner than the child's loss, a loss one ply later."""
+    tables = ChessTables.open(str(folder))
+    kpk = tables.tables[Material.parse("KPK")]
+    rng = random.Random(3)
+    boards = [board for _, board in _positions(kpk)]
+    for board in rng.sample(boards, 1500):
+        code = tables.code(board)
+        if not any(board.legal_moves):
+            assert code == (-1 if board.is_check() else 0)
+            continue
+        children = []
+        for move in board.legal_moves:
+            board.push(move)
+            children.append(tables.code(board))
+            board.pop()
+        wins = [-child + 0 for child in children if child is not None and child < 0]
+        if wins:
+            assert code == min(wins), board.fen()
+        elif all(child is not None and child > 0 for child in children):
+            assert code == -(max(children) + 2), board.fen()
+        else:
+            assert code == 0, board.fen()
+
+
+def test_the_tables_best_move_keeps_syzygys_value(folder):
+    tables = ChessTables.open(str(folder))
+    game = Chess()
+    krk = tables.tables[Material.parse("KRK")]
+    rng = random.Random(5)
+    with chess.syzygy.open_tablebase(str(SYZYGY)) as syzygy:
+        for _, board in rng.sample(list(_positions(krk)), 400):
+            if board.is_game_over():
+                continue
+            found = tables.best_move(game.parse_state(board.fen()))
+            assert found is not None
+            move, value = found
+            before = syzygy.probe_wdl(board)
+            board.push(move)
+            after = 0 if board.occupied == board.kings else -syzygy.probe_wdl(board)
+            if board.is_checkmate():
+                after = 2
+            assert np.sign(after) == np.sign(before) == np.sign(value), board.fen()
+
+
+def test_a_damaged_table_is_refused(folder, tmp_path):
+    damaged = tmp_path / "KRvK.ztb"
+    data = bytearray((folder / "KRvK.ztb").read_bytes())
+    data[-1] ^= 1
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="checksum mismatch"):
+        load(damaged)
+
+
+def test_the_engine_reads_mates_by_their_distance(folder):
+    """With our tables the Python engine scores a KRK position by its mate, as Syzygy could
+    not (a win of unknown length)."""
+    game = Chess()
+    tables = ChessTables.open(str(folder))
+    state = game.parse_state("8/8/8/4k3/8/8/8/4K2R w - - 0 1")
+    result = Engine(game, tablebase=tables).search(state, depth=2)
+    assert result.plies == 27
+    assert tables.hits > 0
+
+
+def _zerosum(*arguments, **options):
+    return subprocess.run(
+        [sys.executable, "-m", "zerosum", *arguments],
+        capture_output=True,
+        text=True,
+        **options,
+    )
+
+
+def test_the_command_builds_probes_and_describes_a_table(tmp_path):
+    built = _zerosum("tablebase", "build", "chess", "KRK", "-o", str(tmp_path), "--json")
+    assert built.returncode == 0, built.stderr
+    report = json.loads(built.stdout)
+    assert [table["material"] for table in report["tables"]] == ["KRvK"]
+    assert report["tables"][0]["longest_plies"] == 32
+    probe = _zerosum(
+        "tablebase", "probe", str(tmp_path / "KRvK.ztb"),
+        "--position", "8/8/8/4k3/8/8/8/4K2R w - - 0 1", "--json",
+    )  # fmt: skip
+    assert json.loads(probe.stdout)["plies"] == 27
+    again = _zerosum("tablebase", "build", "chess", "KRK", "-o", str(tmp_path))
+    assert "written 0 tables" in again.stdout
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["chess", "KXK"], "material 'KXK': name each side's king"),
+        (["chess", "KQRKR"], "the pieces of a chess endgame table 5 is over the limit of 4"),
+        (["chess"], "name endgames to build"),
+        (["nim", "KRK"], "name chess endgames"),
+    ],
+)
+def test_a_bad_build_is_one_line_and_exit_2(tmp_path, arguments, message):
+    done = _zerosum("tablebase", "build", *arguments, "-o", str(tmp_path / "t"))
+    assert done.returncode == 2
+    assert message in done.stderr and done.stderr.count("\n") == 1
