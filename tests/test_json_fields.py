@@ -253,6 +253,8 @@ WALK = [
     Run("nim", "nim 1 2"),
     Run("grundy", "grundy kayles --upto 10"),
     Run("pn", "pn --subtract 1,2 --start 5"),
+    Run("cgt", "cgt '{{2 | -1}} + ^' --compare '*' --show svg -o thermograph.svg"),
+    Run("cgt", "cgt domineering '2x3 + 2x2'"),
     Run("cfr", "cfr kuhn --iterations 10 --seed 1 --save cfr.json"),
     Run("perft", "perft tictactoe --depth 2"),
     Run("chart ordering", "chart ordering -o ordering.svg"),

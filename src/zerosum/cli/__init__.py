@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "nim": "judge a Nim position and find the winning move",
     "grundy": "Grundy numbers, P positions and period of a heap game",
     "pn": "P and N positions built backwards from the end",
+    "cgt": "a partizan game's value in Conway's canonical form, its mean and temperature",
     "matrix": "solve a zero-sum matrix game: saddle points, mixed strategies, the value",
     "cfr": "approximate equilibrium of a game of imperfect information (CFR family)",
     "perft": "count the positions N moves away (compiled games)",

@@ -5,7 +5,8 @@ Left (Vertical, Blue) cuts a piece along a north-south line, into two narrower p
 ch. 2). Who cannot cut (every piece 1 by 1 for both, 1 wide for Left, 1 high for Right)
 loses. A position is a tuple of pieces `(height, width)`, written `2x3 1x4`: a piece of 2
 rows and 3 columns, and a strip of 4 columns. A move is the piece cut (counted from 1) and the
-cut: `1:v2` (Left: two columns to the west of the cut), `1:h1` (Right: one row above it).
+cut: `1:v2` (Left: two columns to the west of the cut), `1:h1` (Right: one row above it); in
+a cake of one piece, `v2` and `h1`.
 """
 
 from __future__ import annotations
@@ -62,8 +63,9 @@ class Cutcake:
                     halves = ((height, at), (height, width - at))
                 else:
                     halves = ((at, width), (height - at, width))
+                piece = f"{index + 1}:" if len(cake) > 1 else ""
                 yield (
-                    f"{index + 1}:{'v' if left else 'h'}{at}",
+                    f"{piece}{'v' if left else 'h'}{at}",
                     cake[:index] + halves + cake[index + 1 :],
                 )
 
