@@ -35,6 +35,20 @@ def test_hackenbush_values_from_the_literature(stalks, value):
 
 
 @pytest.mark.parametrize(
+    ("tree", "value"),
+    [
+        ("0-1:g 1-2:g 1-3:g", "*"),  # a stalk of 1 below branches *1 + *1 = 0
+        ("0-1:g 1-2:g 1-3:g 3-4:g", "*4"),  # below branches *1 + *2 = *3: a stalk of 1 + 3
+        ("0-1:g 1-2:g 2-3:g 1-4:g 4-5:g 1-6:g", "*2"),  # branches *2 + *2 + *1 = *1
+    ],
+)
+def test_green_trees_by_the_colon_principle(tree, value):
+    # Winning Ways, ch. 7: branches at a node may be replaced by a stalk of their nim-sum
+    game = Hackenbush()
+    assert PartizanValues(game)(game.read(tree)) is parse_value(value)
+
+
+@pytest.mark.parametrize(
     ("board", "value"),
     [
         ("2x1", "1"), ("1x2", "-1"), ("1x3", "-1"), ("1x4", "-2"), ("1x5", "-2"),
