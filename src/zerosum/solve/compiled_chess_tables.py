@@ -327,7 +327,9 @@ def wake_predecessors(spec, codes, wake, settled, count_settled, level, won):
                     if origin >> 3 == fourth and not occupied & (U(1) << U(two)):
                         targets |= U(1) << U(two)
                         for j in range(count):  # an enemy pawn beside: en passant may answer
-                            beside = abs(squares[j] - origin) == 1
+                            beside = (
+                                abs(squares[j] - origin) == 1 and squares[j] >> 3 == origin >> 3
+                            )
                             if types[j] == PAWN and sides[j] != mover and beside:
                                 double = U(1) << U(two)
             elif types[i] == KING:
