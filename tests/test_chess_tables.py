@@ -22,6 +22,7 @@ from zerosum.solve import chess_tables
 from zerosum.solve.chess_tables import ChessTables, build, load
 
 SYZYGY = DATA / "chess" / "syzygy"
+PROMOTIONS = DATA / "chess" / "KNvKP-promotions.tsv"
 NO_POSITION = -32768
 
 
@@ -31,6 +32,15 @@ def folder(tmp_path_factory):
     where = tmp_path_factory.mktemp("chess-tables")
     for material in chess_tables.materials(["KRK", "KPK"]):
         build(material, where)
+    return where
+
+
+@pytest.fixture(scope="module")
+def pawn_tables(tmp_path_factory):
+    """KNvKP's table (and the smaller ones it reaches: a capture, a promotion, a capture that
+    promotes: KQvKN, KRvKN, KBvKN, KNvKN, KQvK...); half a minute."""
+    where = tmp_path_factory.mktemp("chess-pawn-tables")
+    build(Material.parse("KNvKP"), where)
     return where
 
 
@@ -45,10 +55,24 @@ def test_materials_are_named_as_syzygy_names_them():
     assert Material.parse("kqkr").name == "KQvKR"
     assert Material.parse("KPKQ").name == "KQvKP"
     assert Material.parse("KPvKP").name == "KPvKP"
+    # KQvK, KBvK, KNvK and KRvK too: the pawn takes the rook as it promotes
     assert [m.name for m in Material.parse("KRKP").smaller()] == [
-        "KPvK", "KQvKR", "KRvK", "KRvKB", "KRvKN", "KRvKR",
+        "KBvK", "KNvK", "KPvK", "KQvK", "KQvKR", "KRvK", "KRvKB", "KRvKN", "KRvKR",
     ]  # fmt: skip
     assert len(chess_tables.materials(["all4"])) == 35
+
+
+def test_a_capture_that_promotes_reaches_a_table_of_its_own():
+    """A pawn taking a piece on the last rank as it promotes leaves for the material without
+    that piece and with the new one: the table must be built and read (it was missed, and
+    every position of KQvKP, KRvKP, KBvKP and KNvKP with such a capture was built wrong)."""
+    for name in ("KQvKP", "KRvKP", "KBvKP", "KNvKP"):
+        smaller = {material.name for material in Material.parse(name).smaller()}
+        assert {"KQvK", "KRvK", "KBvK", "KNvK"} <= smaller, name
+    # no pawn stands on the last rank to be taken
+    assert [m.name for m in Material.parse("KPvKP").smaller()] == [
+        "KBvKP", "KNvKP", "KPvK", "KQvKP", "KRvKP",
+    ]  # fmt: skip
 
 
 @pytest.mark.parametrize("text", ["KRX", "KK K", "RKK", "KQRBNKP"])
@@ -282,3 +306,54 @@ def test_the_compiled_build_is_the_readable_retrograde_analysis_of_the_same_posi
             assert code == 0, board.fen()
         else:
             assert code == (distance if value > 0 else -distance - 1), board.fen()
+
+
+def test_a_pawn_on_its_seventh_rank_promotes_into_the_right_table(pawn_tables):
+    """KNvKP with Black's pawn on its seventh rank: the positions of tests/data with their
+    distance to mate (found by search) and Syzygy's win, draw or loss, 2,997 more with
+    Syzygy's, and these held to retrograde analysis's equation too (the entry the best of
+    its children's, one ply before). The build read a capture that promotes as a move into no
+    table, and drew positions won or lost (`8/8/8/8/8/1k6/2p5/K2N4 b`: c1=Q mates, and it
+    took 13 plies)."""
+    tables = ChessTables.open(str(pawn_tables))
+    lines = PROMOTIONS.read_text().splitlines()
+    facts = [line.split("\t") for line in lines if not line.startswith("#")]
+    assert len(facts) == 7
+    for fen, wdl, plies in facts:
+        mate = int(plies)
+        expected = mate if mate > 0 else mate - 1 if mate < 0 else 0  # a loss in n: -(n + 1)
+        code = tables.code(chess.Board(fen))
+        assert code == expected and np.sign(code) == np.sign(int(wdl)), fen
+    knkp = tables.tables[Material.parse("KNvKP")]
+    with gzip.open(DATA / "chess" / "KNvKP-seventh-wdl.gz", "rt") as sample:
+        rows = [tuple(map(int, line.split())) for line in sample]
+    assert len(rows) == 2997
+    for number, wdl in rows:
+        squares, turn = knkp.material.squares_of(number)
+        assert squares[-1] >> 3 == 1
+        board = knkp.material.board(squares, turn)
+        code = int(knkp.codes[number])
+        assert code != NO_POSITION and np.sign(code) == np.sign(wdl), board.fen()
+        _assert_best_child(tables, board, code)
+
+
+def _assert_best_child(tables: ChessTables, board: chess.Board, code: int) -> None:
+    """The entry is its best child's one ply before (a win one ply sooner than the quickest
+    child's loss; a loss one ply later than the slowest child's win; else a draw)."""
+    if not any(board.legal_moves):
+        assert code == (-1 if board.is_check() else 0), board.fen()
+        return
+    children = []
+    for move in board.legal_moves:
+        board.push(move)
+        child = tables.code(board)
+        board.pop()
+        assert child is not None, board.fen()
+        children.append(child)
+    wins = [-child for child in children if child < 0]
+    if wins:
+        assert code == min(wins), board.fen()
+    elif all(child > 0 for child in children):
+        assert code == -(max(children) + 2), board.fen()
+    else:
+        assert code == 0, board.fen()

@@ -130,16 +130,23 @@ class Material:
         return 2 * len(self.region) * 64 ** (len(self.pieces) - 1)
 
     def smaller(self) -> list[Material]:
-        """The materials a capture or a promotion of this one leads to (kings alone aside)."""
+        """The materials a capture or a promotion of this one leads to (kings alone aside),
+        and a capture that promotes: a pawn taking a piece on the last rank (`KRvKP`'s pawn
+        taking the rook as it promotes reaches `KQvK`, `KRvK`, `KBvK` or `KNvK`)."""
         found = []
         for side, other in ((self.first, self.second), (self.second, self.first)):
             for at, letter in enumerate(side):
                 rest = side[:at] + side[at + 1 :]
                 if rest or other:
                     found.append(Material.parse(f"K{rest}vK{other}"))
-                if letter == "P":
-                    for promoted in "QRBN":
-                        found.append(Material.parse(f"K{rest}{promoted}vK{other}"))
+                if letter != "P":
+                    continue
+                for promoted in "QRBN":
+                    found.append(Material.parse(f"K{rest}{promoted}vK{other}"))
+                    for taken, piece in enumerate(other):
+                        if piece != "P":  # no pawn stands on the last rank
+                            left = other[:taken] + other[taken + 1 :]
+                            found.append(Material.parse(f"K{rest}{promoted}vK{left}"))
         return sorted(set(found), key=lambda material: material.name)
 
     def index(self, squares: tuple[int, ...], turn: int) -> int:
