@@ -75,6 +75,23 @@ def test_a_capture_that_promotes_reaches_a_table_of_its_own():
     ]  # fmt: skip
 
 
+def test_a_move_into_a_material_without_its_table_is_an_error_not_a_loss():
+    """The build's lookup of a child whose material has no table raises: its INVALID code,
+    read as a loss, silently turned wins and losses into draws."""
+    from zerosum.solve import compiled_chess_tables as kernel
+
+    krk = Material.parse("KRvK")
+    specs = chess_tables.specs_of([krk])
+    codes = np.zeros(krk.entries, np.int16)
+    # KRvKP after d2xe1=Q: White's king on a1; Black's king on c3, queen on e1 (KQvK)
+    types = np.array([chess.KING, chess.KING, chess.QUEEN, 0, 0], np.int64)
+    sides = np.array([0, 1, 1, 0, 0], np.int64)
+    squares = np.array([chess.A1, chess.C3, chess.E1, 0, 0], np.int64)
+    work = np.zeros(3 * kernel.MOST, np.int64)
+    with pytest.raises(ValueError, match="not among the smaller"):
+        kernel.lookup(specs, codes, types, sides, squares, 3, 0, work)
+
+
 @pytest.mark.parametrize("text", ["KRX", "KK K", "RKK", "KQRBNKP"])
 def test_a_material_that_names_no_endgame_is_refused_with_the_reason(text):
     with pytest.raises(ValueError, match="material"):

@@ -167,22 +167,9 @@ def solve(
     from zerosum.solve import compiled_chess_tables as kernel
 
     began = time.perf_counter()
-    specs = np.zeros((len(smaller) + 1, kernel.SPEC_WIDTH), np.int64)
-    offset = 0
-    for m, table in enumerate([*smaller, None]):
-        of = material if table is None else table.material
-        pieces = of.pieces
-        types = np.array([piece for piece, _ in pieces], np.int64)
-        sides = np.array([side for _, side in pieces], np.int64)
-        specs[m, kernel.SPEC_SIGNATURE] = kernel.signature(types, sides, len(pieces), 0)
-        specs[m, kernel.SPEC_COUNT] = len(pieces)
-        specs[m, kernel.SPEC_PAWNS] = int(of.pawns)
-        specs[m, kernel.SPEC_OFFSET] = offset
-        for i, (piece, side) in enumerate(pieces):
-            specs[m, kernel.SPEC_PIECES + 2 * i] = piece
-            specs[m, kernel.SPEC_PIECES + 2 * i + 1] = side
-        offset += of.entries
-    codes = np.empty(offset, np.int16)
+    tables = [*(table.material for table in smaller), material]
+    specs = specs_of(tables)
+    codes = np.empty(sum(of.entries for of in tables), np.int16)
     start = 0
     for table in smaller:
         codes[start : start + len(table.codes)] = table.codes
@@ -207,6 +194,28 @@ def solve(
     own = codes[start:]
     kernel.finish(own, 0, len(own))
     return counted(material, own.copy(), stalemates, time.perf_counter() - began)
+
+
+def specs_of(tables: list[Material]) -> np.ndarray:
+    """The kernel's `specs` of `tables`, their entries one after the other in `codes`
+    (`compiled_chess_tables`: signature, pieces, pawns, offset, each piece's type and side)."""
+    from zerosum.solve import compiled_chess_tables as kernel
+
+    specs = np.zeros((len(tables), kernel.SPEC_WIDTH), np.int64)
+    offset = 0
+    for m, of in enumerate(tables):
+        pieces = of.pieces
+        types = np.array([piece for piece, _ in pieces], np.int64)
+        sides = np.array([side for _, side in pieces], np.int64)
+        specs[m, kernel.SPEC_SIGNATURE] = kernel.signature(types, sides, len(pieces), 0)
+        specs[m, kernel.SPEC_COUNT] = len(pieces)
+        specs[m, kernel.SPEC_PAWNS] = int(of.pawns)
+        specs[m, kernel.SPEC_OFFSET] = offset
+        for i, (piece, side) in enumerate(pieces):
+            specs[m, kernel.SPEC_PIECES + 2 * i] = piece
+            specs[m, kernel.SPEC_PIECES + 2 * i + 1] = side
+        offset += of.entries
+    return specs
 
 
 def counted(material: Material, codes: np.ndarray, stalemates: int, seconds: float = 0.0) -> Built:

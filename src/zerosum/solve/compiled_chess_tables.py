@@ -164,7 +164,9 @@ def find_table(specs, wanted):
 @njit(cache=True)
 def lookup(specs, codes, types, sides, squares, count, turn, work):
     """The code of the position (from its mover's view) in the table of its material; a draw
-    for two kings alone; INVALID when no table holds it. `work` is room for 3 x MOST squares."""
+    for two kings alone. `work` is room for 3 x MOST squares. A material with no table among
+    `specs` is an error: its INVALID, read as a code, would be a loss (a win for the parent,
+    whose wake row would overflow)."""
     if count == 2:
         return np.int16(0)
     flip = 0
@@ -173,7 +175,7 @@ def lookup(specs, codes, types, sides, squares, count, turn, work):
         flip = 1
         m = find_table(specs, signature(types, sides, count, 1))
         if m < 0:
-            return INVALID
+            raise ValueError("a move reaches a material whose table is not among the smaller")
     spec = specs[m]
     ordered = work[:MOST]
     used = work[MOST : 2 * MOST]
