@@ -76,6 +76,12 @@ class ExactSolver:
     no_limit = False
     """True to go past the solver's stated limits (`--no-limit`)."""
 
+    has_book = False
+    """Whether it answers from an opening book of exact scores (Connect Four's)."""
+
+    no_book = False
+    """True to search from scratch, without the solver's opening book (`--no-book`)."""
+
     def work(self) -> int:
         """The work done so far by the running `answer` (0 when the solver does not count)."""
         return 0

@@ -24,9 +24,10 @@ from numba import njit
 
 from zerosum.compiled.bits import popcount
 
-# The layout of `info` (int64): counters and the position the search started from.
-NODES, PAUSE, GENERATION, DEPTH, RESULT = range(5)
-INFO = 5
+# The layout of `info` (int64): counters, the position the search started from, and the plies
+# of the opening book (-1 without one).
+NODES, PAUSE, GENERATION, DEPTH, RESULT, BOOK_PLIES = range(6)
+INFO = 6
 
 # The columns of `frames` (int64), one row a ply.
 MOVES, ALPHA, BETA, BUCKET, KNOWN_LOWER, KNOWN_UPPER, COUNT, NEXT = range(8)
@@ -117,10 +118,12 @@ def store(keys, data, bucket, key, generation, moves, lower, upper):
 
 
 @njit(cache=True)
-def run(info, frames, boards, order, keys, data, geometry):
+def run(info, frames, boards, order, keys, data, geometry, book_keys, book_scores):
     """Search from the root (row 0 of the stack, set by `zerosum.solve.connect4`), or go on with
     a search that paused; return True when finished (the root's score in `info[RESULT]`), False
-    when paused at `info[PAUSE]` nodes (it resumes at `info[DEPTH]`)."""
+    when paused at `info[PAUSE]` nodes (it resumes at `info[DEPTH]`). A node of at most
+    `info[BOOK_PLIES]` stones takes its score from the opening book (`book_keys`, ascending
+    canonical keys, and their `book_scores`) when the book has it."""
     cells = np.int64(geometry[CELLS])
     stride, bottom, board = geometry[STRIDE], geometry[BOTTOM_ROW], geometry[BOARD]
     buckets = geometry[BUCKETS]
@@ -128,6 +131,7 @@ def run(info, frames, boards, order, keys, data, geometry):
     transposition_cutoff_above = np.int64(geometry[CUTOFF_ABOVE])
     width = (geometry.shape[0] - COLUMNS) // 2
     generation = info[GENERATION]
+    book_plies, book_size = info[BOOK_PLIES], book_keys.shape[0]
     nodes, pause = info[NODES], info[PAUSE]
     ply = info[DEPTH]
     step = ENTER if frames[ply, NEXT] < 0 else NEXT_MOVE
@@ -157,11 +161,16 @@ def run(info, frames, boards, order, keys, data, geometry):
             if moves >= cells - 2:  # nobody can win any more
                 result = 0
                 continue
-            lower = -((cells - 2 - moves) // 2)
-            upper = (cells - 1 - moves) // 2
             key = position + mask
             if moves < mirrored_below:  # a position and its mirror image share their entries
                 key = min(key, mirror(key, width, stride))
+            if moves <= book_plies:  # the opening book knows the exact score
+                at = np.searchsorted(book_keys, key)
+                if at < book_size and book_keys[at] == key:
+                    result = int(book_scores[at])
+                    continue
+            lower = -((cells - 2 - moves) // 2)
+            upper = (cells - 1 - moves) // 2
             bucket = np.int64(key % buckets) << 1
             slot = find(keys, data, bucket, key, generation)
             if slot >= 0:
@@ -275,11 +284,13 @@ def make_compiled_kernel(
     mirrored_below: int,
     cutoff_above: int,
     stopped: type[Exception],
+    book: Any = None,
 ) -> Any:
     """`zerosum.solve.connect4.make_kernel`'s negamax compiled, over `table` (an `ArrayTable`):
     the same signature, the same nodes counted in `counter[0]`, the same stop past `counter[1]`
     (`stopped` raised), handing back to Python every `PAUSE_EVERY` nodes; the mirror and the
-    cut-off's look ahead at the solver's depths (`mirrored_below`, `cutoff_above`)."""
+    cut-off's look ahead at the solver's depths (`mirrored_below`, `cutoff_above`); the exact
+    scores of `book` (an `OpeningBook`, or None) at the nodes it holds."""
     geometry = geometry_of(game.height, list(game.order), game.bottom_row, game.board,
                            table.buckets, mirrored_below, cutoff_above)  # fmt: skip
     rows = game.cells + 2
@@ -287,15 +298,21 @@ def make_compiled_kernel(
     frames = np.zeros((rows, FRAME), np.int64)
     boards = np.zeros((rows, 3), np.uint64)
     order = np.zeros((rows, game.width), np.int64)
+    if book is None:
+        book_keys, book_scores, book_plies = np.empty(0, np.uint64), np.empty(0, np.int8), -1
+    else:
+        book_keys, book_scores, book_plies = book.keys, book.scores, book.plies
 
     def negamax(position: int, mask: int, moves: int, alpha: int, beta: int) -> int:
         boards[0, POSITION], boards[0, MASK] = position, mask
         frames[0, MOVES], frames[0, ALPHA], frames[0, BETA] = moves, alpha, beta
         frames[0, NEXT] = -1
         info[NODES], info[DEPTH], info[GENERATION] = counter[0], 0, table.generation
+        info[BOOK_PLIES] = book_plies
         while True:
             info[PAUSE] = min(counter[0] + PAUSE_EVERY, counter[1] + 1)
-            done = run(info, frames, boards, order, table.keys, table.data, geometry)
+            done = run(info, frames, boards, order, table.keys, table.data, geometry, book_keys,
+                       book_scores)  # fmt: skip
             counter[0] = int(info[NODES])
             if done:
                 return int(info[RESULT])

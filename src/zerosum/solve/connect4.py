@@ -35,7 +35,9 @@ from zerosum.compiled.cache import told
 from zerosum.games.connect4 import ConnectFour, State
 from zerosum.limits import Limit, check_megabytes
 from zerosum.search.table import DEFAULT_MEGABYTES, ENTRY_BYTES, next_prime, slots_for
+from zerosum.solve import connect4_book
 from zerosum.solve.answer import ExactAnswer, ExactSolver, MoveValues
+from zerosum.solve.connect4_book import OpeningBook, mirror_key
 
 Kernel = Callable[[int, int, int, int, int], int]
 """`negamax(position, mask, moves, alpha, beta) -> score` for a position whose player to move
@@ -129,6 +131,10 @@ DEFAULT_TABLE_MB = 64.0
 """The megabytes of the solver's table when none are asked for: a larger one saves few nodes
 and costs a cache miss at each probe (benchmarks/LOG.md)."""
 
+SHIPPED_BOOK = "shipped"
+"""A solver's `book` when none is given: the opening book that comes with the package for its
+board (`zerosum.solve.connect4_book.shipped`), if one does."""
+
 NEAR_ZERO_PROBES = 2
 """`score`'s first null-window tests: at 0, then at 1 or -1 (most scores are near 0)."""
 
@@ -146,9 +152,12 @@ class Stopped(Exception):
     """The kernel passed its most nodes (`counter[1]`)."""
 
 
-def make_kernel(game: ConnectFour, table: BoundTable, counter: list[int]) -> Kernel:
+def make_kernel(
+    game: ConnectFour, table: BoundTable, counter: list[int], book: OpeningBook | None = None
+) -> Kernel:
     """The solver's negamax for boards of `game`'s size; it counts its nodes in `counter[0]`
-    and stops (`Stopped`) past `counter[1]` of them."""
+    and stops (`Stopped`) past `counter[1]` of them; a node of at most `book.plies` stones
+    takes its exact score from `book` when it has one."""
     height, cells = game.height, game.cells
     stride = height + 1
     bottom, board = game.bottom_row, game.board
@@ -156,15 +165,14 @@ def make_kernel(game: ConnectFour, table: BoundTable, counter: list[int]) -> Ker
     entries, buckets = table.entries, table.buckets
     get = entries.get
     up, left, down = stride, height, stride + 1  # shifts: horizontal and the two diagonals
-    width, column_bits = game.width, (1 << stride) - 1
+    width = game.width
     mirrored_below, cutoff_above = MIRRORED_BELOW, CUTOFF_ABOVE
+    book_plies = -1 if book is None else book.plies
+    book_score = None if book is None else book.score_of_key
 
     def mirror(key: int) -> int:
         """The key of the position's mirror image (columns right to left)."""
-        image = 0
-        for column in range(width):
-            image |= (key >> column * stride & column_bits) << (width - 1 - column) * stride
-        return image
+        return mirror_key(key, width, stride)
 
     def find(bucket: int, key: int) -> int | None:
         """The entry of `key` in `bucket`, its own, None if neither slot holds it."""
@@ -207,11 +215,16 @@ def make_kernel(game: ConnectFour, table: BoundTable, counter: list[int]) -> Ker
             return -((cells - moves) // 2)
         if moves >= cells - 2:  # nobody can win any more
             return 0
-        lower = -((cells - 2 - moves) // 2)
-        upper = (cells - 1 - moves) // 2
         key = position + mask
         if moves < mirrored_below:  # a position and its mirror image share their entries
             key = min(key, mirror(key))
+        if moves <= book_plies:  # the opening book knows the exact score
+            assert book_score is not None
+            known = book_score(key)
+            if known is not None:
+                return known
+        lower = -((cells - 2 - moves) // 2)
+        upper = (cells - 1 - moves) // 2
         bucket = key % buckets << 1
         entry = find(bucket, key)
         if entry is not None:
@@ -273,10 +286,14 @@ class ConnectFourSolver:
         *,
         impl: str | None = None,
         slots: int | None = None,
+        book: OpeningBook | None | str = SHIPPED_BOOK,
     ) -> None:
         """A solver for `game`'s board with a table of `table_mb` megabytes (or exactly `slots`
         entries); `impl` "compiled" (the default where the board fits in 64 bits) or "python"
-        (the readable reference: the same nodes, thirty to fifty times slower)."""
+        (the readable reference: the same nodes, thirty to fifty times slower); `book` the
+        opening book whose exact scores it answers and stops its searches at: by default the
+        one the package has for the board (`SHIPPED_BOOK`; ValueError if its file is damaged),
+        None to search from scratch."""
         game = game if game is not None else ConnectFour()
         if game.connect != 4:
             raise ValueError(f"the solver plays four in a row, not {game.connect}")
@@ -296,9 +313,26 @@ class ConnectFourSolver:
         self.counter = [0, sys.maxsize]  # nodes searched, the most allowed
         self.table: BoundTable | ArrayTable
         if impl == "compiled":
+            self.table = ArrayTable(table_mb, slots)
+        else:
+            self.table = BoundTable(table_mb, slots)
+        self.use_book(connect4_book.shipped(game) if book == SHIPPED_BOOK else book)
+
+    def use_book(self, book: OpeningBook | str | None) -> None:
+        """Search with `book` from now on (None: from scratch, without one); ValueError when it
+        is a book of another board."""
+        if isinstance(book, str):
+            raise ValueError(f"a solver's book is an OpeningBook, {SHIPPED_BOOK!r} or None")
+        game = self.game
+        if book is not None and (book.game.width, book.game.height) != (game.width, game.height):
+            raise ValueError(
+                f"an opening book of the {book.game.width}x{book.game.height} board cannot serve"
+                f" the {game.width}x{game.height} one"
+            )
+        self.book = book
+        if self.impl == "compiled":
             from zerosum.solve.compiled_connect4 import make_compiled_kernel
 
-            self.table = ArrayTable(table_mb, slots)
             self.negamax = make_compiled_kernel(
                 game,
                 self.table,
@@ -306,10 +340,11 @@ class ConnectFourSolver:
                 mirrored_below=MIRRORED_BELOW,
                 cutoff_above=CUTOFF_ABOVE,
                 stopped=Stopped,
+                book=book,
             )
         else:
-            self.table = BoundTable(table_mb, slots)
-            self.negamax = make_kernel(game, self.table, self.counter)
+            assert isinstance(self.table, BoundTable)
+            self.negamax = make_kernel(game, self.table, self.counter, book)
 
     def reset(self) -> None:
         """Forget the table (each test-set position is solved from an empty table)."""
@@ -344,6 +379,9 @@ class ConnectFourSolver:
         cells = self.game.cells
         if self._winning_moves(state):
             return 1 if weak else (cells + 1 - moves) // 2
+        known = None if self.book is None else self.book.score(state)
+        if known is not None:  # the opening book's
+            return max(-1, min(1, known)) if weak else known
         low, high = (-1, 1) if weak else (-((cells - moves) // 2), (cells + 1 - moves) // 2)
         probes = 0
         while low < high:  # null-window tests
@@ -447,18 +485,37 @@ class ConnectFourExact(ExactSolver):
     weak = True
     has_table = True
     scores_moves = True
+    has_book = True
 
-    def __init__(self, game: ConnectFour, table_mb: float = DEFAULT_TABLE_MB) -> None:
-        """The solver of `game`'s board with a table of `table_mb` megabytes; ValueError when
-        that is not a positive number within the machine's memory. Compiled, it is compiled
-        (or read from numba's cache) now, and the listeners of `zerosum.compiled.compiling` are
-        told when it really compiles: the seconds it takes are not a search's."""
+    def __init__(
+        self,
+        game: ConnectFour,
+        table_mb: float = DEFAULT_TABLE_MB,
+        book: OpeningBook | str | None = SHIPPED_BOOK,
+    ) -> None:
+        """The solver of `game`'s board with a table of `table_mb` megabytes and `book` (by
+        default the package's for the board, if it has one); ValueError when `table_mb` is not
+        a positive number within the machine's memory, or the book's file is damaged.
+        Compiled, it is compiled (or read from numba's cache) now, and the listeners of
+        `zerosum.compiled.compiling` are told when it really compiles: the seconds it takes are
+        not a search's."""
         check_megabytes(table_mb, "table_mb")
         self.game = game
-        self.solver = ConnectFourSolver(game, table_mb)
+        self.solver = ConnectFourSolver(game, table_mb, book=book)
+        self.book = self.solver.book  # what `no_book = False` goes back to
         if self.solver.impl == "compiled":
             with told("compiling the Connect Four solver (once; later runs read the cache)"):
                 warm_up(self.solver)
+
+    @property
+    def no_book(self) -> bool:
+        """True when the solver searches from scratch, without its opening book (`--no-book`)."""
+        return self.solver.book is None
+
+    @no_book.setter
+    def no_book(self, value: bool) -> None:
+        if value != (self.solver.book is None):
+            self.solver.use_book(None if value else self.book)
 
     def work(self) -> int:
         return self.solver.counter[0]  # the kernel's node count, read between its steps
