@@ -150,7 +150,8 @@ class Seat:
     choices, how to ask a human (`ask(game, state) -> move or None`), the tables a searching
     player scores positions from, and for the `solver` player: the megabytes of its solver's
     table (`table_mb`, None for the solver's default), whether it may pass the solver's stated
-    limits (`no_limit`), and how to show it thinking (`thinking(solver, state)`, a context
+    limits (`no_limit`), whether it searches without its opening book (`no_book`), and how to
+    show it thinking (`thinking(solver, state)`, a context
     around each of its searches: the command line draws a bar on a terminal)."""
 
     entry: GameEntry
@@ -159,6 +160,7 @@ class Seat:
     tablebase: Any = None
     table_mb: float | None = None
     no_limit: bool = False
+    no_book: bool = False
     thinking: Callable[[ExactSolver, Any], AbstractContextManager[None]] | None = None
     watch: Watch | None = None
 
@@ -336,6 +338,7 @@ def _solver_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
         solver = entry.own_solver(game, seat.table_mb)
         if solver is not None:
             solver.no_limit = seat.no_limit
+            solver.no_book = seat.no_book
             thinking = seat.thinking or (lambda solver, state: nullcontext())
 
             def choose(state: Any) -> Any:

@@ -36,6 +36,17 @@ def add_no_limit(parser: argparse.ArgumentParser, cost: str) -> None:
     )
 
 
+def add_no_book(parser: argparse.ArgumentParser, who: str = "the solver") -> None:
+    """The `--no-book` option of a command whose solver answers from an opening book."""
+    parser.add_argument(
+        "--no-book",
+        dest="no_book",
+        action="store_true",
+        help=f"{who} searches from scratch, without Connect Four's opening book (the exact"
+        " score of every position of its first plies, which it otherwise answers at once)",
+    )
+
+
 GAME_HELP = (
     "the game: a built-in NAME (zerosum games lists them) or one an installed package"
     " registers; else FILE.py:CLASS (a class in a Python file); else MODULE:CLASS (a class in"

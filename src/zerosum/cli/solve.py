@@ -21,6 +21,7 @@ from tqdm import tqdm
 from zerosum import notation, registry
 from zerosum.cli.common import (
     add_game_argument,
+    add_no_book,
     add_no_limit,
     game_setup,
     print_json,
@@ -88,6 +89,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " machine's memory)",
     )
     add_no_limit(parser, "the target of an exact Pig solve, the nodes of an exact search")
+    add_no_book(parser)
     parser.add_argument(
         "--exact",
         action="store_true",
@@ -120,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
         values = all_moves(
             setup, solver if not exact_search_options(args) else None, weak=args.weak,
             algorithm=args.algorithm, order=args.order, no_limit=args.no_limit,
+            no_book=args.no_book,
         )  # fmt: skip
     answer = solve(setup, args, solver)
     report = solve_report(setup, answer)
@@ -158,17 +161,20 @@ def all_moves(
     algorithm: str | None = None,
     order: str | None = None,
     no_limit: bool = False,
+    no_book: bool = False,
 ) -> MoveValues:
     """The exact value of every legal move of `setup`'s position for its player to move: by
     `solver` (the game's own, when it scores moves), else by an exact search of each child
-    (`algorithm`, `order`); progress on a terminal. ValueError when the game is over, or has
-    dice, or the solver scores no moves one by one."""
+    (`algorithm`, `order`); the solver with its opening book unless `no_book`; progress on a
+    terminal. ValueError when the game is over, or has dice, or the solver scores no moves one
+    by one."""
     registry.unfinished(setup)
     name = setup.entry.name
     if solver is not None:
         if not solver.scores_moves:
             raise ValueError(f"{name}'s solver does not score every move (--all-moves, --exact)")
         solver.no_limit = no_limit
+        solver.no_book = no_book
         with watched(solver, setup.state, f"scoring every move of {name}"):
             return solver.move_values(setup.state, weak=weak)
     if weak:
@@ -238,6 +244,7 @@ def solve(
         if args.weak and not solver.weak:
             raise ValueError(f"{setup.entry.name}'s solver has no weak mode (--weak)")
         solver.no_limit = args.no_limit
+        solver.no_book = getattr(args, "no_book", False)
         if shown is not None:  # one bar for a whole file of positions: no bar of its own
             return solver.answer(setup.state, weak=args.weak)
         with watched(solver, setup.state, f"solving {setup.entry.name}"):

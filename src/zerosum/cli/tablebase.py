@@ -15,11 +15,13 @@ from zerosum.cli.progress import Bar, progress
 from zerosum.game import Game, has_chance
 from zerosum.games.chess import Chess
 from zerosum.games.chess.endgame import Material
+from zerosum.games.connect4 import ConnectFour
 from zerosum.limits import counted
 from zerosum.registry import GameEntry
-from zerosum.solve import Progress, Table, chess_tables, compact, partitioned, solve
+from zerosum.solve import Progress, Table, chess_tables, compact, connect4_book, partitioned, solve
 from zerosum.solve.chess_tables import PIECES
 from zerosum.solve.compact import CompactTable, read_header
+from zerosum.solve.connect4 import describe_connect4
 from zerosum.solve.partitioned import parse_bytes
 from zerosum.solve.retrograde import MOVES, POSITIONS
 from zerosum.solve.table import check_destination, identity
@@ -54,7 +56,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     build.add_argument(
         "-o", "--output", required=True, help="the table file to write (chess: the folder)"
     )
-    add_no_limit(build, "the positions and moves of the table")
+    build.add_argument(
+        "--plies",
+        type=int,
+        metavar="N",
+        help=f"connect4-book only: build Connect Four's opening book, the exact score of every"
+        f" position of at most N stones, by our own solver ({connect4_book.PLIES}); options"
+        " may follow the name, connect4-book(width=5,height=4); --work-dir then keeps its"
+        " checkpoints (default: OUTPUT.work), so that a build stopped goes on where it was",
+    )
+    add_no_limit(build, "the positions and moves of the table, the plies of a book")
     build.add_argument(
         "--workers",
         type=int,
@@ -132,6 +143,13 @@ def add_table_game_argument(parser: argparse.ArgumentParser) -> None:
 def run_build(args: argparse.Namespace) -> int:
     if args.game == "chess":
         return run_chess_build(args)
+    if is_book_name(args.game):
+        return run_book_build(args)
+    if args.plies is not None:
+        raise ValueError(
+            "--plies is the depth of Connect Four's opening book: zerosum tablebase build"
+            " connect4-book --plies N -o FILE"
+        )
     if args.materials:
         raise ValueError(
             f"materials ({' '.join(args.materials)}) name chess endgames: zerosum tablebase"
@@ -221,6 +239,147 @@ def run_chess_build(args: argparse.Namespace) -> int:
     return 0
 
 
+BOOK = "connect4-book"
+"""The name `tablebase build` knows Connect Four's opening book by."""
+
+
+def is_book_name(name: str) -> bool:
+    """Whether a game name given to `tablebase build` names Connect Four's opening book."""
+    return name.strip() == BOOK or name.strip().startswith(BOOK + "(")
+
+
+def run_book_build(args: argparse.Namespace) -> int:
+    """`build connect4-book --plies N`: the opening book, solved by our own solver."""
+    if args.plies is None:
+        raise ValueError("connect4-book needs its depth: --plies N (e.g. --plies 4)")
+    if args.materials:
+        raise ValueError(f"connect4-book takes no materials ({' '.join(args.materials)})")
+    for option in ("memory_per_worker", "scheduler", "workers"):
+        if getattr(args, option) is not None:
+            raise ValueError(f"--{option.replace('_', '-')} is not for an opening book")
+    name = "connect4" + args.game.strip()[len(BOOK) :]
+    flags = {option.name: getattr(args, option.name) for option in registry.GAME_OPTIONS}
+    game = registry.setup(name, "", flags).game
+    assert isinstance(game, ConnectFour)
+    connect4_book.check_board(game)
+    if args.plies < 0:
+        raise ValueError(f"--plies {args.plies}: give 0 or more")
+    connect4_book.PLIES.check(args.plies, lifted=args.no_limit)
+    output = check_destination(args.output)  # before hours of work, not after
+    work_dir = args.work_dir if args.work_dir is not None else f"{output}.work"
+    began = time.perf_counter()
+    with progress("positions", what="solving the frontier") as bar:
+
+        def shown(report: connect4_book.BuildProgress) -> None:
+            bar.note(f"of {report.frontier:,}")
+            bar.to(report.solved)
+
+        built = connect4_book.build(
+            game, args.plies, work_dir, progress=shown, no_limit=args.no_limit
+        )
+    size = built.book.save(output)
+    report = book_report(name, built.book, str(output), size)
+    report.update(
+        work_dir=str(work_dir),
+        frontier=built.frontier,
+        resumed=built.resumed,
+        nodes=built.nodes,
+        solving_seconds=round(built.seconds, 3),
+        seconds=round(time.perf_counter() - began, 3),
+    )
+    if args.json:
+        print_json(report)
+        return 0
+    print(describe_book(report))
+    resumed = f", {built.resumed:,} of them found solved in {work_dir}" if built.resumed else ""
+    print(
+        f"frontier: {counted(built.frontier, 'position', 'positions')} of {args.plies} stones"
+        f"{resumed}; solving them took {built.nodes:,} nodes, {built.seconds:.1f} s in all"
+    )
+    print(f"written {output} ({size:,} bytes) in {report['seconds']:.1f} s")
+    return 0
+
+
+def book_report(name: str, book: connect4_book.OpeningBook, path: str, size: int) -> dict[str, Any]:
+    """The JSON object of an opening book: its board, plies, counts and the empty board's score."""
+    start = book.score(book.game.initial_state())
+    return {
+        "game": name,
+        "parameters": identity(book.game)[1],
+        "file": path,
+        "bytes": size,
+        "plies": book.plies,
+        "positions": book.counts.positions,
+        "wins": book.counts.wins,
+        "draws": book.counts.draws,
+        "losses": book.counts.losses,
+        "score": start,
+        "layers": [{"layer": ply, **vars(counts)} for ply, counts in enumerate(book.layers)],
+    }
+
+
+def describe_book(report: dict[str, Any]) -> str:
+    """An opening book in words: its board, plies, counts and the empty board's score."""
+    width, height = report["parameters"]["width"], report["parameters"]["height"]
+    score = report["score"]
+    return "\n".join(
+        [
+            f"connect4 opening book ({width}x{height}, to"
+            f" {counted(report['plies'], 'ply', 'plies')}):"
+            f" {counted(report['positions'], 'position', 'positions')} (mirror images once)",
+            f"for the player to move: {outcomes(report)}",
+            f"empty board: score {score} ({describe_connect4(score, False, width * height)})",
+        ]
+    )
+
+
+def run_book_info(args: argparse.Namespace) -> int:
+    book = load_book(args)
+    report = book_report(BOOK, book, args.file, Path(args.file).stat().st_size)
+    if args.json:
+        print_json(report)
+    else:
+        print(describe_book(report))
+        for layer in report["layers"]:
+            count = f"{layer['positions']:>12,}"
+            print(f"  ply {layer['layer']:>3}: {count} positions, {outcomes(layer)}")
+    return 0
+
+
+def run_book_probe(args: argparse.Namespace) -> int:
+    book = load_book(args)
+    game = book.game
+    state = notation.state_of(game, args.position)
+    score = book.score(state)
+    if score is None:
+        over = "the game is over" if game.is_terminal(state) else f"past its {book.plies} plies"
+        raise ValueError(f"{args.file} does not hold the position ({over})")
+    note = describe_connect4(score, False, game.cells)
+    report = {"game": BOOK, "position": args.position, "to_move": game.to_move(state),
+              "score": score, "note": note}  # fmt: skip
+    if args.json:
+        print_json(report)
+    else:
+        print(notation.render(game, state))
+        names = notation.player_names(game)
+        print(f"{names[report['to_move']]} to move: score {score}, {note}")
+    return 0
+
+
+def load_book(args: argparse.Namespace) -> connect4_book.OpeningBook:
+    """The verified book in `args.file`, for the board its header names."""
+    if args.game is not None:
+        raise ValueError(
+            f"{args.file} is a Connect Four opening book: it takes no game ({args.game})"
+        )
+    header = connect4_book.read_header(args.file)
+    try:
+        game = ConnectFour(**header["parameters"])
+    except (TypeError, ValueError):
+        raise ValueError(f"{args.file}: corrupted book (bad game parameters)") from None
+    return connect4_book.OpeningBook.load(args.file, game)
+
+
 class ChessProgress:
     """A chess build's progress on a terminal: the level settled, per material."""
 
@@ -296,6 +455,8 @@ def run_partitioned_build(args: argparse.Namespace, game: Game, output: Path) ->
 def run_info(args: argparse.Namespace) -> int:
     if chess_tables.is_table(args.file):
         return run_chess_info(args)
+    if connect4_book.is_book(args.file):
+        return run_book_info(args)
     name, table = load(args.file, args.game)
     report = table_report(name, table, args.file, Path(args.file).stat().st_size)
     if args.json:
@@ -316,6 +477,8 @@ def run_info(args: argparse.Namespace) -> int:
 def run_probe(args: argparse.Namespace) -> int:
     if chess_tables.is_table(args.file):
         return run_chess_probe(args)
+    if connect4_book.is_book(args.file):
+        return run_book_probe(args)
     name, table = load(args.file, args.game)
     game = table.game
     state = notation.state_of(game, args.position)
