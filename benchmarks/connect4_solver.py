@@ -7,9 +7,14 @@ the same run, set by set. Node counts are compared with the reference solver's m
 in `shared/oracles/connect4/README.md` (they do not depend on the machine). `--limit N` takes
 the first N lines of each set; `--impl python` measures the readable Python kernel instead of
 the compiled one (compile time is paid before the clock starts). `--empty` solves the empty
-board instead (strong, from scratch, both solvers), reporting compile time apart.
+board instead (strong, from scratch, both solvers), reporting compile time apart. zerosum's
+solver runs without its opening book in both. `--book` measures the book instead: its plies,
+entries and bytes on disk, and for positions within it (`BOOK_LINES`) the time and nodes of the
+score and best move (what `play --perfect` asks) with the book and from scratch, each from an
+empty table, and of the whole answer with its line of best play (what `solve` prints).
 
     python benchmarks/connect4_solver.py [--sets Test_L3_R1,Test_L2_R1] [--limit N] [--empty]
+    python benchmarks/connect4_solver.py --book
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ from typing import Any
 from oracles import oracle
 
 from zerosum.games.connect4 import ConnectFour
-from zerosum.solve.connect4 import ConnectFourSolver
+from zerosum.solve import connect4_book
+from zerosum.solve.connect4 import ConnectFourExact, ConnectFourSolver
 
 SETS = "Test_L3_R1,Test_L2_R1,Test_L2_R2,Test_L1_R1,Test_L1_R2,Test_L1_R3"
 REFERENCE = {
@@ -35,6 +41,9 @@ REFERENCE = {
     "Test_L1_R3": 7_652_487,
 }
 """The reference solver's mean nodes by set (its README)."""
+
+BOOK_LINES = ["", "4", "44", "443", "4433"]
+"""Positions within the package's book (columns played from the empty board), one a ply."""
 
 
 class BitBully:
@@ -97,7 +106,7 @@ def run_set(solver: ConnectFourSolver, other: BitBully | None, path: Path, limit
 
 def sets(args: argparse.Namespace) -> None:
     folder = oracle("connect4")
-    solver = ConnectFourSolver(ConnectFour(), args.table_mb, impl=args.impl)
+    solver = ConnectFourSolver(ConnectFour(), args.table_mb, impl=args.impl, book=None)
     solver.solve(ConnectFour().parse_state("4453"))  # compile (or read numba's cache) first
     other = peer()
     print(
@@ -129,7 +138,7 @@ def empty(args: argparse.Namespace) -> None:
     game = ConnectFour()
     if args.only in (None, "zerosum"):
         start = time.perf_counter()
-        solver = ConnectFourSolver(game, args.table_mb, impl=args.impl)
+        solver = ConnectFourSolver(game, args.table_mb, impl=args.impl, book=None)
         solver.solve(game.parse_state("4453"))
         print(f"zerosum: table and compile (or cache) {time.perf_counter() - start:.2f} s")
         solver.reset()
@@ -152,6 +161,45 @@ def empty(args: argparse.Namespace) -> None:
     print(f"peak memory (max RSS): {peak:,.0f} MB")
 
 
+def book(args: argparse.Namespace) -> None:
+    """The package's opening book: what it holds, then each of `BOOK_LINES` answered with it and
+    from scratch (`--limit N`: the last N lines only from scratch)."""
+    game = ConnectFour()
+    path = connect4_book.shipped_path(game)
+    assert path is not None, "no opening book in the package"
+    start = time.perf_counter()
+    opening = connect4_book.OpeningBook.load(path, game)
+    loaded = time.perf_counter() - start
+    print(f"book: {opening.plies} plies, {len(opening):,} positions, {path.stat().st_size:,}"
+          f" bytes, loaded and verified in {milliseconds(loaded)}")  # fmt: skip
+    print("\n| position | stones | score | with the book | nodes | from scratch | nodes | ratio"
+          " | whole answer with the book (line of best play) | nodes |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    with_book = ConnectFourSolver(game, args.table_mb, impl=args.impl, book=opening)
+    scratch = ConnectFourSolver(game, args.table_mb, impl=args.impl, book=None)
+    exact = ConnectFourExact(game, args.table_mb, book=opening)
+    with_book.solve(game.parse_state("4453"))  # compile (or read numba's cache) first
+    lines = BOOK_LINES if args.limit is None else BOOK_LINES[-args.limit :]
+    for moves in BOOK_LINES:
+        state = game.parse_state(moves)
+        with_book.reset()
+        fast = with_book.solve(state, best_move=True)
+        cells = [f"`{moves or '(empty)'}`", str(len(moves)), str(fast.score),
+                 milliseconds(fast.seconds), f"{fast.nodes:,}"]  # fmt: skip
+        if moves in lines:
+            scratch.reset()
+            slow = scratch.solve(state, best_move=True)
+            assert (slow.score, slow.best_move) == (fast.score, fast.best_move)
+            cells += [f"{slow.seconds:,.1f} s", f"{slow.nodes:,}",
+                      f"{slow.seconds / fast.seconds:,.0f}"]  # fmt: skip
+        else:
+            cells += ["", "", ""]
+        exact.reset()
+        answer = exact.answer(state)
+        cells += [f"{answer.seconds:,.2f} s", f"{answer.nodes:,}"]
+        print("| " + " | ".join(cells) + " |", flush=True)
+
+
 def milliseconds(seconds: float) -> str:
     return f"{seconds * 1000:,.3f} ms"
 
@@ -165,8 +213,11 @@ def main() -> None:
     parser.add_argument("--table-mb", type=float, default=64)
     parser.add_argument("--empty", action="store_true", help="solve the empty board instead")
     parser.add_argument("--only", choices=("zerosum", "bitbully"), help="with --empty")
+    parser.add_argument("--book", action="store_true", help="measure the opening book instead")
     args = parser.parse_args()
-    if args.empty:
+    if args.book:
+        book(args)
+    elif args.empty:
         empty(args)
     else:
         sets(args)

@@ -341,8 +341,11 @@ def run_book_info(args: argparse.Namespace) -> int:
     else:
         print(describe_book(report))
         for layer in report["layers"]:
-            count = f"{layer['positions']:>12,}"
-            print(f"  ply {layer['layer']:>3}: {count} positions, {outcomes(layer)}")
+            count = layer["positions"]
+            print(
+                f"  ply {layer['layer']:>3}: {count:>12,}"
+                f" {'position' if count == 1 else 'positions'}, {outcomes(layer)}"
+            )
     return 0
 
 
