@@ -16,6 +16,10 @@ measured in `benchmarks/`:
 - a table of lower and upper bounds per position, bounded (see `BoundTable`);
 - the score interval a position can still reach from its number of stones narrows the window.
 
+An opening book (`zerosum.solve.connect4_book`: the package has one for 7x6) gives the exact
+score of every position of its first plies: the solver answers those at once, and a search
+meeting one of them (a node of at most the book's plies) takes its score and goes no deeper.
+
 The inner loop (`make_kernel`) works only on integers and one flat table: a compiled kernel
 with the same signature can replace it without touching its callers.
 """

@@ -61,8 +61,12 @@ CHUNK = 64
 """Frontier positions solved between two checkpoints of a build."""
 
 BUILD_TABLE_MB = 1024.0
-"""The transposition table a build's solver shares across the frontier: larger than a single
-solve's, since it carries what one position's search proved to its cousins'."""
+"""The transposition table a build's solver shares across the frontier of the 7x6 board:
+larger than a single solve's, since it carries what one position's search proved to its
+cousins'. A board of at most `SMALL_BOARD_CELLS` cells takes `SMALL_BOARD_TABLE_MB`, which holds
+its whole search."""
+
+SMALL_BOARD_CELLS, SMALL_BOARD_TABLE_MB = 30, 16.0
 
 PLIES = Limit(
     "the plies of a Connect Four opening book",
@@ -313,14 +317,15 @@ def build(
     plies: int,
     work_dir: str | os.PathLike,
     *,
-    table_mb: float = BUILD_TABLE_MB,
+    table_mb: float | None = None,
     progress: Callable[[BuildProgress], None] | None = None,
     no_limit: bool = False,
 ) -> Built:
     """The opening book of `game`'s board to `plies` stones: its frontier solved by the solver
     (without any book) in chunks checkpointed in `work_dir` (made if missing; chunks a build
     there finished are read back, checked, not solved again), then minimax down to the empty
-    board. ValueError past `PLIES` unless `no_limit`."""
+    board. The solver's table has `table_mb` megabytes (by default `BUILD_TABLE_MB`, or
+    `SMALL_BOARD_TABLE_MB` on a small board). ValueError past `PLIES` unless `no_limit`."""
     from zerosum.solve.connect4 import ConnectFourSolver
 
     check_board(game)
@@ -334,6 +339,9 @@ def build(
         raise ValueError(f"cannot make the work directory {folder}: {error.strerror}") from None
     layers = positions_by_ply(game, plies)
     frontier = list(layers[plies].items())
+    if table_mb is None:
+        small = game.cells <= SMALL_BOARD_CELLS
+        table_mb = SMALL_BOARD_TABLE_MB if small else BUILD_TABLE_MB
     solver = ConnectFourSolver(game, table_mb, book=None)
     keys = np.fromiter((key for key, _ in frontier), np.uint64, len(frontier))
     scores = np.zeros(len(frontier), np.int8)
