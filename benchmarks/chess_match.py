@@ -139,7 +139,9 @@ def main() -> None:
     if args.book is None or not args.book.exists():
         parser.error("performance.bin not found: give it with --book PATH")
     starts = openings(args.book, (args.games + 1) // 2, args.plies, args.seed)
-    ours = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "zerosum", "uci"])
+    command = [sys.executable, "-m", "zerosum", "uci"]
+    ours = chess.engine.SimpleEngine.popen_uci(command, timeout=120)  # a first compile is slow
+    ours.ping()  # `isready`, as a GUI sends it: the engine is loaded before the first clock runs
     theirs = open_opponent(args.opponent, args.elo)
     spent: dict[int, list[float]] = {id(ours): [], id(theirs): []}
     wins = draws = losses = 0
