@@ -227,6 +227,15 @@ def test_each_switch_gives_the_python_engines_nodes_in_the_chess_ending(switches
     assert result.stats.nodes == nodes
 
 
+def test_a_singular_extension_gives_the_python_engines_search_of_the_chess_ending():
+    state = GAME.parse_state(ENDING)
+    expected = Engine(GAME, singular_extensions=True).search(state, depth=7)
+    result = CompiledEngine(GAME, singular_extensions=True).search(state, depth=7)
+    assert (result.value, result.pv, result.stats) == (expected.value, expected.pv, expected.stats)
+    assert [i.nodes for i in result.iterations] == [i.nodes for i in expected.iterations]
+    assert result.stats.nodes == 37751
+
+
 def test_mates_are_found_and_scored_by_their_distance():
     one = GAME.parse_state("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
     result = CompiledEngine(GAME).search(one, depth=3)

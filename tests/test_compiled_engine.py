@@ -12,6 +12,8 @@ import threading
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numba import njit
 
 from zerosum.compiled.engine import Engine as CompiledEngine
@@ -106,6 +108,29 @@ def test_connect_four_at_fixed_depth_visits_the_python_engines_nodes(seed):
     python = Engine(CONNECT_FOUR, table_mb=8, **switches).search(state, depth=5)
     compiled = CompiledEngine(CONNECT_FOUR, table_mb=8, **switches).search(state, depth=5)
     same_search(python, compiled)
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 10_000))
+def test_singular_extensions_visit_the_python_engines_nodes(seed):
+    state = random_position(CONNECT_FOUR, 2 + seed % 8, seed)
+    if CONNECT_FOUR.is_terminal(state):
+        state = CONNECT_FOUR.parse_state("4453")
+    python = Engine(CONNECT_FOUR, table_mb=8, singular_extensions=True).search(state, depth=7)
+    compiled = CompiledEngine(CONNECT_FOUR, table_mb=8, singular_extensions=True)
+    same_search(python, compiled.search(state, depth=7))
+
+
+def test_a_singular_extension_searches_more_of_connect_four_after_4453_at_depth_7():
+    state = CONNECT_FOUR.parse_state("4453")
+    singular = CompiledEngine(CONNECT_FOUR, singular_extensions=True).search(state, depth=7)
+    assert (
+        CompiledEngine(CONNECT_FOUR).search(state, depth=7).stats.nodes,
+        singular.stats.nodes,
+    ) == (
+        8246,
+        11450,
+    )
 
 
 def test_the_table_and_history_carry_over_between_searches_as_in_python():

@@ -156,6 +156,26 @@ def test_in_check_is_not_called_when_nothing_uses_it(switches, called):
     assert (game.calls > 0) == called
 
 
+def test_a_singular_extension_searches_the_chess_ending_deeper_at_depth_6_and_7():
+    for depth, (off, on), values in [
+        (6, (12664, 17516), (0.29, 0.29)),
+        (7, (21635, 37751), (0.29, 0.44)),
+    ]:
+        plain = Engine(CHESS).search(ENDING, depth=depth)
+        singular = Engine(CHESS, singular_extensions=True).search(ENDING, depth=depth)
+        assert (plain.stats.nodes, singular.stats.nodes) == (off, on)
+        assert (round(plain.value, 2), round(singular.value, 2)) == values
+        assert CHESS.format_move(ENDING, singular.best_move) == "Rxf4+"
+
+
+def test_singular_extensions_need_the_hash_move_and_an_evaluation():
+    assert not Engine(CHESS).settings.singular_extensions  # off unless asked for
+    assert Engine(CONNECT_FOUR, singular_extensions=True).settings.singular_extensions
+    assert not Engine(CHESS, singular_extensions=True, hash_move=False).settings.singular_extensions
+    assert not Engine(CHESS, singular_extensions=True, table=False).settings.singular_extensions
+    assert not Engine(TicTacToe(), singular_extensions=True).settings.singular_extensions
+
+
 def test_settings_are_effective_for_the_game():
     assert Engine(CONNECT_FOUR).settings == Settings(
         captures=False,

@@ -41,13 +41,16 @@ UNLIMITED = 1 << 30
     STORES, ENTRIES, NEXT_CHECK, STOPPED, ROOT_MOVE, ROOT_SCORE, GENERATION, SLOTS,
     USE_TABLE, HASH_MOVE, KILLERS, HISTORY, NULL_WINDOW, QUIESCENCE, QUIESCENCE_DEPTH,
     MAX_PLY, CAPTURES, STATIC_EXCHANGE, CHECKS, EXTENSIONS, NULL_MOVE, REDUCTIONS, FUTILITY,
-    FUTILITY_MARGIN, REUSE_SCORES, NOISY, PRUNING, EXTENSION_LIMIT, NULL_PLY, CAPPED,
-) = range(39)  # fmt: skip
-INFO = 39
+    FUTILITY_MARGIN, REUSE_SCORES, NOISY, PRUNING, EXTENSION_LIMIT, NULL_PLY, CAPPED, SINGULAR,
+) = range(40)  # fmt: skip
+INFO = 40
 
 NULL_MOVE_DEPTH, LATE_MOVE, REDUCTION_DEPTH, FUTILITY_DEPTH = 3, 3, 3, 2
 """The Python engine's: the least depth of a null move, the index of the first late move, the
 least depth of a reduction, the most depth of futility pruning (`zerosum.search.engine`)."""
+SINGULAR_DEPTH, SINGULAR_SHORTFALL, SINGULAR_MARGIN = 6, 3, round(0.02 * EVALUATION_UNIT)
+"""The Python engine's: the least depth of a singular extension, how much shallower its stored
+score may be, the margin a ply below it."""
 
 
 _STATES = types.uint64[:, ::1]

@@ -54,6 +54,10 @@ from zerosum.compiled.alphabeta import (
     ROOT_MOVE,
     ROOT_SCORE,
     SEARCH_SIGNATURE,
+    SINGULAR,
+    SINGULAR_DEPTH,
+    SINGULAR_MARGIN,
+    SINGULAR_SHORTFALL,
     SLOTS,
     STATIC_EXCHANGE,
     STOPPED,
@@ -221,6 +225,8 @@ def node(states, moves, pv, killers, history, table, info, ply, depth, alpha, be
     # first.
     estimates = info[ESTIMATES]
     first = info[ROOT_MOVE] if ply == 0 else -1
+    singular = False  # a singular extension to try, of the stored score `singular_score`
+    singular_score = 0
     position = key(state)
     path = path_key(state)
     slot = slot_of(position, info[SLOTS]) if info[USE_TABLE] else 0
@@ -229,6 +235,18 @@ def node(states, moves, pv, killers, history, table, info, ply, depth, alpha, be
         if first < 0 and info[HASH_MOVE]:
             first = stored_move(packed)
         stored_depth = table[slot, DEPTH]
+        singular_score = table[slot, SCORE]
+        singular = (
+            info[SINGULAR] != 0
+            and ply != 0
+            and depth >= SINGULAR_DEPTH
+            and ply < info[EXTENSION_LIMIT]
+            and stored_depth >= depth - SINGULAR_SHORTFALL
+            and stored_bound(packed) != UPPER
+            and -PROVEN < singular_score < PROVEN
+            and info[REUSE_SCORES] != 0
+            and table[slot, PATH] == np.int64(path)
+        )
         if (
             stored_depth >= depth
             and ply
@@ -260,6 +278,7 @@ def node(states, moves, pv, killers, history, table, info, ply, depth, alpha, be
         raise ValueError("a state that is not terminal has no legal moves")
     player = to_move(state)
     front = put_first(line, count, first)
+    singular = singular and front == 1  # the stored move is legal, and first
     if info[CAPTURES]:
         front = captures_first(state, line, front, count)
     if info[KILLERS]:
@@ -324,7 +343,26 @@ def node(states, moves, pv, killers, history, table, info, ply, depth, alpha, be
                         tactical[tactics] = line[index]
                         tactics += 1
 
-    # Step 6. The moves, the first with the whole window, the others with a null window
+    # Step 6. A singular extension: the stored move, searched first, a ply deeper when every
+    # other move, searched to half the depth, stays below its stored score less a margin
+    # (`_singular`).
+    if singular:
+        singular_beta = singular_score - SINGULAR_MARGIN * depth
+        for index in range(1, count):
+            play(state, line[index], child)
+            turn = to_move(child) != player
+            low, high = (
+                (-singular_beta, 1 - singular_beta) if turn else (singular_beta - 1, singular_beta)
+            )
+            score = node(states, moves, pv, killers, history, table, info, ply + 1,
+                         depth // 2 - 1, low, high)  # fmt: skip
+            if info[STOPPED]:
+                return 0
+            if (-score if turn else score) >= singular_beta:
+                singular = False
+                break
+
+    # Step 7. The moves, the first with the whole window, the others with a null window
     # and again with the whole one if they may be better (PVS); a move that gives check a
     # ply deeper; quiet moves after the first skipped where futile, searched less deep
     # where late, unless that beats alpha.
@@ -339,7 +377,7 @@ def node(states, moves, pv, killers, history, table, info, ply, depth, alpha, be
         play(state, move, child)
         sign = -1 if to_move(child) != player else 1  # the child's score is negated
         gives_check = checking and in_check(child)
-        next_depth = depth if gives_check and extending else depth - 1
+        next_depth = depth if gives_check and extending or singular and index == 0 else depth - 1
         reduction = 0
         if prunable and index and not gives_check and not holds(tactical, tactics, move):
             if futile:  # it would not reach alpha
@@ -396,7 +434,7 @@ def node(states, moves, pv, killers, history, table, info, ply, depth, alpha, be
                     break
         null_window = info[NULL_WINDOW] != 0
 
-    # Step 7. Store: final (valid at any depth) when the subtree met no estimate.
+    # Step 8. Store: final (valid at any depth) when the subtree met no estimate.
     if info[USE_TABLE]:
         stored = best + ply if best >= PROVEN else best - ply if best <= -PROVEN else best
         sure = UNLIMITED if info[ESTIMATES] == estimates else depth

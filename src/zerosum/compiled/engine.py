@@ -73,6 +73,7 @@ from zerosum.compiled.alphabeta import (
     REUSE_SCORES,
     ROOT_MOVE,
     ROOT_SCORE,
+    SINGULAR,
     SLOTS,
     STATIC_EXCHANGE,
     STOPPED,
@@ -262,6 +263,7 @@ class Engine(IterativeDeepening):
         info[REDUCTIONS] = settings.late_move_reductions
         info[FUTILITY] = settings.futility
         info[FUTILITY_MARGIN] = round(settings.futility_margin * EVALUATION_UNIT)
+        info[SINGULAR] = settings.singular_extensions
         info[REUSE_SCORES] = not history_dependent or compiled.path_key is not None
         super().__init__(python_game, settings)  # the driver, its counts in `info`
         self.root_move = -1

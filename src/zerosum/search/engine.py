@@ -68,7 +68,7 @@ from zerosum.search.scores import (
     heuristic_score,
 )
 from zerosum.search.settings import Settings
-from zerosum.search.table import TableStats, TranspositionTable, bound_type, decides
+from zerosum.search.table import UPPER, TableStats, TranspositionTable, bound_type, decides
 from zerosum.search.trace import CUTOFF, ENTER, EXIT, HIT, LEAF, Trace
 
 # With `Engine`, the names that were defined here before they had modules of their own
@@ -98,6 +98,16 @@ REDUCTION_DEPTH = 3
 FUTILITY_DEPTH = 2
 """The greatest depth at which a quiet move is pruned when even a margin would not reach alpha.
 Below `NULL_MOVE_DEPTH`: a node evaluates itself for one of the two at most."""
+
+SINGULAR_DEPTH = 6
+"""The least depth at which a singular extension is tried."""
+
+SINGULAR_SHORTFALL = 3
+"""How much shallower than the node a stored score may have been searched to start the test."""
+
+SINGULAR_MARGIN = round(0.02 * EVALUATION_UNIT)
+"""How far below the stored score, a ply of depth, the other moves must all stay (in 1/1024ths
+of a utility unit: 0.02 units, two centipawns in chess)."""
 
 
 class Engine(IterativeDeepening):
@@ -252,6 +262,7 @@ class Engine(IterativeDeepening):
         estimates = self.estimates
         table = self.table
         first = self.root_move if not ply else None  # the previous iteration's best
+        singular: int | None = None  # the stored score a singular extension would test
         if table is not None:
             key = self._key(state)
             path = None if self._path_key is None else self._path_key(state)
@@ -260,6 +271,18 @@ class Engine(IterativeDeepening):
                 _, stored_depth, score, bound, move, _, stored_path = entry
                 if first is None and self.settings.hash_move:
                     first = move
+                if (
+                    self.settings.singular_extensions
+                    and ply
+                    and depth >= SINGULAR_DEPTH
+                    and ply < self.extension_limit
+                    and stored_depth >= depth - SINGULAR_SHORTFALL
+                    and bound != UPPER
+                    and -PROVEN < score < PROVEN
+                    and self.reuse_scores
+                    and stored_path == path
+                ):
+                    singular = score
                 if stored_depth >= depth and ply and self.reuse_scores and stored_path == path:
                     if score >= PROVEN:  # stored relative to its own node
                         score -= ply
@@ -311,7 +334,15 @@ class Engine(IterativeDeepening):
             if margin is not None or reducing:
                 tactical = self._tactical(state, ply)
 
-        # Step 6. The moves, the first with the whole window, the others with a null window
+        # Step 6. A singular extension: the stored move, searched first, a ply deeper when every
+        # other move, searched to half the depth, stays below its stored score less a margin.
+        extended = (
+            singular is not None
+            and moves[0] == first
+            and self._singular(state, moves, singular - SINGULAR_MARGIN * depth, depth, ply)
+        )
+
+        # Step 7. The moves, the first with the whole window, the others with a null window
         # and again with the whole one if they may be better (PVS); a move that gives check a
         # ply deeper; quiet moves after the first skipped where futile, searched less deep
         # where late, unless that beats alpha.
@@ -326,7 +357,7 @@ class Engine(IterativeDeepening):
             child = result(state, move)
             turn = to_move(child) != player
             check = gives_check is not None and gives_check(child)
-            next_depth = depth if check and extending else depth - 1
+            next_depth = depth if check and extending or extended and not index else depth - 1
             if prunable and index and not check and move not in tactical:  # quiet, not the first
                 if margin is not None:  # futile: it would not reach alpha
                     self.estimates += 1
@@ -366,7 +397,7 @@ class Engine(IterativeDeepening):
                         break
             null_window = principal_variation_search
 
-        # Step 7. Store: final (valid at any depth) when the subtree met no estimate.
+        # Step 8. Store: final (valid at any depth) when the subtree met no estimate.
         if table is not None:
             stored = best + ply if best >= PROVEN else best - ply if best <= -PROVEN else best
             sure = UNLIMITED if self.estimates == estimates else depth
@@ -381,6 +412,18 @@ class Engine(IterativeDeepening):
         if turn:
             return -self._node(child, depth, ply + 1, -beta, -alpha)
         return self._node(child, depth, ply + 1, alpha, beta)
+
+    def _singular(self, state: Any, moves: list[Any], beta: int, depth: int, ply: int) -> bool:
+        """Whether every move of `state` after the first (`moves`, in order) stays below `beta`,
+        each searched `depth // 2 - 1` plies with a null window (Step 6 of `_node`)."""
+        game = self.game
+        player = game.to_move(state)
+        for move in moves[1:]:
+            child = game.result(state, move)
+            turn = game.to_move(child) != player
+            if self._child(child, turn, depth // 2 - 1, ply, beta - 1, beta) >= beta:
+                return False
+        return True
 
     def _looked_up(self, state: Any, ply: int, value: int, distance: int | None) -> int:
         """The score at `ply` of `state`, whose `value` and `distance` the tablebase gives."""

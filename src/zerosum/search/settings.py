@@ -47,6 +47,12 @@ engine (`zerosum.search.engine`):
   search without forward pruning, so a search to the end still finds the game's value.
 - `check_extensions` (`Checking`): a move that gives check is searched a ply deeper, as long
   as the check is given within the iteration's depth (a line is at most twice as long).
+- `singular_extensions` (off by default; needs the `hash_move` and `Evaluating`): at a node
+  at least 6 plies from the horizon, within the iteration's depth, whose table entry holds a
+  move with a lower bound or exact score found at most 3 plies shallower, every other move is
+  searched to half the depth with a null window just below that score (less 0.02 utility units
+  a ply); when none reaches it, the stored move is singular, the one move that holds the
+  position, and is searched a ply deeper.
 """
 
 from __future__ import annotations
@@ -84,6 +90,7 @@ class Settings:
     futility: bool = True
     futility_margin: float = 1.5
     check_extensions: bool = True
+    singular_extensions: bool = False
 
     def __post_init__(self) -> None:
         if self.quiescence_depth < 0:
@@ -96,10 +103,12 @@ class Settings:
         need `Keyed`, iterative deepening `Evaluating`, MVV-LVA `Capturing`, quiescence `Noisy`
         (and its static exchange `Exchanging`),
         the null move `Passing` and `Evaluating`, reductions and check extensions `Checking`,
-        futility `Checking` and `Evaluating`."""
+        futility `Checking` and `Evaluating`, singular extensions the hash move and
+        `Evaluating`."""
         table = self.table and isinstance(game, Keyed)
         evaluating = isinstance(game, Evaluating)
         checking = isinstance(game, Checking)
+        singular = self.singular_extensions and self.hash_move and table and evaluating
         return replace(
             self,
             table=table,
@@ -117,6 +126,7 @@ class Settings:
             late_move_reductions=self.late_move_reductions and checking,
             futility=self.futility and checking and evaluating,
             check_extensions=self.check_extensions and checking,
+            singular_extensions=singular,
         )
 
     @property
