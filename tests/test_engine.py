@@ -19,7 +19,13 @@ from zerosum.search.engine import Engine
 FLAGS = ("table", "iterative", "hash_move", "killers", "history", "captures", "null_window",
          "quiescence")  # fmt: skip
 ORDERING = ("iterative", "hash_move", "killers", "history", "captures", "null_window")
-FORWARD = ("null_move", "late_move_reductions", "futility", "check_extensions")
+FORWARD = (
+    "null_move",
+    "late_move_reductions",
+    "futility",
+    "check_extensions",
+    "singular_extensions",
+)
 
 
 class ScoredTree(trees.ScoredTree):
