@@ -98,9 +98,11 @@ def rectangles(rows: int, columns: int) -> None:
 
 def regions() -> None:
     found = run(VALUE, REGIONS)
-    print(f"10x10 in {found['parts']} regions: {found['value']}, {found['outcome']},"
-          f" mean {found['mean']}, temperature {found['temperature']},"
-          f" {found['valued']:,} positions valued, {found['seconds']:.2f} s")
+    print(
+        f"10x10 in {found['parts']} regions: {found['value']}, {found['outcome']},"
+        f" mean {found['mean']}, temperature {found['temperature']},"
+        f" {found['valued']:,} positions valued, {found['seconds']:.2f} s"
+    )
 
 
 SUMS = ["2x3+3x2+2x2", "3x4+2x2", "4x4", "2x3+3x2", "3x4+4x3", "3x3+3x3+2x2+2x2"]

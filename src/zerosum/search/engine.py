@@ -413,7 +413,7 @@ class Engine(IterativeDeepening):
             return -self._node(child, depth, ply + 1, -beta, -alpha)
         return self._node(child, depth, ply + 1, alpha, beta)
 
-    def _singular(self, state: Any, moves: list[Any], beta: int, depth: int, ply: int) -> bool:
+    def _singular(self, state: Any, moves: Sequence[Any], beta: int, depth: int, ply: int) -> bool:
         """Whether every move of `state` after the first (`moves`, in order) stays below `beta`,
         each searched `depth // 2 - 1` plies with a null window (Step 6 of `_node`)."""
         game = self.game
