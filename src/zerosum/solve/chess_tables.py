@@ -1,19 +1,19 @@
 """Chess endgame tables built here by retrograde analysis: distance to mate for every position
 of a material of few pieces, both sides to move, and the tables that read them.
 
-A material's positions move among themselves (quiet moves) and out of it (a capture, a
-promotion, a capture that promotes: a smaller material, whose table is built first, so that
-`build` builds the materials a table needs before it). The build settles the positions level
-by level, as `zerosum.solve.retrograde` settles any game's, but over the whole index of the
-table at once (`zerosum.games.chess.endgame`): level 0 marks the checkmates and stalemates, and
-level d the positions won in d plies (a move reaches a position lost in d - 1) and lost in d
-plies (every move reaches a position won, the slowest in d - 1), reading the smaller tables for the moves
-that leave the material. A level that settles nothing, past the longest mate of the smaller
-tables, ends the build: the positions left are draws (endless play, or a move into a drawn
-smaller table). Castling never arises (no rook nor king has its rights in an endgame table);
-en passant does, after a double step beside an enemy pawn: that position's value is the best
-of the position without it and of the capture (the entries hold positions without en passant
-rights, as Syzygy's do). The fifty-move rule is not applied: a mate is a mate however long.
+A material's positions move among themselves (quiet moves) and out of it (a capture, a promotion, a
+capture that promotes: a smaller material, whose table is built first, so that `build` builds the
+materials a table needs before it). The build settles the positions level by level, as
+`zerosum.solve.retrograde` settles any game's, but over the whole index of the table at once
+(`zerosum.games.chess.endgame`): level 0 marks the checkmates and stalemates, and level d the
+positions won in d plies (a move reaches a position lost in d - 1) and lost in d plies (every move
+reaches a position won, the slowest in d - 1), reading the smaller tables for the moves that leave
+the material. A level that settles nothing, past the longest mate of the smaller tables, ends the
+build: the positions left are draws (endless play, or a move into a drawn smaller table). Castling
+never arises (no rook nor king has its rights in an endgame table); en passant does, after a double
+step beside an enemy pawn: that position's value is the best of the position without it and of the
+capture (the entries hold positions without en passant rights, as Syzygy's do). The fifty-move rule
+is not applied: a mate is a mate however long.
 
 A table file is the project's verified format (`zerosum.solve.table.write_file`: magic,
 version, SHA-256, a JSON header with the counts), named after its material (`KRvK.ztb`); its
