@@ -13,7 +13,8 @@ from test_connect4_compiled import table_score
 from zerosum.games.connect4 import ConnectFour
 from zerosum.solve import connect4_book
 from zerosum.solve.connect4 import ConnectFourExact, ConnectFourSolver
-from zerosum.solve.connect4_book import OpeningBook, build, canonical_key, positions_by_ply
+from zerosum.solve.connect4 import build_book as build
+from zerosum.solve.connect4_book import OpeningBook, canonical_key, positions_by_ply
 
 SMALL_PLIES = 6
 

@@ -18,7 +18,16 @@ from zerosum.games.chess.endgame import Material
 from zerosum.games.connect4 import ConnectFour
 from zerosum.limits import counted
 from zerosum.registry import GameEntry
-from zerosum.solve import Progress, Table, chess_tables, compact, connect4_book, partitioned, solve
+from zerosum.solve import (
+    Progress,
+    Table,
+    chess_tables,
+    compact,
+    connect4,
+    connect4_book,
+    partitioned,
+    solve,
+)
 from zerosum.solve.chess_tables import PIECES
 from zerosum.solve.compact import CompactTable, read_header
 from zerosum.solve.connect4 import describe_connect4
@@ -274,7 +283,7 @@ def run_book_build(args: argparse.Namespace) -> int:
             bar.note(f"of {report.frontier:,}")
             bar.to(report.solved)
 
-        built = connect4_book.build(
+        built = connect4.build_book(
             game, args.plies, work_dir, progress=shown, no_limit=args.no_limit
         )
     size = built.book.save(output)

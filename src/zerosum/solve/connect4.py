@@ -27,10 +27,12 @@ with the same signature can replace it without touching its callers.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -527,7 +529,12 @@ class ConnectFourExact(ExactSolver):
     def answer(self, state: Any, *, weak: bool = False) -> ExactAnswer:
         limit = None if self.no_limit else NODES
         solution = self.solver.solve(state, weak=weak, best_move=True, limit=limit)
-        pv = tuple(self.solver.principal_variation(state, solution.score, weak=weak))
+        try:  # the line is searched within the same limit (the book may answer the score alone)
+            pv = tuple(self.solver.principal_variation(state, solution.score, weak=weak))
+        except Stopped:
+            assert limit is not None
+            limit.check(self.solver.counter[0])
+            raise  # unreachable: past its most, the limit refuses
         score, moves, cells = solution.score, state[2], self.game.cells
         plies = None
         if score and not weak:  # the score says with which stone the game is won
@@ -616,3 +623,66 @@ def warm_up(solver: ConnectFourSolver) -> None:
     cells = solver.game.cells
     solver.negamax(0, 0, 0, cells, cells + 1)
     solver.counter[0] = 0
+
+
+def build_book(
+    game: ConnectFour,
+    plies: int,
+    work_dir: str | os.PathLike,
+    *,
+    table_mb: float | None = None,
+    progress: Callable[[connect4_book.BuildProgress], None] | None = None,
+    no_limit: bool = False,
+) -> connect4_book.Built:
+    """The opening book (`zerosum.solve.connect4_book`) of `game`'s board to `plies` stones:
+    its frontier solved by this module's solver (without any book) in chunks checkpointed in
+    `work_dir` (made if missing; chunks a build there finished are read back, checked, not
+    solved again), then minimax down to the empty board. The solver's table has `table_mb`
+    megabytes (by default the book module's `BUILD_TABLE_MB`, or `SMALL_BOARD_TABLE_MB` on a
+    small board). ValueError past its `PLIES` unless `no_limit`. It lives here, beside the
+    solver, so that the book module, which the solver reads, does not import the solver."""
+    connect4_book.check_board(game)
+    if plies < 0:
+        raise ValueError(f"a book of {plies} plies: give 0 or more")
+    connect4_book.PLIES.check(plies, lifted=no_limit)
+    folder = Path(work_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"cannot make the work directory {folder}: {error.strerror}") from None
+    layers = connect4_book.positions_by_ply(game, plies)
+    frontier = list(layers[plies].items())
+    if table_mb is None:
+        small = game.cells <= connect4_book.SMALL_BOARD_CELLS
+        table_mb = connect4_book.SMALL_BOARD_TABLE_MB if small else connect4_book.BUILD_TABLE_MB
+    solver = ConnectFourSolver(game, table_mb, book=None)
+    keys = np.fromiter((key for key, _ in frontier), np.uint64, len(frontier))
+    scores = np.zeros(len(frontier), np.int8)
+    resumed = nodes = 0
+    seconds = 0.0
+    for first in range(0, len(frontier), connect4_book.CHUNK):
+        chunk_keys = keys[first : first + connect4_book.CHUNK]
+        done = connect4_book.finished_chunk(folder, game, plies, first, chunk_keys)
+        if done is None:
+            began, counted = time.perf_counter(), 0
+            chunk_scores = np.zeros(len(chunk_keys), np.int8)
+            for at, (_, state) in enumerate(frontier[first : first + connect4_book.CHUNK]):
+                solver.counter[:] = [0, sys.maxsize]
+                chunk_scores[at] = solver.score(state)
+                counted += solver.counter[0]
+            record: dict[str, Any] = {
+                "nodes": counted,
+                "seconds": round(time.perf_counter() - began, 3),
+            }
+            connect4_book.save_chunk(folder, game, plies, first, chunk_keys, chunk_scores, record)
+        else:
+            chunk_scores, record = done
+            resumed += len(chunk_keys)
+        scores[first : first + connect4_book.CHUNK] = chunk_scores
+        nodes += record["nodes"]
+        seconds += record["seconds"]
+        if progress is not None:
+            solved = min(first + connect4_book.CHUNK, len(frontier))
+            progress(connect4_book.BuildProgress(solved, len(frontier), resumed, nodes, seconds))
+    book = connect4_book.back_up(game, layers, keys, scores)
+    return connect4_book.Built(book, len(frontier), resumed, nodes, seconds)

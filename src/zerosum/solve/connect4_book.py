@@ -11,13 +11,13 @@ A position is kept once with its mirror image (columns right to left), under the
 their two keys, the solver's `position + mask` (`canonical_key`): the book holds only positions
 that are still being played (nobody has won yet), every one reachable from the empty board.
 
-How it is built (`build`): the positions of `plies` stones, the frontier, are solved one by
-one by the solver, in the order a depth-first walk from the empty board meets them (centre
-first), sharing one transposition table so that a position's search reuses its cousins'; then
-the positions of fewer stones are scored from their children's scores, a ply at a time, down
-to the empty board. The frontier is solved in chunks, each written to the work directory when
-it is done (atomically, with its checksum): a build that is stopped goes on from its last
-whole chunk when it is run again.
+How it is built (`zerosum.solve.connect4.build_book`, beside the solver it runs): the positions of
+`plies` stones, the frontier, are solved one by one by the solver, in the order a depth-first walk
+from the empty board meets them (centre first), sharing one transposition table so that a position's
+search reuses its cousins'; then the positions of fewer stones are scored from their children's
+scores, a ply at a time, down to the empty board. The frontier is solved in chunks, each written to
+the work directory when it is done (atomically, with its checksum): a build that is stopped goes on
+from its last whole chunk when it is run again.
 
 On disk, the project's verified table file (`zerosum.solve.table.write_file`: magic, version,
 SHA-256 of the rest, a JSON header with the counts), magic `b"ZSC4BOOK"`, format 1: the header
@@ -30,9 +30,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -312,69 +309,6 @@ class Built:
     seconds: float
 
 
-def build(
-    game: ConnectFour,
-    plies: int,
-    work_dir: str | os.PathLike,
-    *,
-    table_mb: float | None = None,
-    progress: Callable[[BuildProgress], None] | None = None,
-    no_limit: bool = False,
-) -> Built:
-    """The opening book of `game`'s board to `plies` stones: its frontier solved by the solver
-    (without any book) in chunks checkpointed in `work_dir` (made if missing; chunks a build
-    there finished are read back, checked, not solved again), then minimax down to the empty
-    board. The solver's table has `table_mb` megabytes (by default `BUILD_TABLE_MB`, or
-    `SMALL_BOARD_TABLE_MB` on a small board). ValueError past `PLIES` unless `no_limit`."""
-    from zerosum.solve.connect4 import ConnectFourSolver
-
-    check_board(game)
-    if plies < 0:
-        raise ValueError(f"a book of {plies} plies: give 0 or more")
-    PLIES.check(plies, lifted=no_limit)
-    folder = Path(work_dir)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ValueError(f"cannot make the work directory {folder}: {error.strerror}") from None
-    layers = positions_by_ply(game, plies)
-    frontier = list(layers[plies].items())
-    if table_mb is None:
-        small = game.cells <= SMALL_BOARD_CELLS
-        table_mb = SMALL_BOARD_TABLE_MB if small else BUILD_TABLE_MB
-    solver = ConnectFourSolver(game, table_mb, book=None)
-    keys = np.fromiter((key for key, _ in frontier), np.uint64, len(frontier))
-    scores = np.zeros(len(frontier), np.int8)
-    resumed = nodes = 0
-    seconds = 0.0
-    for first in range(0, len(frontier), CHUNK):
-        chunk_keys = keys[first : first + CHUNK]
-        done = _finished_chunk(folder, game, plies, first, chunk_keys)
-        if done is None:
-            began, counted = time.perf_counter(), 0
-            chunk_scores = np.zeros(len(chunk_keys), np.int8)
-            for at, (_, state) in enumerate(frontier[first : first + CHUNK]):
-                solver.counter[:] = [0, sys.maxsize]
-                chunk_scores[at] = solver.score(state)
-                counted += solver.counter[0]
-            record: dict[str, Any] = {
-                "nodes": counted,
-                "seconds": round(time.perf_counter() - began, 3),
-            }
-            _save_chunk(folder, game, plies, first, chunk_keys, chunk_scores, record)
-        else:
-            chunk_scores, record = done
-            resumed += len(chunk_keys)
-        scores[first : first + CHUNK] = chunk_scores
-        nodes += record["nodes"]
-        seconds += record["seconds"]
-        if progress is not None:
-            solved = min(first + CHUNK, len(frontier))
-            progress(BuildProgress(solved, len(frontier), resumed, nodes, seconds))
-    book = back_up(game, layers, keys, scores)
-    return Built(book, len(frontier), resumed, nodes, seconds)
-
-
 def back_up(
     game: ConnectFour, layers: list[dict[int, State]], keys: np.ndarray, scores: np.ndarray
 ) -> OpeningBook:
@@ -416,7 +350,7 @@ def _chunk_name(game: ConnectFour, plies: int, first: int) -> str:
     return f"frontier-{game.width}x{game.height}-ply{plies}-{first:08d}"
 
 
-def _save_chunk(
+def save_chunk(
     folder: Path,
     game: ConnectFour,
     plies: int,
@@ -433,7 +367,7 @@ def _save_chunk(
     workdir.write_json(folder / f"{name}.json", {**record, "array": entry})
 
 
-def _finished_chunk(
+def finished_chunk(
     folder: Path, game: ConnectFour, plies: int, first: int, keys: np.ndarray
 ) -> tuple[np.ndarray, dict[str, Any]] | None:
     """The scores and record of a chunk a build in `folder` finished, None when it has not (or
