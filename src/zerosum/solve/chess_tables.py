@@ -36,7 +36,13 @@ import numpy as np
 from zerosum.games.chess.endgame import Material
 from zerosum.games.chess.rules import WIN, Position
 from zerosum.limits import Limit
-from zerosum.solve.table import check_destination, open_file, verified_header, write_file
+from zerosum.solve.table import (
+    begins_with,
+    check_destination,
+    open_file,
+    verified_header,
+    write_file,
+)
 
 MAGIC = b"ZSCHESS\0"
 FORMAT = 1
@@ -309,11 +315,7 @@ def endgame_tables(path: str) -> Any:
 
 def is_table(path: str | os.PathLike) -> bool:
     """Whether `path` begins as a chess endgame table does (its magic)."""
-    try:
-        with open(path, "rb") as file:
-            return file.read(len(MAGIC)) == MAGIC
-    except OSError:
-        return False
+    return begins_with(path, MAGIC)
 
 
 class ChessTables:

@@ -41,6 +41,7 @@ from zerosum.games.connect4 import ConnectFour, State
 from zerosum.limits import Limit
 from zerosum.solve import workdir
 from zerosum.solve.table import (
+    begins_with,
     check_built_for,
     check_destination,
     identity,
@@ -252,11 +253,7 @@ def read_header(path: str | os.PathLike) -> dict[str, Any]:
 
 def is_book(path: str | os.PathLike) -> bool:
     """Whether the file at `path` begins as an opening book does (its magic)."""
-    try:
-        with open(path, "rb") as file:
-            return file.read(len(MAGIC)) == MAGIC
-    except OSError:
-        return False
+    return begins_with(path, MAGIC)
 
 
 def shipped_path(game: ConnectFour) -> Path | None:

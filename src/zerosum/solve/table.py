@@ -354,6 +354,15 @@ def reason(error: OSError) -> str:
     return (error.strerror or type(error).__name__).lower()
 
 
+def begins_with(path: str | os.PathLike, magic: bytes) -> bool:
+    """Whether the file at `path` begins with `magic` (False when it cannot be read)."""
+    try:
+        with open(path, "rb") as file:
+            return file.read(len(magic)) == magic
+    except OSError:
+        return False
+
+
 def open_file(path: str | os.PathLike) -> IO[bytes]:
     try:
         return open(path, "rb")  # noqa: SIM115 (the caller's `with` closes it)
