@@ -11,12 +11,16 @@ any other). `build` makes the template one game's search:
 
 - when every function of the game lives at the top of a module with a file (a built-in game's
   rules, a user's game in a file), the game block becomes imports of them by module path and
-  `compiled = njit(cache=True)`, and the text is written to the cache directory
+  `compiled = njit(cache=True, nogil=True)`, and the text is written to the cache directory
   (`directory()`) under a name that hashes the text, the files of the game's modules and of
   zerosum, and zerosum's version: a new process imports the same file and numba reads the
   compiled search from its cache beside it;
 - otherwise (a closure, a game typed into an interpreter) the same text is run in memory with
   the functions bound, compiled once a process as before.
+
+Every search releases the GIL while it runs (`nogil=True`): two searches in two threads run
+on two cores, and a server's event loop goes on answering while a search runs. The search
+takes the GIL back only to look at its budget (an object mode block, every few hundred nodes).
 
 A file is written atomically, and checked on load: one whose text is not what it should be is
 written again. Listeners of `zerosum.compiled.compiling` are told when numba really compiles,
@@ -34,6 +38,7 @@ import sys
 import tempfile
 import threading
 import types
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
@@ -72,6 +77,11 @@ def directory() -> Path:
     return Path(base) / "zerosum"
 
 
+# A search's look at its budget (an object mode block) takes the GIL, so two threads cannot run
+# it at once: numba says so as it compiles each search. That is the design, and not news to a
+# user.
+warnings.filterwarnings("ignore", ".*Code running in object mode won't allow parallel")
+
 _BUILDING = threading.RLock()
 """Held while a module is built: a second thread asking for the same module waits for the
 first to finish it (it is in `sys.modules`, half made, while it compiles)."""
@@ -93,7 +103,7 @@ def build(
         if imports is not None:
             key = _key(source, imports)
             name = f"zerosum_{template.__name__.rsplit('.', 1)[-1]}_{key[:20]}"
-            text = _with_game(source, [*imports, "compiled = functools.partial(njit, cache=True)"])
+            text = _with_game(source, [*imports, _decorator(cache=True)])
             text = text.replace(GAME, f"{GAME}\nimport functools\n\nfrom numba import njit\n", 1)
             with told(f"{what} (once; later runs read the cache)"):
                 module = _load(name, text)  # a search with signatures compiles as it is imported
@@ -101,8 +111,8 @@ def build(
                     compile_now(module)
             if module is not None:
                 return module
-        text = _with_game(source, ["compiled = njit"]).replace(
-            GAME, f"{GAME}\nfrom numba import njit\n", 1
+        text = _with_game(source, [_decorator(cache=False)]).replace(
+            GAME, f"{GAME}\nimport functools\n\nfrom numba import njit\n", 1
         )
         module = types.ModuleType(f"zerosum_{template.__name__.rsplit('.', 1)[-1]}_{next(_MEMORY)}")
         module.__dict__.update(bindings)
@@ -111,6 +121,12 @@ def build(
             exec(compile(text, inspect.getfile(template), "exec"), module.__dict__)
             compile_now(module)
         return module
+
+
+def _decorator(cache: bool) -> str:
+    """The line binding a built module's `compiled`: numba without the GIL, caching on disk
+    when the module is a file."""
+    return f"compiled = functools.partial(njit, nogil=True{', cache=True' * cache})"
 
 
 def _with_game(source: str, lines: list[str]) -> str:

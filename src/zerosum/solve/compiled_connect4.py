@@ -117,7 +117,7 @@ def store(keys, data, bucket, key, generation, moves, lower, upper):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # a page's other searches and its event loop go on
 def run(info, frames, boards, order, keys, data, geometry, book_keys, book_scores):
     """Search from the root (row 0 of the stack, set by `zerosum.solve.connect4`), or go on with
     a search that paused; return True when finished (the root's score in `info[RESULT]`), False
