@@ -148,11 +148,11 @@ class Watch:
 class Seat:
     """What a player is built with beyond its spec: the game's entry, a seed for its random
     choices, how to ask a human (`ask(game, state) -> move or None`), the tables a searching
-    player scores positions from, and for the `solver` player: the megabytes of its solver's
-    table (`table_mb`, None for the solver's default), whether it may pass the solver's stated
-    limits (`no_limit`), whether it searches without its opening book (`no_book`), and how to
-    show it thinking (`thinking(solver, state)`, a context
-    around each of its searches: the command line draws a bar on a terminal)."""
+    player scores positions from, the megabytes of the engine's or the solver's transposition
+    table (`table_mb`, None for their default), and for the `solver` player: whether it may
+    pass the solver's stated limits (`no_limit`), whether it searches without its opening book
+    (`no_book`), and how to show it thinking (`thinking(solver, state)`, a context around each
+    of its searches: the command line draws a bar on a terminal)."""
 
     entry: GameEntry
     seed: int = 0
@@ -315,10 +315,11 @@ def _engine_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
         )
     if "depth" in options:
         require(game, Evaluating, "engine:depth=N (an evaluation at the depth limit)")
+    sized: dict[str, Any] = {} if seat.table_mb is None else {"table_mb": seat.table_mb}
     if choice.implementation(game, impl) == "compiled":
-        engine = choice.engine(game, "compiled")  # one a game: its table carries over
+        engine = choice.engine(game, "compiled", **sized)  # one a game: its table carries over
     else:
-        engine = Engine(game, tablebase=seat.tablebase)
+        engine = Engine(game, tablebase=seat.tablebase, **sized)
     watch = seat.watch
     if watch is None:
         return lambda state: engine.search(state, **options).best_move

@@ -40,6 +40,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a run of zerosum train: the Play page starts with the game it learned and its"
         " network as the program (the strength 'plays a trained network' with DIR)",
     )
+    parser.add_argument(
+        "--searches",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the program's searches run at once, for all the tabs (default: one a core);"
+        " a tab asking for one more waits in line and is told its place",
+    )
     parser.set_defaults(run=run)
 
 
@@ -50,6 +58,9 @@ def run(args: argparse.Namespace) -> int:
 
     host = LOOPBACK if args.host is None else args.host
     from zerosum.web.play import network_preset, offered_games
+    from zerosum.web.slots import SEARCHES, checked_searches
+
+    searches = SEARCHES if args.searches is None else checked_searches(args.searches)
 
     offered_games(args.game)  # a game the page cannot play: one line and exit 2, before binding
     if args.network is not None:
@@ -62,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         )
     port = listening.getsockname()[1]
     address = f"http://{_url_host(host)}:{port}/"
-    app = create_app(own_hosts(host, port), args.game, args.network)
+    app = create_app(own_hosts(host, port), args.game, args.network, searches)
     # log_config=None: uvicorn's own configuration (logging.config.dictConfig) would close the
     # handlers other libraries installed in this process (absl's, which optax brings, closes
     # the stream it holds), and a program calling this command would lose its stderr.

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from zerosum.web.guard import SameOriginGuard
 from zerosum.web.matrix import solved_matrix
 from zerosum.web.ordering import chart_orders, chart_run
 from zerosum.web.play import PlaySession, Preset, games_message, network_preset, offered_games
+from zerosum.web.slots import MOST_CONNECTIONS, SEARCHES, SearchSlots
 from zerosum.web.tree import TEXTBOOK_TREE, searched_tree
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -42,6 +44,10 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 PAGES = {"/": "index.html", "/play": "play.html", "/matrix": "matrix.html", "/tree": "tree.html"}
 """Each page's address and its file in `STATIC`."""
+
+TRY_AGAIN_LATER = 1013
+"""The websocket close code for a connection the server is too busy to take (RFC 6455's
+registry)."""
 
 REQUEST_BYTES = FILE_BYTES.most
 """The largest request body read: the largest matrix file `zerosum matrix --csv` reads."""
@@ -58,18 +64,23 @@ SECURITY_HEADERS = {
 
 
 def create_app(
-    hosts: Iterable[str], games: Sequence[str] = (), network: str | None = None
+    hosts: Iterable[str],
+    games: Sequence[str] = (),
+    network: str | None = None,
+    searches: int = SEARCHES,
 ) -> Starlette:
     """The application, answering only requests addressed to one of `hosts` ("127.0.0.1:8000");
     the Play page offers the registry's games and `games`, the user's own named on the command
     line (ValueError, with the reason, for one it cannot play), and starts with the game the
     run in the directory `network` learned, played by its network (ValueError in one line when
-    there is no run there)."""
+    there is no run there). The program runs at most `searches` searches at once, for all the
+    tabs (`zerosum.web.slots`)."""
     preset = None if network is None else network_preset(network)
     offered = offered_games([*games, preset.game] if preset is not None else games)
+    slots = SearchSlots(searches)
     routes: list[BaseRoute] = [Route(path, _page(name)) for path, name in PAGES.items()]
     routes += [
-        WebSocketRoute("/ws/play", _play_socket(offered, preset)),
+        WebSocketRoute("/ws/play", _play_socket(offered, preset, slots)),
         Route("/api/matrix", _json_route(_solve_matrix), methods=["POST"]),
         Route("/api/tree", _json_route(_search_tree), methods=["POST"]),
         Route("/api/ordering", _json_route(_ordering_run), methods=["POST"]),
@@ -79,7 +90,19 @@ def create_app(
         Route("/stepper.css", _text(STEPPER_STYLE, "text/css")),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, middleware=[Middleware(SameOriginGuard, hosts=list(hosts))])
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        slots.close()
+
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(SameOriginGuard, hosts=list(hosts))],
+        lifespan=lifespan,
+    )
+    app.state.slots = slots  # the server's searches, counted (tests and the load benchmark)
+    return app
 
 
 def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
@@ -92,15 +115,24 @@ def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
 
 
 def _play_socket(
-    offered: dict[str, GameEntry], preset: Preset | None
+    offered: dict[str, GameEntry], preset: Preset | None, slots: SearchSlots
 ) -> Callable[[WebSocket], Awaitable[None]]:
-    """The Play page's websocket: a `PlaySession` for each connection, its search stopped when
-    the connection closes; the page starts with `preset` when there is one."""
+    """The Play page's websocket: a `PlaySession` for each connection, its searches run in
+    `slots`, its search stopped when the connection closes; the page starts with `preset` when
+    there is one. One connection more than `MOST_CONNECTIONS` is told so and closed."""
     listed = games_message(offered, preset)
+    connections = 0
 
     async def play(websocket: WebSocket) -> None:
+        nonlocal connections
         await websocket.accept()
-        session = PlaySession(offered)
+        if connections >= MOST_CONNECTIONS:
+            full = f"the server holds {MOST_CONNECTIONS} games at once: close another tab"
+            await websocket.send_json({"type": "error", "message": full})
+            await websocket.close(TRY_AGAIN_LATER, full)
+            return
+        connections += 1
+        session = PlaySession(offered, slots)
         sender = asyncio.create_task(session.deliver(websocket.send_json))
         await session.send(listed)
         try:
@@ -109,6 +141,7 @@ def _play_socket(
         except WebSocketDisconnect:
             pass
         finally:
+            connections -= 1
             await session.close()
             sender.cancel()
 

@@ -4,12 +4,14 @@ thinking streamed to the page while it searches.
 `PlaySession` holds one tab's game: the game (by a name the server offers: `offered_games`),
 the position it started from, the moves played, which seat the person has and the program's
 player, built by `zerosum.players` from the strength the page asks for (`program_spec`) and
-watched as it thinks (`zerosum.players.Watch`). A search runs in a worker thread, one at a time
-per connection; what it reports on the way (an engine iteration, MCTS's root moves, Connect
-Four's proven columns) is handed to the event loop, which sends it. Every search is bounded by
-the server (`MOST_SECONDS`, `MOST_NODES`, `MOST_ITERATIONS`, `SOLVER_NODES`), whatever the
-page asks; "stop" makes the program move now, and a closed tab stops its search. Every input
-is read by the library's own parsers; a refused one is an "error" message of one line.
+watched as it thinks (`zerosum.players.Watch`). A search runs in a worker thread of the
+server's (`zerosum.web.slots.SearchSlots`: a few at once, the others waiting in line, told their
+place), one at a time per connection; what it reports on the way (an engine iteration, MCTS's
+root moves, Connect Four's proven columns) is handed to the event loop, which sends it. Every
+search is bounded by the server (`MOST_SECONDS`, `MOST_NODES`, `MOST_ITERATIONS`,
+`SOLVER_NODES`, a table of `TABLE_MB`), whatever the page asks; "stop" makes the program move
+now, and a closed tab stops its search. Every input is read by the library's own parsers; a
+refused one is an "error" message of one line.
 
 A trained network plays as the `az:DIR` player (the strength "network"): the page names a run
 of `zerosum train` by its directory on the server's computer, read when the game starts, so a
@@ -46,6 +48,7 @@ from zerosum.web.offer import Preset as Preset
 from zerosum.web.offer import games_message as games_message
 from zerosum.web.offer import network_preset as network_preset
 from zerosum.web.offer import offered_games as offered_games
+from zerosum.web.slots import SearchSlots
 from zerosum.web.thinking import ESTIMATE_SCALE as ESTIMATE_SCALE
 from zerosum.web.thinking import columns_message, iteration_message, mcts_message, result_of
 from zerosum.web.thinking import first_player_bar as first_player_bar
@@ -59,6 +62,10 @@ is "not proven yet" (what it proved stays in its table, and the later moves go q
 FALLBACK_SECONDS = 1.0
 """Seconds the engine thinks in Connect Four with the solver on, when the solver has not
 proven every column within `SOLVER_NODES`: early in the game, the move is the engine's."""
+
+TABLE_MB = 16.0
+"""The megabytes of the transposition table of a tab's engine (or Connect Four's solver): the
+server holds `zerosum.web.slots.MOST_CONNECTIONS` tabs, so their tables stay within 1.6 GB."""
 
 MESSAGE_CHARACTERS = 100_000
 """The longest message read from the page (a position in any game's notation is far shorter)."""
@@ -84,8 +91,11 @@ class PlaySession:
     message from the page; `send(message)` is how the session talks to it; `close()` stops
     the search when the tab goes away."""
 
-    def __init__(self, offered: dict[str, registry.GameEntry]) -> None:
+    def __init__(
+        self, offered: dict[str, registry.GameEntry], slots: SearchSlots | None = None
+    ) -> None:
         self.offered = offered
+        self.slots = SearchSlots() if slots is None else slots
         self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.loop = asyncio.get_running_loop()
         self.setup: registry.Setup | None = None
@@ -99,8 +109,9 @@ class PlaySession:
         self.searcher: Any = None  # the engine, MCTS or solver searching now
         self.stopping = threading.Event()
         self.generation = 0  # a search started under an older one is forgotten
-        self.searches = 0  # searches ended, whichever way
+        self.searches = 0  # searches whose thread has ended, whichever way
         self.searched: Any = None  # the position being searched
+        self.in_line = False  # the search waits for one of the server's slots
 
     # -- the page's messages --
 
@@ -155,25 +166,34 @@ class PlaySession:
         human = message.get("human", 0)
         if human not in (0, 1) or isinstance(human, bool):
             raise ValueError(f"the person plays seat 0 or 1, not {clipped(human)}")
-        setup = playable_setup(name, position.strip())
         strength = message.get("strength")
-        spec = program_spec(setup, strength)
-        watch = Watch(self._started, self._iteration, self._progress)
-        solver: ConnectFourExact | None = None
-        if spec.kind == "solver" and registry.refers_to(setup.entry.solver, ConnectFourExact):
-            # The solver scores every column; the engine moves where it has not proven them all.
-            solver = ConnectFourExact(setup.game)  # type: ignore[arg-type]
-            fallback = f"engine:time={FALLBACK_SECONDS},nodes={MOST_NODES}"
-            program = make_player(
-                parse_player(fallback), setup.game, Seat(setup.entry, watch=watch)
-            )
-        else:
-            program = make_player(spec, setup.game, Seat(setup.entry, watch=watch))
+        # Reading the position and making the program (its table, its compiled search) take
+        # a while: in a thread, so that the server goes on answering the other tabs meanwhile.
+        setup, spec, program, solver = await asyncio.to_thread(
+            self._program, name, position.strip(), strength
+        )
         await self._forget_search()
         self.setup, self.played, self.human = setup, [], human
         self.spec, self.program, self.solver = spec, program, solver
         self.budget = budget_text(strength)  # type: ignore[arg-type]
         await self._go_on()
+
+    def _program(
+        self, name: str, position: str, strength: object
+    ) -> tuple[registry.Setup, PlayerSpec, Callable[[Any], Any], ConnectFourExact | None]:
+        """The game, the program's spec, its player and Connect Four's solver (or None) for a
+        new game; ValueError for a position or a strength refused."""
+        setup = playable_setup(name, position)
+        spec = program_spec(setup, strength)
+        watch = Watch(self._started, self._iteration, self._progress)
+        engine_seat = Seat(setup.entry, table_mb=TABLE_MB, watch=watch)
+        if spec.kind == "solver" and registry.refers_to(setup.entry.solver, ConnectFourExact):
+            # The solver scores every column; the engine moves where it has not proven them all.
+            solver = ConnectFourExact(setup.game, TABLE_MB)  # type: ignore[arg-type]
+            fallback = parse_player(f"engine:time={FALLBACK_SECONDS},nodes={MOST_NODES}")
+            return setup, spec, make_player(fallback, setup.game, engine_seat), solver
+        seat = engine_seat if spec.kind == "engine" else Seat(setup.entry, watch=watch)
+        return setup, spec, make_player(spec, setup.game, seat), None
 
     async def person_moves(self, text: object) -> None:
         setup = self._playing()
@@ -203,13 +223,17 @@ class PlaySession:
         await self._go_on()
 
     def move_now(self) -> None:
-        """Ask the program's search to end now: it plays the best move it has."""
+        """Ask the program's search to end now: it plays the best move it has (a search
+        waiting in line for a slot ends as soon as it starts)."""
         if self._busy():
-            self.loop.create_task(self._halt())
+            self.loop.create_task(self._halt(leave_line=False))
 
     async def close(self) -> None:
-        """The tab is gone: stop its search and wait for the worker thread to end."""
+        """The tab is gone: stop its search, wait for the worker thread to end, and let go of
+        the program (its table's memory is free at once, not at the next garbage collection:
+        the program's callbacks and the session refer to each other)."""
         await self._forget_search()
+        self.program = self.solver = self.searcher = self.thinking = None
 
     # -- the game --
 
@@ -278,18 +302,34 @@ class PlaySession:
         setup, spec = self.setup, self.spec
         assert setup is not None and spec is not None
         state = self.state
-        left = spec.options.get("time")
-        await self.send(
-            {
-                "type": "thinking",
-                "player": {"az": "network"}.get(spec.kind, spec.kind),
-                "budget": self.budget,
-                "seconds_left": left,
-            }
-        )
-        self.searched = state
+
+        async def wait(place: int) -> None:
+            self.in_line = True
+            most = self.slots.most
+            await self.send(
+                {
+                    "type": "waiting",
+                    "place": place,
+                    "searches": most,
+                    "text": f"the server runs {most} search{'es' * (most > 1)} at once:"
+                    f" the program waits for one to end ({place} in line)",
+                }
+            )
+
+        async def begin() -> None:
+            self.in_line = False
+            self.searched = state
+            await self.send(
+                {
+                    "type": "thinking",
+                    "player": {"az": "network"}.get(spec.kind, spec.kind),
+                    "budget": self.budget,
+                    "seconds_left": spec.options.get("time"),
+                }
+            )
+
         try:
-            move = await self.loop.run_in_executor(None, self._choose, state)
+            move = await self.slots.run(lambda: self._choose(state), wait, begin)
         except ValueError as error:
             if generation == self.generation:
                 await self.send({"type": "error", "message": one_line(str(error))})
@@ -302,7 +342,7 @@ class PlaySession:
                 await self.send({"type": "error", "message": one_line(failed)})
             return
         finally:
-            self.searches += 1
+            self.in_line = False
         if generation != self.generation:  # a new game, a take-back or a closed tab
             return
         self.played.append(Played(state, move))
@@ -311,11 +351,14 @@ class PlaySession:
     def _choose(self, state: Any) -> Any:
         """The program's move in `state` (in the worker thread)."""
         assert self.setup is not None and self.program is not None
-        if self.solver is not None:
-            move = self._solved_move(state)
-            if move is not None:
-                return move
-        return self.program(state)
+        try:
+            if self.solver is not None:
+                move = self._solved_move(state)
+                if move is not None:
+                    return move
+            return self.program(state)
+        finally:
+            self.searches += 1
 
     def _solved_move(self, state: Any) -> Any:
         """Connect Four with the solver on: each column's score, sent as it is proven; the
@@ -365,13 +408,16 @@ class PlaySession:
 
         self.loop.call_soon_threadsafe(send)
 
-    async def _halt(self) -> None:
-        """Stop the running search, and wait for its thread to end."""
+    async def _halt(self, leave_line: bool = True) -> None:
+        """Stop the running search, and wait for its thread to end; a search waiting in line
+        for a slot leaves it, when `leave_line`, or else ends as soon as it starts."""
         task = self.thinking
         if task is None:
             return
         self.stopping.set()
         while not task.done():
+            if leave_line and self.in_line:
+                task.cancel()
             searcher = self.searcher
             if searcher is not None:
                 searcher.stop()

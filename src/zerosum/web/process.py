@@ -16,12 +16,21 @@ STARTUP_SECONDS = 60
 
 
 @contextmanager
-def served() -> Iterator[str]:
-    """The address (`http://127.0.0.1:PORT`) of `zerosum serve --port 0` run in a process of its
-    own, stopped by Ctrl-C when the block ends; RuntimeError when it does not say where it
-    serves within `STARTUP_SECONDS`."""
+def served(*options: str) -> Iterator[str]:
+    """The address (`http://127.0.0.1:PORT`) of `zerosum serve --port 0 OPTIONS` run in a
+    process of its own, stopped by Ctrl-C when the block ends; RuntimeError when it does not say
+    where it serves within `STARTUP_SECONDS`."""
+    with serving(*options) as (address, _):
+        yield address
+
+
+@contextmanager
+def serving(*options: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`served`, with the server's process (to watch its memory and its processor time)."""
     server = subprocess.Popen(
-        [sys.executable, "-m", "zerosum", "serve", "--port", "0"], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-m", "zerosum", "serve", "--port", "0", *options],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert server.stdout is not None
@@ -30,7 +39,7 @@ def served() -> Iterator[str]:
         found = re.match(r"serving the page at (\S+)/ ", server.stdout.readline())
         if found is None:
             raise RuntimeError("zerosum serve did not say where it serves")
-        yield found[1]
+        yield found[1], server
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=30)

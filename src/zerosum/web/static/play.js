@@ -198,6 +198,16 @@ function startThinking(message) {
   countdown = setInterval(tell, 100);
 }
 
+// The server runs a few searches at once: this one waits in line for its turn.
+function waitForSlot(message) {
+  thinking = true;
+  clearInterval(countdown);
+  countdown = null;
+  byId("stop").disabled = false;
+  byId("status").textContent = "The program waits for the server...";
+  byId("waiting").textContent = message.text;
+}
+
 function stopThinking() {
   thinking = false;
   clearInterval(countdown);
@@ -297,6 +307,9 @@ function receive(event) {
       break;
     case "position":
       showPosition(message);
+      break;
+    case "waiting":
+      waitForSlot(message);
       break;
     case "thinking":
       startThinking(message);
