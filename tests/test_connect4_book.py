@@ -166,6 +166,48 @@ def test_a_book_of_another_board_is_refused(small_book):
         ConnectFourSolver(ConnectFour(), table_mb=4, book=book)
 
 
+SMALL = "connect4(width=5,height=4)"
+
+
+def test_book_file_answers_solve_analyze_and_play_from_the_file_given(small_book, cli):
+    book, path = small_book
+    position = "1"  # in the book, its player to move winning, one move losing
+    state = book.game.parse_state(position)
+    answer = cli.json("solve", SMALL, position, "--book", str(path))
+    assert answer["score"] == book.score(state) == 1
+    assert answer["nodes"] <= book.game.width  # a look at each child, no search
+    searched = cli.json("solve", SMALL, position, "--no-book")
+    assert searched["score"] == 1 and searched["nodes"] > 1000
+    exact = cli.json("analyze", SMALL, position, "--exact", "--book", str(path))
+    assert exact["nodes"] == 0 and exact["all_moves"] == {
+        str(move + 1): -book.score(book.game.result(state, move))
+        for move in book.game.legal_moves(state)
+    }
+    played = cli("play", SMALL, "--ai", "perfect", "--book", str(path), answers=["q"])
+    assert played.code == 0, played.err
+
+
+def test_a_book_file_the_solver_cannot_read_is_one_line(small_book, tmp_path, cli):
+    _, path = small_book
+    assert "built for ConnectFour(width=5, height=4" in cli.error(
+        "solve", "connect4", "4", "--book", str(path)
+    )
+    broken = damaged(path, tmp_path, "flipped")
+    assert "corrupted table (checksum mismatch)" in cli.error(
+        "analyze", SMALL, "--exact", "--book", str(broken)
+    )
+    assert "tictactoe has none" in cli.error("solve", "tictactoe", "--book", str(path))
+    assert "tictactoe has none" in cli.error("analyze", "tictactoe", "--exact", "--book", str(path))
+    assert "--order asks for an exact search instead" in cli.error(
+        "solve", SMALL, "--book", str(path), "--order", "12345"
+    )
+    assert "not the engine's" in cli.error(
+        "play", SMALL, "--ai", "engine:depth=2", "--book", str(path)
+    )
+    both = cli("solve", SMALL, "--book", str(path), "--no-book")
+    assert both.code == 2 and "argument --no-book: not allowed with argument --book" in both.err
+
+
 def test_a_stopped_build_goes_on_from_its_last_whole_chunk(tmp_path, small_book):
     game = ConnectFour(5, 4)
     chunks = []

@@ -150,9 +150,10 @@ class Seat:
     choices, how to ask a human (`ask(game, state) -> move or None`), the tables a searching
     player scores positions from, the megabytes of the engine's or the solver's transposition
     table (`table_mb`, None for their default), and for the `solver` player: whether it may
-    pass the solver's stated limits (`no_limit`), whether it searches without its opening book
-    (`no_book`), and how to show it thinking (`thinking(solver, state)`, a context around each
-    of its searches: the command line draws a bar on a terminal)."""
+    pass the solver's stated limits (`no_limit`), the file of its opening book (`book`, None for
+    the package's), whether it searches without one (`no_book`), and how to show it thinking
+    (`thinking(solver, state)`, a context around each of its searches: the command line draws
+    a bar on a terminal)."""
 
     entry: GameEntry
     seed: int = 0
@@ -160,6 +161,7 @@ class Seat:
     tablebase: Any = None
     table_mb: float | None = None
     no_limit: bool = False
+    book: str | None = None
     no_book: bool = False
     thinking: Callable[[ExactSolver, Any], AbstractContextManager[None]] | None = None
     watch: Watch | None = None
@@ -340,6 +342,8 @@ def _solver_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
         if solver is not None:
             solver.no_limit = seat.no_limit
             solver.no_book = seat.no_book
+            if seat.book is not None:
+                solver.read_book(seat.book)
             thinking = seat.thinking or (lambda solver, state: nullcontext())
 
             def choose(state: Any) -> Any:

@@ -14,8 +14,8 @@ from typing import Any
 
 from zerosum import notation, registry
 from zerosum.cli.common import (
+    add_book,
     add_game_argument,
-    add_no_book,
     add_no_limit,
     game_setup,
     print_json,
@@ -102,7 +102,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " search of each move to the end",
     )
     add_no_limit(parser, "with --exact: the nodes of a Connect Four solve or an exact search")
-    add_no_book(parser, "with --exact: the solver")
+    add_book(parser, "with --exact: the solver")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -187,7 +187,7 @@ def run_exact(args: argparse.Namespace) -> int:
             raise ValueError(f"--exact searches to the end: it takes no --{option}")
     setup = registry.unfinished(game_setup(args))
     solver = setup.entry.own_solver(setup.game, args.table_mb)
-    values = all_moves(setup, solver, no_limit=args.no_limit, no_book=args.no_book)
+    values = all_moves(setup, solver, no_limit=args.no_limit, book=args.book, no_book=args.no_book)
     best, value = values.best_first()[0]
     report: dict[str, Any] = {
         "game": setup.name,

@@ -6,11 +6,14 @@ import argparse
 import json
 import re
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from zerosum import registry
 from zerosum.limits import NO_LIMIT, clipped, one_line
 from zerosum.registry import Setup
+
+if TYPE_CHECKING:
+    from zerosum.solve.answer import ExactSolver
 
 
 class Parser(argparse.ArgumentParser):
@@ -36,15 +39,31 @@ def add_no_limit(parser: argparse.ArgumentParser, cost: str) -> None:
     )
 
 
-def add_no_book(parser: argparse.ArgumentParser, who: str = "the solver") -> None:
-    """The `--no-book` option of a command whose solver answers from an opening book."""
-    parser.add_argument(
+def add_book(parser: argparse.ArgumentParser, who: str = "the solver") -> None:
+    """The `--book FILE` and `--no-book` options of a command whose solver answers from an
+    opening book (`use_book` applies them)."""
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument(
+        "--book",
+        metavar="FILE",
+        help=f"{who} answers from this Connect Four opening book (one built by zerosum"
+        " tablebase build connect4-book --plies N) instead of the package's",
+    )
+    chosen.add_argument(
         "--no-book",
         dest="no_book",
         action="store_true",
         help=f"{who} searches from scratch, without Connect Four's opening book (the exact"
         " score of every position of its first plies, which it otherwise answers at once)",
     )
+
+
+def use_book(solver: ExactSolver, book: str | None, no_book: bool) -> None:
+    """`--book FILE` (None: the package's) and `--no-book` on `solver`; ValueError in one line
+    for a book the solver cannot read."""
+    solver.no_book = no_book
+    if book is not None:
+        solver.read_book(book)
 
 
 GAME_HELP = (

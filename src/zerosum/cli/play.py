@@ -17,7 +17,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from zerosum import notation, players, registry
-from zerosum.cli.common import add_game_argument, add_no_book, add_no_limit, game_setup
+from zerosum.cli.common import add_book, add_game_argument, add_no_limit, game_setup
 from zerosum.cli.play_hidden import run_hidden
 from zerosum.cli.solve import watched
 from zerosum.compiled.choice import IMPLEMENTATIONS
@@ -139,15 +139,22 @@ def add_solver_options(parser: argparse.ArgumentParser) -> None:
         help=f"the solver player's table (connect4's; default {DEFAULT_TABLE_MB:g} MB)",
     )
     add_no_limit(parser, "the nodes of the solver player's Connect Four solves")
-    add_no_book(parser, "the solver player")
+    add_book(parser, "the solver player")
 
 
 def solver_seat(args: argparse.Namespace, spec: players.PlayerSpec) -> dict[str, Any]:
-    """What `--table-mb`, `--no-limit` and `--no-book` give the `solver` player's seat;
-    ValueError for a `--table-mb` no solver player reads."""
+    """What `--table-mb`, `--no-limit`, `--book` and `--no-book` give the `solver` player's
+    seat; ValueError for a `--table-mb` or a `--book` no solver player reads."""
     if args.table_mb is not None and spec.kind != "solver":
         raise ValueError(f"--table-mb sizes the solver player's table, not the {spec.kind}'s")
-    return {"table_mb": args.table_mb, "no_limit": args.no_limit, "no_book": args.no_book}
+    if args.book is not None and spec.kind != "solver":
+        raise ValueError(f"--book is the solver player's opening book, not the {spec.kind}'s")
+    return {
+        "table_mb": args.table_mb,
+        "no_limit": args.no_limit,
+        "book": args.book,
+        "no_book": args.no_book,
+    }
 
 
 def thinking(solver: ExactSolver, state: Any) -> AbstractContextManager[None]:

@@ -20,11 +20,12 @@ from tqdm import tqdm
 
 from zerosum import notation, registry
 from zerosum.cli.common import (
+    add_book,
     add_game_argument,
-    add_no_book,
     add_no_limit,
     game_setup,
     print_json,
+    use_book,
 )
 from zerosum.cli.progress import Bar, progress
 from zerosum.cli.solve_hidden import run_hidden
@@ -89,7 +90,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " machine's memory)",
     )
     add_no_limit(parser, "the target of an exact Pig solve, the nodes of an exact search")
-    add_no_book(parser)
+    add_book(parser)
     parser.add_argument(
         "--exact",
         action="store_true",
@@ -122,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         values = all_moves(
             setup, solver if not exact_search_options(args) else None, weak=args.weak,
             algorithm=args.algorithm, order=args.order, no_limit=args.no_limit,
+            book=args.book,
             no_book=args.no_book,
         )  # fmt: skip
     answer = solve(setup, args, solver)
@@ -161,11 +163,13 @@ def all_moves(
     algorithm: str | None = None,
     order: str | None = None,
     no_limit: bool = False,
+    book: str | None = None,
     no_book: bool = False,
 ) -> MoveValues:
     """The exact value of every legal move of `setup`'s position for its player to move: by
     `solver` (the game's own, when it scores moves), else by an exact search of each child
-    (`algorithm`, `order`); the solver with its opening book unless `no_book`; progress on a
+    (`algorithm`, `order`); the solver with its opening book (the file `book`, or the package's)
+    unless `no_book`; progress on a
     terminal. ValueError when the game is over, or has dice, or the solver scores no moves one
     by one."""
     registry.unfinished(setup)
@@ -174,11 +178,16 @@ def all_moves(
         if not solver.scores_moves:
             raise ValueError(f"{name}'s solver does not score every move (--all-moves, --exact)")
         solver.no_limit = no_limit
-        solver.no_book = no_book
+        use_book(solver, book, no_book)
         with watched(solver, setup.state, f"scoring every move of {name}"):
             return solver.move_values(setup.state, weak=weak)
     if weak:
         raise ValueError("--weak is for games whose solver has a weak mode (connect4)")
+    if book is not None:
+        raise ValueError(
+            f"--book is read by a game's own solver with an opening book (connect4's): {name}"
+            " has none"
+        )
     if not setup.entry.solvable:
         raise ValueError(
             f"{name} has too many positions to value its moves by searching to the end:"
@@ -244,7 +253,7 @@ def solve(
         if args.weak and not solver.weak:
             raise ValueError(f"{setup.entry.name}'s solver has no weak mode (--weak)")
         solver.no_limit = args.no_limit
-        solver.no_book = getattr(args, "no_book", False)
+        use_book(solver, getattr(args, "book", None), getattr(args, "no_book", False))
         if shown is not None:  # one bar for a whole file of positions: no bar of its own
             return solver.answer(setup.state, weak=args.weak)
         with watched(solver, setup.state, f"solving {setup.entry.name}"):
@@ -255,6 +264,15 @@ def solve(
                 f"--weak is for the game's own solver, and {options} for an exact search instead"
             )
         raise ValueError("--weak is for games whose solver has a weak mode (connect4)")
+    if getattr(args, "book", None) is not None and not over:
+        raise ValueError(
+            "--book is read by a game's own solver with an opening book (connect4's): "
+            + (
+                f"{options} for an exact search instead"
+                if asked
+                else f"{setup.entry.name} has none"
+            )
+        )
     order = notation.move_order(setup.game, setup.state, args.order) if generic_order else None
     if shown is not None:  # one bar for a whole file of positions
         return exact_search(

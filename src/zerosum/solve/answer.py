@@ -82,6 +82,14 @@ class ExactSolver:
     no_book = False
     """True to search from scratch, without the solver's opening book (`--no-book`)."""
 
+    def read_book(self, path: str) -> None:
+        """Answer from the opening book in the file `path` from now on (`--book FILE`);
+        ValueError when the solver reads no book, or the file is not one of its board's."""
+        raise ValueError(
+            "--book is for a solver that answers from an opening book (connect4's),"
+            f" not {type(self).__name__}"
+        )
+
     def work(self) -> int:
         """The work done so far by the running `answer` (0 when the solver does not count)."""
         return 0

@@ -523,6 +523,11 @@ class ConnectFourExact(ExactSolver):
         if value != (self.solver.book is None):
             self.solver.use_book(None if value else self.book)
 
+    def read_book(self, path: str) -> None:
+        book = OpeningBook.load(path, self.game)
+        self.book = book
+        self.solver.use_book(book)
+
     def work(self) -> int:
         return self.solver.counter[0]  # the kernel's node count, read between its steps
 
