@@ -52,6 +52,7 @@ import zerosum.cli.play_hidden as play_hidden
 import zerosum.cli.train as train
 import zerosum.imperfect.tree as tree
 import zerosum.learn.player as network_player
+import zerosum.learn.training as training
 import zerosum.match as match
 import zerosum.solve.answer as answer
 import zerosum.solve.connect4 as connect4
@@ -60,7 +61,6 @@ from zerosum.cli import build_parser
 from zerosum.imperfect.cfr import Solver
 from zerosum.imperfect.strategy import Strategy
 from zerosum.learn import td
-from zerosum.learn.training import MANIFEST, Plan
 from zerosum.limits import Limit
 from zerosum.registry import setup
 from zerosum.solve import partitioned
@@ -90,6 +90,9 @@ SECONDS = 1.0
 
 GAMES_IN_A_MATCH = 20
 """The most games of a match here (a match of trained networks takes a second a game)."""
+
+TRAINING_JOB = {"SIMULATIONS": 4, "GAMES_PER_ROUND": 4, "GAMES": 6, "ROUNDS": 2}
+"""The most of each training limit here: a run of a few seconds."""
 
 OUTPUT = 20_000_000
 """Characters an example may print (a Grundy sequence of a million heaps is about 7 MB)."""
@@ -430,11 +433,11 @@ def training_runs(folder: Path) -> None:
     assert done.returncode == 0, done.stderr
     for name in ("trained-torn", "trained-hollow", "trained-other"):
         shutil.copytree(trained, folder / name)
-    halved(folder / "trained-torn" / MANIFEST)
+    halved(folder / "trained-torn" / training.MANIFEST)
     halved(next((folder / "trained-hollow").glob("best-*")))
-    manifest = json.loads((trained / MANIFEST).read_text())
+    manifest = json.loads((trained / training.MANIFEST).read_text())
     manifest["game"] = "connect4(width=5,height=4)"
-    (folder / "trained-other" / MANIFEST).write_text(json.dumps(manifest))
+    (folder / "trained-other" / training.MANIFEST).write_text(json.dumps(manifest))
 
 
 def td_evaluations(folder: Path) -> None:
@@ -510,7 +513,7 @@ def busy() -> Iterator[int]:
 
 
 @dataclass(frozen=True)
-class SmallPlan(Plan):
+class SmallPlan(training.Plan):
     """A training run's plan whose defaults make a round of a second: two games of two
     simulations a move with a network of 8 units, a gate and evaluations of two games."""
 
@@ -541,6 +544,8 @@ def small_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(train, "DEFAULT_SECONDS", SECONDS)
     monkeypatch.setattr(train, "TD_GAMES", 20)
     monkeypatch.setattr(train, "Plan", SmallPlan)
+    for name, most in TRAINING_JOB.items():
+        monkeypatch.setattr(training, name, replace(getattr(training, name), most=most))
     monkeypatch.setattr(parallel, "default_workers", lambda: 1)
     monkeypatch.setattr(network_player, "SIMULATIONS", 8)
 
