@@ -181,8 +181,12 @@ def served(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     return applications
 
 
-JAX_TESTS = ("test_learning.py", "test_td_pig.py", "test_web_network.py", "learning.md")
-"""Tests that import JAX (they train networks in this process): by module, or the guides'."""
+JAX_TESTS = (
+    "test_learning.py", "test_td_pig.py", "test_web_network.py", "learning.md",
+    "test_fuzz_cli.py::test_train_",
+)  # fmt: skip
+"""Tests that import JAX (they train networks in this process): by module, by test (the
+fuzzing of `zerosum train`), or the guides'."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

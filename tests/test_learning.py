@@ -278,6 +278,26 @@ def test_train_refuses_bad_options_in_one_line(cli, tmp_path):
     assert code == 2 and "imperfect information" in err
 
 
+@pytest.mark.parametrize(
+    "flag, value, limit",
+    [
+        ("--simulations", "100001", "self-play simulations a move 100,001 is over the limit"),
+        ("--simulations", "9" * 20, "self-play simulations a move of 20 digits is over"),
+        ("--games-per-round", "10001", "self-play games a round 10,001 is over the limit"),
+        ("--games", "1000000001", "games of a training run 1,000,000,001 is over the limit"),
+        ("--rounds", "10000001", "rounds of training 10,000,001 is over the limit"),
+    ],
+)
+def test_train_refuses_a_job_past_its_limits_before_its_first_file(
+    cli, tmp_path, flag, value, limit
+):
+    # Each was taken, and the run went on for ever: a move, a round or the run never ended.
+    # No run can be made under a file: the limit is what refuses it, before any file.
+    (tmp_path / "file").write_text("")
+    err = cli.error("train", "tictactoe", "--out", str(tmp_path / "file" / "run"), flag, value)
+    assert limit in err and "pass --no-limit" not in err, err
+
+
 def test_ctrl_c_leaves_a_run_that_plays_and_resumes(tmp_path):
     directory = tmp_path / "run"
     command = [sys.executable, "-m", "zerosum", "train", "tictactoe", "--out", str(directory),

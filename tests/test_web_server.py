@@ -158,6 +158,13 @@ def test_serve_refuses_a_port_out_of_range_and_an_address_not_this_computers(cli
     assert err.startswith("zerosum: error: cannot listen on 192.0.2.1:0")
 
 
+@pytest.mark.parametrize("host", ["\u0000", "é" * 70, "127.0.0.1\u0000"])
+def test_serve_refuses_a_host_that_is_no_name_in_one_line(cli, host):
+    # A NUL, a name no encoding makes a host name: the socket raised TypeError, a traceback.
+    err = cli.error("serve", "--host", host, "--port", "0")
+    assert "cannot listen on" in err and "not a host name or an address" in err, err
+
+
 def test_own_hosts_are_the_address_and_localhost_for_loopback():
     assert own_hosts("127.0.0.1", 8000) == [
         "127.0.0.1:8000",

@@ -9,6 +9,8 @@ import socket
 import sys
 import webbrowser
 
+from zerosum.limits import clipped
+
 LOOPBACK = "127.0.0.1"
 
 
@@ -106,6 +108,11 @@ def bind(host: str, port: int) -> socket.socket:
                 f"port {port} is in use on {host}: choose another with --port"
             ) from None
         raise ValueError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    except TypeError:  # a NUL in it, or no encoding makes it a host name
+        listening.close()
+        raise ValueError(
+            f"cannot listen on {clipped(host)}: not a host name or an address"
+        ) from None
     return listening
 
 

@@ -16,6 +16,7 @@ import re
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from zerosum.learn.training import (
     Maker,
     Plan,
     Progress,
+    check_budget,
     read_manifest,
     resume,
     start,
@@ -88,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         value = getattr(args, flag)
         if value is not None and value < 1:
             raise ValueError(f"--{flag.replace('_', '-')} must be at least 1, got {value}")
+    check_budget(args.games, args.rounds)
     if args.games is None and args.rounds is None and seconds is None:
         seconds = DEFAULT_SECONDS
     from zerosum.solve.parallel import default_workers
@@ -299,12 +302,12 @@ def plan_of(args: argparse.Namespace) -> Plan:
         options["gate_every"] = args.gate_every
     if args.hidden is not None:
         options["hidden"] = hidden_layers(args.hidden)
-    simulations = options.get("simulations", Plan.simulations)
-    opponents = args.opponent or [f"mcts:iterations={simulations}"]
+    plan = Plan(**options)
+    plan.check()  # before the default opponent, which searches as many simulations
+    opponents = args.opponent or [f"mcts:iterations={plan.simulations}"]
     for opponent in opponents:
         parse_player(opponent)  # refused now, not after the first round
-    options["opponents"] = tuple(opponents)
-    return Plan(**options)
+    return replace(plan, opponents=tuple(opponents))
 
 
 def opponent_makers(plan: Plan, game: Game) -> dict[str, Maker]:

@@ -56,6 +56,7 @@ from zerosum.learn import log, network
 from zerosum.learn.network import Params, Shape
 from zerosum.learn.player import network_player
 from zerosum.learn.selfplay import Evaluation, Examples, Settings, play
+from zerosum.limits import Limit
 from zerosum.match import Chooser, MatchResult, play_match
 
 FORMAT = "zerosum self-play run"
@@ -63,6 +64,33 @@ VERSION = 1
 MANIFEST = "manifest.json"
 OPENING_PLIES = 2
 """Random moves before a gate or evaluation game: the games differ, the players don't."""
+
+SIMULATIONS = Limit(
+    "self-play simulations a move",
+    100_000,
+    "a simulation takes about 30 µs here (Connect Four, the default network): three seconds a"
+    " move, hours a round",
+    liftable=False,
+)
+GAMES_PER_ROUND = Limit(
+    "self-play games a round",
+    10_000,
+    "64 games of Connect Four at 100 simulations take about 5 seconds here: 10,000 take 13"
+    " minutes before the network learns from any",
+    liftable=False,
+)
+GAMES = Limit(
+    "games of a training run",
+    1_000_000_000,
+    "Pig's TD(lambda) plays about 330 games a second here, self-play far fewer: over a month",
+    liftable=False,
+)
+ROUNDS = Limit(
+    "rounds of training",
+    10_000_000,
+    "a round takes a second at the least here: over a month",
+    liftable=False,
+)
 
 Maker = Callable[[int], Chooser]
 """`make(seed)`: a fresh player for each game of a match (`zerosum.players.player_maker`)."""
@@ -115,6 +143,8 @@ class Plan:
         for name, value in whole.items():
             if value < 1:
                 raise ValueError(f"{name} must be at least 1, got {value}")
+        SIMULATIONS.check(self.simulations)
+        GAMES_PER_ROUND.check(self.games_per_round)
         if self.temperature_moves < 0:
             raise ValueError(f"temperature_moves must be at least 0, got {self.temperature_moves}")
         positive: dict[str, float] = {"replays": self.replays, "learning_rate": self.learning_rate}
@@ -192,6 +222,15 @@ def start(directory: str, plan: Plan, game: Game) -> Run:
     )
     keep(run)
     return run
+
+
+def check_budget(games: int | None, rounds: int | None) -> None:
+    """ValueError unless each budget given, the games of a run in all and the rounds more, is
+    within its limit (`GAMES`, `ROUNDS`)."""
+    if games is not None:
+        GAMES.check(games)
+    if rounds is not None:
+        ROUNDS.check(rounds)
 
 
 def keep(run: Run) -> None:
@@ -317,6 +356,7 @@ def train(
     round on disk."""
     if games is None and seconds is None and rounds is None:
         raise ValueError("training needs a budget: a number of games, a time, or rounds")
+    check_budget(games, rounds)
     makers = dict(opponents or {})
     missing = [spec for spec in run.plan.opponents if spec not in makers]
     if missing:
