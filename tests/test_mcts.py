@@ -1,5 +1,7 @@
 """Monte Carlo tree search: UCT, the solver, PUCT, chance nodes, budgets, reuse, a fixed seed."""
 
+import importlib
+
 import pytest
 
 from zerosum.games.connect4 import ConnectFour
@@ -128,6 +130,28 @@ def test_uct_on_pig_rolls_where_the_solution_says_rolling_is_far_better(position
     state = game.parse_state(position)
     assert solve_pig(50).best_move(state) == ROLL
     assert mcts(game, state, iterations=2_000, seed=1).best_move == ROLL
+
+
+class CountedPig(Pig):
+    """Pig counting the moves (and rolls) played in it."""
+
+    played = 0
+
+    def result(self, state, move):
+        CountedPig.played += 1
+        return super().result(state, move)
+
+
+def test_a_playout_past_its_most_moves_ends_as_a_draw(monkeypatch):
+    # Pig to a billion points played at random would take hundreds of millions of moves.
+    module = importlib.import_module("zerosum.search.mcts")  # the package names its function so
+    monkeypatch.setattr(module, "PLAYOUT_MOVES", 40)
+    game = CountedPig(10**9)
+    result = mcts(game, game.initial_state(), iterations=30, seed=1)
+    assert result.iterations == 30 and result.value == 0.0
+    assert all(stats.value == 0.0 for stats in result.moves)
+    # each iteration: at most a few moves down the tree, then at most 40 played out
+    assert CountedPig.played <= 30 * (40 + 30)
 
 
 @pytest.mark.parametrize(

@@ -50,6 +50,10 @@ Evaluator = Callable[[Any], tuple[Mapping[Any, float], float]]
 
 CHANCE, TERMINAL = 2, 3
 REUSE_DEPTH = 4  # how many levels below the old root to look for the new root
+PLAYOUT_MOVES = 10_000
+"""The most moves (dice rolls too) of one random playout: a game that may go on for millions
+(Pig to 100,000 points played at random) ends there as a draw, so that one iteration's work is
+bounded and a time budget is kept. Every built-in game's playouts are far shorter."""
 PROGRESS_SECONDS = 0.1
 """Seconds between two reports of a search in progress (`on_progress`): ten a second, what a
 person watching can follow."""
@@ -349,15 +353,18 @@ class MCTS:
         return value if node.kind != 1 else -value
 
     def playout(self, state: Any) -> float:
-        """The result for player 0 of a game played out at random from `state`."""
+        """The result for player 0 of a game played out at random from `state`; 0 (a draw)
+        when it has not ended within `PLAYOUT_MOVES` moves."""
         game, rng, chance = self.game, self.rng, self.chance
-        while not game.is_terminal(state):
+        for _ in range(PLAYOUT_MOVES):
+            if game.is_terminal(state):
+                return game.utility(state, 0)
             if chance is not None and chance.is_chance(state):
                 outcomes = chance.chance_outcomes(state)
                 state = game.result(state, _sample(outcomes, rng.random()))
             else:
                 state = game.result(state, rng.choice(game.legal_moves(state)))
-        return game.utility(state, 0)
+        return game.utility(state, 0) if game.is_terminal(state) else 0.0
 
     def prove(self, path: list[_Node]) -> None:
         """Tighten the proven bounds from the end of `path` up, while they change."""
