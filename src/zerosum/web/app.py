@@ -105,7 +105,11 @@ def _play_socket(
         await session.send(listed)
         try:
             while True:
-                await session.receive(await websocket.receive_text())
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")  # a binary frame has bytes instead
+                await session.receive(text if text is not None else message.get("bytes"))
         except WebSocketDisconnect:
             pass
         finally:
