@@ -34,7 +34,7 @@ from zerosum.web.app import create_app
 from zerosum.web.play import MESSAGE_CHARACTERS
 
 EXAMPLES = 100
-"""Conversations in a run of the tests: about 30 seconds."""
+"""Conversations in a run of the tests: about 2 seconds."""
 
 HANG = 120
 """Seconds a conversation may take: it takes a fraction of one, so only a hang reaches this."""
