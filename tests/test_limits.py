@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import zerosum
-from zerosum.limits import Limit, clipped, clipped_path, counted, shown
+from zerosum.limits import MESSAGE_LENGTH, Limit, clipped, clipped_path, counted, one_line, shown
 
 DOCS = Path(__file__).parent.parent / "docs"
 
@@ -106,3 +106,12 @@ def test_every_limit_is_in_the_guides_table():
         assert len(rows) == 1, f"{where}: no row '| {what} | {limit.most:,}' in docs/commands.md"
         assert ("| yes |" in rows[0]) == limit.liftable, f"{where}: --no-limit column"
     assert len(table) == len(limits), "a row of the table names no limit"
+
+
+def test_one_line_is_at_most_the_message_length_with_both_ends_kept():
+    for length in (MESSAGE_LENGTH, MESSAGE_LENGTH + 1, 10_000):
+        message = "start\n" + "x" * length + "\nend"
+        line = one_line(message)
+        assert "\n" not in line and len(line) <= MESSAGE_LENGTH, len(line)
+        assert line.startswith("start x") and line.endswith("x end")
+    assert one_line("short\nmessage") == "short message"

@@ -5,11 +5,14 @@ separators refused; the limits on cells, digits, files and the exact solver, eac
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction as F
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from zerosum.theory.matrix import closed_form, solve
+from zerosum.theory.matrix import closed_form, eliminate_dominated, solve
 from zerosum.theory.payoffs import (
     CELL_DIGITS,
     FILE_BYTES,
@@ -210,3 +213,72 @@ def test_cells_beyond_floats_past_the_exact_limit_are_refused_with_both_reasons(
     row = " ".join(["1e400"] + ["1"] * 300)
     err = cli.error("matrix", row)
     assert "an entry is too large for floating point, and the exact solver's time" in err
+
+
+def _eliminated_step_by_step(matrix: list[list[int]], weak: bool) -> tuple:
+    """Iterated elimination as the textbook states it, every pair compared again at each step:
+    the oracle of the library's, which compares a strategy again only when it must."""
+    rows, columns = list(range(len(matrix))), list(range(len(matrix[0])))
+    steps = []
+
+    def beats(theirs: list[int], mine: list[int]) -> bool:
+        if weak:
+            return all(t >= m for t, m in zip(theirs, mine, strict=True)) and theirs != mine
+        return all(t > m for t, m in zip(theirs, mine, strict=True))
+
+    while True:
+        lines = {
+            "row": {i: [matrix[i][j] for j in columns] for i in rows},
+            "column": {j: [-matrix[i][j] for i in rows] for j in columns},
+        }
+        found = next(
+            (
+                (player, strategy, other)
+                for player in ("row", "column")
+                if len(lines[player]) > 1
+                for strategy, mine in lines[player].items()
+                for other, theirs in lines[player].items()
+                if other != strategy and beats(theirs, mine)
+            ),
+            None,
+        )
+        if found is None:
+            return tuple(rows), tuple(columns), tuple(steps)
+        steps.append(found)
+        (rows if found[0] == "row" else columns).remove(found[1])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(1, 6).flatmap(
+        lambda rows: st.lists(
+            st.lists(st.integers(-3, 3), min_size=rows, max_size=rows), min_size=1, max_size=6
+        )
+    ),
+    st.booleans(),
+)
+def test_iterated_elimination_removes_what_the_textbooks_step_by_step_elimination_does(
+    matrix, weak
+):
+    reduction = eliminate_dominated(matrix, weak=weak)
+    steps = tuple((e.player, e.strategy, e.dominated_by) for e in reduction.eliminations)
+    assert (reduction.rows, reduction.columns, steps) == _eliminated_step_by_step(matrix, weak)
+
+
+def test_iterated_elimination_is_bounded_by_its_comparisons_and_refused_in_one_line(
+    monkeypatch,
+):
+    import zerosum.theory.matrix as theory
+
+    row = [[i % 7 for i in range(300)]]  # 257 of its columns go, one a step
+    assert len(eliminate_dominated(row).eliminations) == 257
+    monkeypatch.setattr(
+        theory, "DOMINANCE_COMPARISONS", replace(theory.DOMINANCE_COMPARISONS, most=10_000)
+    )
+    with pytest.raises(ValueError) as refused:
+        eliminate_dominated(row)
+    message = str(refused.value)
+    assert message.startswith("the comparisons of iterated elimination of dominated strategies")
+    assert "is over the limit of 10,000" in message and "\n" not in message
+    assert message.endswith("; pass --no-limit to try anyway")
+    assert len(eliminate_dominated(row, lifted=True).eliminations) == 257

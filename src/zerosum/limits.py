@@ -101,8 +101,9 @@ def one_line(message: str) -> str:
     line = " ".join(message.split("\n"))
     if len(line) <= MESSAGE_LENGTH:
         return line
-    half = MESSAGE_LENGTH // 2
-    return f"{line[:half]} ... {line[-half:]}"
+    cut = " ... "
+    half = (MESSAGE_LENGTH - len(cut)) // 2
+    return f"{line[:half]}{cut}{line[-half:]}"
 
 
 def counted(count: int, one: str, many: str = "") -> str:

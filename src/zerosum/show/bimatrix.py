@@ -61,7 +61,7 @@ def solve_game(
     return SolvedBimatrix(
         game=game,
         pure=pure_equilibria(game),
-        reduction=eliminate_dominated(game),
+        reduction=eliminate_dominated(game, lifted=lifted),
         enumerated=enumerated,
         reached={label: lemke_howson(game, label) for label in labels},
         zero_sum=solve(game.row_payoffs, no_limit=lifted) if game.zero_sum else None,

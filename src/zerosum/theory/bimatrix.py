@@ -131,13 +131,14 @@ def pure_equilibria(data: Game) -> tuple[tuple[int, int], ...]:
     )
 
 
-def eliminate_dominated(data: Game) -> Reduction:
+def eliminate_dominated(data: Game, *, lifted: bool = False) -> Reduction:
     """Iterated elimination of strictly dominated strategies, each player judged by their own
     payoffs (`zerosum.theory.matrix.iterated_elimination`: the lowest-numbered dominated row
-    first, then columns, until nothing is dominated). No equilibrium is lost."""
+    first, then columns, until nothing is dominated, within `DOMINANCE_COMPARISONS` unless
+    `lifted`). No equilibrium is lost."""
     game = _game(data)
     rows, columns, eliminations = iterated_elimination(
-        game.row_payoffs.rows, game.column_payoffs.columns
+        game.row_payoffs.rows, game.column_payoffs.columns, lifted=lifted
     )
     return Reduction(rows, columns, eliminations)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from zerosum.limits import Limit
 from zerosum.theory import linear_program, rational
 from zerosum.theory.payoffs import (
     CELL_DIGITS,
@@ -29,6 +30,7 @@ from zerosum.theory.rational import EXACT_LIMIT, EXACT_SECONDS, exact_seconds
 __all__ = [
     "EXACT_LIMIT",
     "EXACT_SECONDS",
+    "DOMINANCE_COMPARISONS",
     "ClosedForm",
     "Elimination",
     "Exploitability",
@@ -314,18 +316,21 @@ def exploitability(
     )
 
 
-def eliminate_dominated(data: MatrixLike, *, weak: bool = False) -> Reduction:
+def eliminate_dominated(data: MatrixLike, *, weak: bool = False, lifted: bool = False) -> Reduction:
     """The strategies left by iterated elimination of dominated pure strategies, and the order.
 
     A row is dominated by another row that pays the row player more against every remaining
     column (strictly); a column by another column that concedes less against every remaining
     row. With `weak`, "at least as much everywhere and more somewhere" suffices: the value is
     kept, though some optimal strategies may be lost. At each step the lowest-numbered dominated
-    row goes first, then columns; the process repeats until nothing is dominated.
+    row goes first, then columns; the process repeats until nothing is dominated. ValueError,
+    in one line, past `DOMINANCE_COMPARISONS` (unless `lifted`).
     """
     matrix = payoff_matrix(data)
     conceded = tuple(tuple(-entry for entry in column) for column in matrix.columns)
-    rows, columns, eliminations = iterated_elimination(matrix.rows, conceded, weak=weak)
+    rows, columns, eliminations = iterated_elimination(
+        matrix.rows, conceded, weak=weak, lifted=lifted
+    )
     return Reduction(
         rows=rows,
         columns=columns,
@@ -334,29 +339,69 @@ def eliminate_dominated(data: MatrixLike, *, weak: bool = False) -> Reduction:
     )
 
 
+DOMINANCE_COMPARISONS = Limit(
+    "the comparisons of iterated elimination of dominated strategies",
+    50_000_000,
+    "each payoff compared counts one and each pair of strategies compared 8 more (the cost of"
+    " starting to compare them); a step removes one strategy and may compare every pair"
+    " again: 2 to 20 s here (exact fractions are the slowest)",
+)
+"""The most comparisons of one iterated elimination (`iterated_elimination`): a matrix of a
+million cells could take a million steps of a million pairs each."""
+
+
+PAIR_COMPARISON = 8
+"""What starting to compare a pair of strategies counts in `DOMINANCE_COMPARISONS`: its time
+here, in payoffs compared."""
+
+
 def iterated_elimination(
     row_wins: Sequence[Sequence[Number]],
     column_wins: Sequence[Sequence[Number]],
     *,
     weak: bool = False,
+    lifted: bool = False,
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Elimination, ...]]:
     """Iterated elimination of dominated pure strategies when each player wants more of their
     own payoffs: `row_wins[i][j]` is the row player's at row i, column j, `column_wins[j][i]` the
     column player's (one list a column). The rows and columns left, and the eliminations in
     order, as `eliminate_dominated` describes (which passes the zero-sum game's columns
-    negated: what the column player concedes is what it does not win)."""
+    negated: what the column player concedes is what it does not win). ValueError, in one line,
+    past `DOMINANCE_COMPARISONS` comparisons (unless `lifted`)."""
     rows = list(range(len(row_wins)))
     columns = list(range(len(column_wins)))
     eliminations: list[Elimination] = []
+    # A strategy no other dominates stays so until the other player loses one: it is not
+    # compared again till then.
+    clean_rows: set[int] = set()
+    clean_columns: set[int] = set()
+    compared = _Comparisons(lifted)
     while True:
-        removal = _dominated(row_wins, rows, columns, "row", weak) or _dominated(
-            column_wins, columns, rows, "column", weak
-        )
+        removal = _dominated(
+            row_wins, rows, columns, "row", weak, clean_rows, compared
+        ) or _dominated(column_wins, columns, rows, "column", weak, clean_columns, compared)
         if removal is None:
             break
         eliminations.append(removal)
-        (rows if removal.player == "row" else columns).remove(removal.strategy)
+        if removal.player == "row":
+            rows.remove(removal.strategy)
+            clean_columns.clear()
+        else:
+            columns.remove(removal.strategy)
+            clean_rows.clear()
     return tuple(rows), tuple(columns), tuple(eliminations)
+
+
+class _Comparisons:
+    """The comparisons made so far by one elimination, held to `DOMINANCE_COMPARISONS`."""
+
+    def __init__(self, lifted: bool) -> None:
+        self.count = 0
+        self.lifted = lifted
+
+    def add(self, count: int) -> None:
+        self.count += count
+        DOMINANCE_COMPARISONS.check(self.count, lifted=self.lifted)
 
 
 def _dominated(
@@ -365,22 +410,41 @@ def _dominated(
     against: list[int],
     player: Literal["row", "column"],
     weak: bool,
+    clean: set[int],
+    compared: _Comparisons,
 ) -> Elimination | None:
-    """The first of `alive` lines dominated by another: its player wants more of each entry."""
+    """The first of `alive` lines dominated by another (its player wants more of each entry);
+    `clean` holds those known not to be, and gains those found not to be."""
     if len(alive) < 2:
         return None
+    seen: dict[int, list[Number]] = {}  # a line's payoffs against the strategies left
+
+    def payoffs(strategy: int) -> list[Number]:
+        if strategy not in seen:
+            seen[strategy] = [lines[strategy][k] for k in against]
+        return seen[strategy]
+
     for strategy in alive:
-        mine = [lines[strategy][k] for k in against]
+        if strategy in clean:
+            continue
+        mine, spent = payoffs(strategy), 0
         for other in alive:
             if other == strategy:
                 continue
-            theirs = [lines[other][k] for k in against]
+            theirs = payoffs(other)
             if weak:
                 beaten = all(t >= m for t, m in zip(theirs, mine, strict=True)) and theirs != mine
-            else:
-                beaten = all(t > m for t, m in zip(theirs, mine, strict=True))
+                spent += PAIR_COMPARISON + len(mine)
+            else:  # compared up to the first payoff where `other` does not pay more
+                pairs = enumerate(zip(theirs, mine, strict=True))
+                failed = next((k for k, (t, m) in pairs if not t > m), None)
+                beaten = failed is None
+                spent += PAIR_COMPARISON + (len(mine) if failed is None else failed + 1)
             if beaten:
+                compared.add(spent)
                 return Elimination(player, strategy, other)
+        compared.add(spent)
+        clean.add(strategy)
     return None
 
 

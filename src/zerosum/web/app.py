@@ -137,7 +137,11 @@ def _play_socket(
         await session.send(listed)
         try:
             while True:
-                await session.receive(await websocket.receive_text())
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")  # a binary frame has bytes instead
+                await session.receive(text if text is not None else message.get("bytes"))
         except WebSocketDisconnect:
             pass
         finally:
@@ -215,7 +219,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
         chunks.append(chunk)
     try:
         body = json.loads(b"".join(chunks))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # not JSON, a number of 4,300 digits, deep brackets
         raise RefusedRequest("the request is not JSON") from None
     if not isinstance(body, dict):
         raise RefusedRequest("the request is not a JSON object")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zerosum.limits import NO_LIMIT
+from zerosum.limits import NO_LIMIT, one_line
 from zerosum.show.bimatrix import bimatrix_report, dominance_report, pair_texts, solve_game
 from zerosum.show.matrix import TABLE_COLUMNS, TABLE_ROWS, matrix_report, number_text
 from zerosum.theory.matrix import eliminate_dominated, pure_values, solve
@@ -41,8 +41,9 @@ def solved_matrix(text: str) -> dict[str, Any]:
     command's table: the page draws what the command draws), and the steps of iterated
     elimination of strictly dominated strategies; and for a game with two rows (or two
     columns) the picture of its envelope as SVG (`zerosum.web.envelope`), where it peaks and
-    what it shows, or, for another shape, null and why. ValueError, with the parser's
-    message, for a text that is not a matrix or is over the command's limits.
+    what it shows, or, for another shape, null and why. The dominance steps are null, and
+    `dominance_note` says why, past the library's `DOMINANCE_COMPARISONS`. ValueError, with
+    the parser's message, for a text that is not a matrix or is over the command's limits.
 
     A text of payoff pairs ("3,1 0,0; 0,0 1,3") is a bimatrix game: its answer is
     `bimatrix_answer`'s.
@@ -54,7 +55,6 @@ def solved_matrix(text: str) -> dict[str, Any]:
     except ValueError as error:  # the page has no --no-limit: the server keeps the limits
         raise ValueError(str(error).removesuffix(f"; pass {NO_LIMIT} to try anyway")) from None
     pure = pure_values(matrix)
-    reduction = eliminate_dominated(matrix)
     report = matrix_report(pure, solve(matrix))
     rows, columns = matrix.shape
     table = rows <= TABLE_ROWS and columns <= TABLE_COLUMNS  # as the command draws it
@@ -70,9 +70,17 @@ def solved_matrix(text: str) -> dict[str, Any]:
     except ValueError as why:  # not 2 x n nor n x 2: no picture, and the reason
         report["picture"] = report["picture_best"] = None
         report["picture_note"] = str(why)
-    report["dominance"] = dominance_report(
-        reduction.eliminations, reduction.rows, reduction.columns
-    )
+    try:
+        reduction = eliminate_dominated(matrix)
+        report["dominance"] = dominance_report(
+            reduction.eliminations, reduction.rows, reduction.columns
+        )
+        report["dominance_note"] = None
+    except ValueError as why:  # past its limit: the value stands, the steps are not shown
+        report["dominance"] = None
+        report["dominance_note"] = one_line(
+            str(why).removesuffix(f"; pass {NO_LIMIT} to try anyway")
+        )
     return report
 
 

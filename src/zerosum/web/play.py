@@ -124,8 +124,12 @@ class PlaySession:
         while True:
             await send(await self.outbox.get())
 
-    async def receive(self, text: str) -> None:
-        """Answer one message of the page, as the JSON text it sent."""
+    async def receive(self, text: str | bytes | None) -> None:
+        """Answer one message of the page, as the JSON text it sent (a binary frame, bytes,
+        is refused)."""
+        if not isinstance(text, str):
+            await self.send({"type": "error", "message": "a message is JSON text, not binary"})
+            return
         if len(text) > MESSAGE_CHARACTERS:
             await self.send({"type": "error", "message": "the message is too long"})
             return

@@ -54,9 +54,14 @@ function showPayoffs(answer) {
   answer.column_maxima.forEach((high) => foot.append(element("td", high, "margin")));
 }
 
-function showDominance(dominance, listId = "dominance", leftId = "dominance-left") {
+function showDominance(dominance, listId = "dominance", leftId = "dominance-left", note = "") {
   const list = byId(listId);
   list.replaceChildren();
+  if (!dominance) {  // past the server's limit: the reason instead of the steps
+    list.append(element("li", note));
+    byId(leftId).textContent = "";
+    return;
+  }
   for (const step of dominance.eliminations) {
     const name = step.player === "row" ? rowName : columnName;
     // In a bimatrix game the column player is judged by its own payoffs, not by what it concedes.
@@ -140,7 +145,7 @@ function show(answer) {
   byId("precision").textContent = exact
     ? "Exact: the strategies and the value are fractions, proved optimal."
     : "In floating point: the matrix is too large to solve exactly in the time allowed, or has cells that are not exact.";
-  showDominance(answer.dominance);
+  showDominance(answer.dominance, "dominance", "dominance-left", answer.dominance_note);
   // The picture is the server's SVG, made of numbers it computed and names it wrote (R1, C1):
   // no text typed on the page is in it.
   byId("picture").innerHTML = answer.picture || "";
