@@ -33,6 +33,17 @@ def settled(condition: Any) -> None:
         time.sleep(0.01)
 
 
+def line_up(first: Any, second: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Two tabs each start a game with the program to move: the first's searches, the second's
+    waits in line; the second's `waiting` message and what came before it."""
+    for websocket in (first, second):
+        until(websocket, "games")
+    first.send_json(new("connect4", human=1, strength=LONG))
+    until(first, "iteration")
+    second.send_json(new("connect4", human=1, strength=LONG))
+    return until(second, "waiting")
+
+
 @pytest.fixture
 def one_search():
     """A server running one search at once, on one event loop for all its connections."""
@@ -43,12 +54,7 @@ def one_search():
 def test_a_tab_past_the_servers_searches_waits_in_line_and_is_told_its_place(one_search):
     client, slots = one_search
     with client.websocket_connect(URL) as first, client.websocket_connect(URL) as second:
-        for websocket in (first, second):
-            until(websocket, "games")
-        first.send_json(new("connect4", human=1, strength=LONG))
-        until(first, "iteration")
-        second.send_json(new("connect4", human=1, strength=LONG))
-        waiting, before = until(second, "waiting")
+        waiting, before = line_up(first, second)
         assert [message["type"] for message in before] == ["position"]
         assert waiting["place"] == 1 and waiting["searches"] == 1
         assert waiting["text"] == (
@@ -86,12 +92,7 @@ def test_a_tab_closed_while_in_line_leaves_it_and_its_search_never_starts(one_se
 def test_move_now_in_line_plays_as_soon_as_the_search_starts(one_search):
     client, slots = one_search
     with client.websocket_connect(URL) as first, client.websocket_connect(URL) as second:
-        for websocket in (first, second):
-            until(websocket, "games")
-        first.send_json(new("connect4", human=1, strength=LONG))
-        until(first, "iteration")
-        second.send_json(new("connect4", human=1, strength=LONG))
-        until(second, "waiting")
+        line_up(first, second)
         second.send_json({"type": "stop"})  # asked to move now while waiting: it stays in line
         first.send_json({"type": "stop"})
         until(first, "position")

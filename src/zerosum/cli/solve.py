@@ -184,10 +184,7 @@ def all_moves(
     if weak:
         raise ValueError("--weak is for games whose solver has a weak mode (connect4)")
     if book is not None:
-        raise ValueError(
-            f"--book is read by a game's own solver with an opening book (connect4's): {name}"
-            " has none"
-        )
+        raise _unread_book(f"{name} has none")
     if not setup.entry.solvable:
         raise ValueError(
             f"{name} has too many positions to value its moves by searching to the end:"
@@ -265,13 +262,8 @@ def solve(
             )
         raise ValueError("--weak is for games whose solver has a weak mode (connect4)")
     if getattr(args, "book", None) is not None and not over:
-        raise ValueError(
-            "--book is read by a game's own solver with an opening book (connect4's): "
-            + (
-                f"{options} for an exact search instead"
-                if asked
-                else f"{setup.entry.name} has none"
-            )
+        raise _unread_book(
+            f"{options} for an exact search instead" if asked else f"{setup.entry.name} has none"
         )
     order = notation.move_order(setup.game, setup.state, args.order) if generic_order else None
     if shown is not None:  # one bar for a whole file of positions
@@ -460,3 +452,10 @@ def watched(solver: ExactSolver, state: Any, what: str) -> Iterator[None]:
         finally:  # also on Ctrl-C: the reader stops before the bar is closed
             stop.set()
             reader.join()
+
+
+def _unread_book(reason: str) -> ValueError:
+    """The refusal of a `--book` that no solver of the request reads, and why."""
+    return ValueError(
+        f"--book is read by a game's own solver with an opening book (connect4's): {reason}"
+    )
