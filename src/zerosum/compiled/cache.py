@@ -104,16 +104,13 @@ def build(
             key = _key(source, imports)
             name = f"zerosum_{template.__name__.rsplit('.', 1)[-1]}_{key[:20]}"
             text = _with_game(source, [*imports, _decorator(cache=True)])
-            text = text.replace(GAME, f"{GAME}\nimport functools\n\nfrom numba import njit\n", 1)
             with told(f"{what} (once; later runs read the cache)"):
                 module = _load(name, text)  # a search with signatures compiles as it is imported
                 if module is not None:
                     compile_now(module)
             if module is not None:
                 return module
-        text = _with_game(source, [_decorator(cache=False)]).replace(
-            GAME, f"{GAME}\nimport functools\n\nfrom numba import njit\n", 1
-        )
+        text = _with_game(source, [_decorator(cache=False)])
         module = types.ModuleType(f"zerosum_{template.__name__.rsplit('.', 1)[-1]}_{next(_MEMORY)}")
         module.__dict__.update(bindings)
         sys.modules[module.__name__] = module  # numba finds an object mode block's globals there
@@ -130,9 +127,10 @@ def _decorator(cache: bool) -> str:
 
 
 def _with_game(source: str, lines: list[str]) -> str:
-    """`source` with its game block replaced by `lines`."""
+    """`source` with its game block replaced by numba's imports and `lines`."""
     start, end = source.index(GAME), source.index(END)
-    return source[: start + len(GAME)] + "\n" + "\n".join(lines) + "\n" + source[end:]
+    block = ["import functools", "", "from numba import njit", *lines]
+    return source[: start + len(GAME)] + "\n" + "\n".join(block) + "\n" + source[end:]
 
 
 def _imports(bindings: Mapping[str, Any]) -> list[str] | None:
