@@ -28,6 +28,7 @@ a user's does later. Run many more examples by hand with
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import shutil
@@ -48,6 +49,7 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 import zerosum.cli.cfr as cfr
+import zerosum.cli.match as match_command
 import zerosum.cli.play_hidden as play_hidden
 import zerosum.cli.train as train
 import zerosum.imperfect.tree as tree
@@ -90,6 +92,10 @@ SECONDS = 1.0
 
 GAMES_IN_A_MATCH = 20
 """The most games of a match here (a match of trained networks takes a second a game)."""
+
+MOVES = 300
+"""The most moves of a game of a match, and of an MCTS playout, here: Pig to a hundred thousand
+points between MCTS players would otherwise take hours, as it does a user who asks for it."""
 
 TRAINING_JOB = {"SIMULATIONS": 4, "GAMES_PER_ROUND": 4, "GAMES": 6, "ROUNDS": 2}
 """The most of each training limit here: a run of a few seconds."""
@@ -526,10 +532,10 @@ class SmallPlan(training.Plan):
 
 
 def small_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every job a valid command line asks for ends within seconds: its limits made small (a
-    request past them is refused, as a user's past the real ones is) and the defaults of jobs
-    without one (CFR's iterations, a training run's length and plan, the `az` player's
-    simulations, self-play's processes) made small too."""
+    """Every job a valid command line asks for ends within seconds: its limits made small and
+    never lifted (a request past them is refused, as a user's past the real ones is) and the
+    defaults of jobs without one (CFR's iterations, a training run's length and plan, the `az`
+    player's simulations, self-play's processes) made small too."""
     for module in (answer, connect4):  # a search to the end stops within seconds, by its limit
         for name, value in vars(module).items():
             if isinstance(value, Limit) and "nodes" in value.what:
@@ -537,6 +543,8 @@ def small_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tree, "HISTORIES", replace(tree.HISTORIES, most=HISTORIES))
     monkeypatch.setattr(cfr, "ITERATIONS", replace(cfr.ITERATIONS, most=ITERATIONS))
     monkeypatch.setattr(match, "GAMES", replace(match.GAMES, most=GAMES_IN_A_MATCH))
+    monkeypatch.setattr(match_command, "MOST_MOVES", MOVES)
+    monkeypatch.setattr(importlib.import_module("zerosum.search.mcts"), "PLAYOUT_MOVES", MOVES)
     for module in (cfr, play_hidden):
         monkeypatch.setattr(module, "DEFAULT_ITERATIONS", 20)
     for module in (cfr, train):
@@ -548,6 +556,17 @@ def small_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(training, name, replace(getattr(training, name), most=most))
     monkeypatch.setattr(parallel, "default_workers", lambda: 1)
     monkeypatch.setattr(network_player, "SIMULATIONS", 8)
+    monkeypatch.setattr(Limit, "check", _held)
+
+
+_check = Limit.check
+
+
+def _held(limit: Limit, value: int, *, lifted: bool = False, needs: str = "") -> None:
+    """`Limit.check` with no limit lifted: `--no-limit` is tried, but a request past a limit
+    would then run as long as it asks (`cfr connect4 --no-limit` unrolls a tree of billions of
+    histories), which a user may choose and a test may not."""
+    _check(limit, value, needs=needs)
 
 
 def _served_at_once(server: Any, sockets: list | None = None) -> None:

@@ -262,3 +262,33 @@ def test_a_match_may_start_from_a_position_and_a_tree_is_its_position(cli):
     assert "not both" in cli.error(
         "match", "tictactoe", "X........", "--a", "random", "--b", "random", "--openings", "f"
     )
+
+
+def test_a_game_stops_unfinished_at_its_most_moves():
+    game, rng = Pig(target=100), random.Random(3)
+    roll = lambda state: "roll" if "roll" in game.legal_moves(state) else None  # noqa: E731
+    played = []
+    final = play_game(
+        game, [roll, roll], game.initial_state(), rng, lambda *m: played.append(m), most_moves=7
+    )
+    assert len(played) == 7 and not game.is_terminal(final)
+
+
+def test_a_game_past_the_most_moves_of_a_match_is_an_adjudicated_draw():
+    game = Pig(target=100_000)  # about 170,000 moves between random players
+    random_ = player_maker("random", game)
+    result = play_match(game, random_, random_, 3, most_moves=500)
+    assert (result.wins, result.draws, result.losses, result.adjudicated) == (0, 3, 0, 3)
+    ended = play_match(Pig(target=10), random_, random_, 4, most_moves=500)
+    assert ended.adjudicated == 0 and ended.draws == 0  # Pig has no draw
+
+
+def test_match_reports_its_adjudicated_games(cli):
+    argv = ["match", "pig(target=100000)", "--a", "random", "--b", "random", "--games", "2"]
+    report = cli.json(*argv, "--most-moves", "400")
+    assert (report["draws"], report["adjudicated"], report["most_moves"]) == (2, 2, 400)
+    code, out, _ = cli(*argv, "--most-moves", "400")
+    assert code == 0 and "2 games still going after 400 moves scored a draw (adjudicated)" in out
+    assert cli.error(*argv, "--most-moves", "0") == (
+        "zerosum: error: --most-moves must be at least 1, got 0\n"
+    )

@@ -10,7 +10,9 @@ players from specs such as `mcts:iterations=800` or `engine:time=0.5`.
 even-numbered games and B in odd ones, each pair of games from the same opening when a list
 of openings is given, and returns a `MatchResult`: A's wins, draws and losses, A's score with
 a 95% confidence interval (Wilson's score interval), and the Elo difference that score implies
-with its 95% error.
+with its 95% error. A game of a match still going after `MOST_MOVES` moves (a cycle two
+players never leave, or Pig to a hundred thousand points) is scored a draw and counted as
+adjudicated, so that a match ends.
 """
 
 from __future__ import annotations
@@ -41,6 +43,13 @@ GAMES = Limit(
     liftable=False,
 )
 
+MOST_MOVES = 20_000
+"""The moves (a roll of the dice is a move) a game of a match may last before it is scored a
+draw: more than any game here can last when it ends by its rules (chess, drawn here at fifty
+moves without a capture or a pawn move, ends within 12,000 plies), and a bound on a game that
+two players would never end (Pig to a hundred thousand points takes about 170,000 moves
+between random players)."""
+
 
 @dataclass(frozen=True)
 class MatchResult:
@@ -53,13 +62,15 @@ class MatchResult:
     difference A minus B that the score implies, `400 log10(score / (1 - score))`, and `elo_error`
     its 95% half-width by the delta method. Both are None when the score is 0 or 1 (the Elo
     difference is then unbounded). `left` is True when a player left a game: the match
-    ended before all its games were played.
+    ended before all its games were played. `adjudicated` counts the draws among them that were
+    scored at a game's most moves rather than played out.
     """
 
     wins: int
     draws: int
     losses: int
     left: bool = False
+    adjudicated: int = 0
 
     @property
     def games(self) -> int:
@@ -114,12 +125,18 @@ def play_game(
     state: Any,
     rng: random.Random,
     observe: Observer | None = None,
+    most_moves: int | None = None,
 ) -> Any | None:
     """Play from `state` to the end (`players[p]` moves for player p; the dice rolled with
-    `rng`); the final state, or None when a player left. ValueError when a player chooses an
-    illegal move."""
+    `rng`); the final state, or None when a player left. With `most_moves`, the game stops after
+    that many moves (a roll of the dice is a move): the state returned is then unfinished.
+    ValueError when a player chooses an illegal move."""
     dice = game if isinstance(game, Chance) else None
+    moves = 0
     while not game.is_terminal(state):
+        if moves == most_moves:
+            return state
+        moves += 1
         player: Player | None
         if dice is not None and dice.is_chance(state):
             outcomes = dice.chance_outcomes(state)
@@ -148,6 +165,7 @@ def play_match(
     openings: Sequence[Any] | None = None,
     seed: int = 0,
     progress: Callable[[MatchResult], None] | None = None,
+    most_moves: int = MOST_MOVES,
 ) -> MatchResult:
     """Play `games` games between A and B, alternating who starts; the result for A.
 
@@ -156,17 +174,20 @@ def play_match(
     (so each opening is played once with each player moving first), else from the initial
     position. `seed` fixes the dice and every player's random choices. `progress`, when given, is
     called with the running result after each game. When a player leaves a game, the match
-    ends there: the result counts the games finished and says `left`.
+    ends there: the result counts the games finished and says `left`. A game that has not
+    ended after `most_moves` moves is scored a draw, and counted in `adjudicated`.
     """
     if games < 1:
         raise ValueError(f"a match needs at least 1 game, got {games}")
+    if most_moves < 1:
+        raise ValueError(f"a game of a match needs at least 1 move, got {most_moves:,}")
     GAMES.check(games)
     if openings is not None and not openings:
         raise ValueError("the list of openings is empty")
     for number, opening in enumerate(openings or (), 1):
         if game.is_terminal(opening):
             raise ValueError(f"opening {number} is a finished game: there is nothing to play")
-    wins = draws = losses = 0
+    wins = draws = losses = adjudicated = 0
     result = MatchResult(0, 0, 0)
     for index in range(games):
         start = game.initial_state() if not openings else openings[(index // 2) % len(openings)]
@@ -174,14 +195,18 @@ def play_match(
         player_a = a(seed * 1_000_003 + 2 * index)
         player_b = b(seed * 1_000_003 + 2 * index + 1)
         players = (player_a, player_b) if a_side == 0 else (player_b, player_a)
-        final = play_game(game, players, start, random.Random(seed * 7919 + index))
+        rng = random.Random(seed * 7919 + index)
+        final = play_game(game, players, start, rng, most_moves=most_moves)
         if final is None:
-            return MatchResult(wins, draws, losses, left=True)
-        outcome = game.utility(final, a_side)
+            return MatchResult(wins, draws, losses, left=True, adjudicated=adjudicated)
+        if game.is_terminal(final):
+            outcome = game.utility(final, a_side)
+        else:  # still going at its most moves: a draw
+            outcome, adjudicated = 0, adjudicated + 1
         wins += outcome > 0
         draws += outcome == 0
         losses += outcome < 0
-        result = MatchResult(wins, draws, losses)
+        result = MatchResult(wins, draws, losses, adjudicated=adjudicated)
         if progress is not None:
             progress(result)
     return result

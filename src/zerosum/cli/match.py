@@ -11,7 +11,7 @@ from zerosum.cli.play import add_solver_options, ask_move, solver_seat
 from zerosum.cli.progress import progress
 from zerosum.game import Game, StateText, require
 from zerosum.limits import clipped_path, counted
-from zerosum.match import GAMES, MatchResult, play_match
+from zerosum.match import GAMES, MOST_MOVES, MatchResult, play_match
 from zerosum.players import Seat
 from zerosum.show.words import number
 
@@ -44,6 +44,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ),
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for dice and random choices")
+    parser.add_argument(
+        "--most-moves",
+        type=int,
+        default=MOST_MOVES,
+        metavar="N",
+        help=(
+            f"a game still going after N moves (a roll of the dice is a move) is scored a draw,"
+            f" and counted as adjudicated (default {MOST_MOVES:,})"
+        ),
+    )
     add_solver_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
@@ -58,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         GAMES.check(args.games)
     except ValueError as error:
         raise ValueError(f"--games: {error}") from None
+    if args.most_moves < 1:
+        raise ValueError(f"--most-moves must be at least 1, got {args.most_moves:,}")
     a, b = players.parse_player(args.a), players.parse_player(args.b)
     human = "human" in (a.kind, b.kind)
     if setup.position and args.openings is not None:
@@ -78,9 +90,9 @@ def run(args: argparse.Namespace) -> int:
 
         result = play_match(
             game, player_a, player_b, args.games, openings=openings, seed=args.seed,
-            progress=played,
+            progress=played, most_moves=args.most_moves,
         )  # fmt: skip
-    report = match_report(args.game, a.text, b.text, result)
+    report = match_report(args.game, a.text, b.text, result, args.most_moves)
     if args.json:
         print_json(report)
         return 0
@@ -124,7 +136,7 @@ def _read_openings(game: Game, path: str) -> list:
     return openings
 
 
-def match_report(game: str, a: str, b: str, result: MatchResult) -> dict:
+def match_report(game: str, a: str, b: str, result: MatchResult, most_moves: int) -> dict:
     """The JSON object of a match, from player A's side."""
     low, high = result.score_interval
     return {
@@ -140,6 +152,8 @@ def match_report(game: str, a: str, b: str, result: MatchResult) -> dict:
         "elo": None if result.elo is None else round(result.elo, 1),
         "elo_error": None if result.elo_error is None else round(result.elo_error, 1),
         "left": result.left,
+        "most_moves": most_moves,
+        "adjudicated": result.adjudicated,
     }
 
 
@@ -159,6 +173,11 @@ def describe(report: dict) -> str:
     ]
     if report["left"]:
         lines.append("the match was left unfinished: only the games finished are counted")
+    if report["adjudicated"]:
+        games_ = counted(report["adjudicated"], "game", "games")
+        lines.append(
+            f"{games_} still going after {report['most_moves']:,} moves scored a draw (adjudicated)"
+        )
     if report["games"]:
         lines.append(
             f"score {number(round(report['mean_score'], 4))}"
