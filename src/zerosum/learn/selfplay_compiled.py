@@ -1,0 +1,131 @@
+"""Self-play over the compiled PUCT (`zerosum.compiled.puct`): `zerosum.learn.selfplay.play`
+with `impl="compiled"`.
+
+The same games as the Python self-play, step for step (read the ideas there): every game
+advances one simulation at a time, the new positions of all of them go through the network
+(numpy) as one batch, a root never scored is scored alone before its noise, each move is
+recorded and chosen by `selfplay.Record`. The random draws are the same ones in the same
+order (a generator for the moves, one a game for its root noise), so that from the same
+`seed` the two play the same games (the tests check it); only the trees live in arrays and
+their descents and back-ups in compiled code, a call for all the games at once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+
+from zerosum.compiled.mcts_tree import MOVE
+from zerosum.compiled.puct import Forest
+from zerosum.game import Game
+from zerosum.learn.network import Params, forward, masked_softmax
+from zerosum.learn.selfplay import Examples, Record, Settings, value_scale
+
+
+def play(
+    game: Game,
+    params: Params,
+    settings: Settings,
+    games: int,
+    seed: int,
+    *,
+    poll: Callable[[], None] | None = None,
+) -> Examples:
+    """`games` games of self-play searched by the compiled PUCT (as `selfplay.play`)."""
+    scale = value_scale(game)
+    forest = Forest(game, games, c=settings.c, scale=scale)
+    weights = {name: np.asarray(value, np.float32) for name, value in params.items()}
+    rng = random.Random(seed)
+    noise = [random.Random(rng.randrange(2**32)) for _ in range(games)]
+    records = [Record() for _ in range(games)]
+    done = np.zeros(games, np.int64)
+    active = np.ones(games, bool)
+    twin = forest.compiled.twin
+    assert twin is not None  # the Forest needs one
+    sides = Sides(forest, weights, settings, noise, done)
+    for tree in range(games):
+        forest.plant(tree, twin.to_words(forest.game.initial_state()))
+        sides.start(tree)
+    finished: list[Examples] = []
+    while active.any():
+        if poll is not None:
+            poll()
+        if forest.descend(active):
+            sides.answer()
+        done[active] += 1
+        for tree in np.flatnonzero(active).tolist():
+            low, high = forest.bounds(tree)
+            if done[tree] < settings.simulations and low != high:
+                continue
+            position = sides.move(tree, records[tree], rng)
+            if forest.compiled.terminal(position):
+                results = [float(forest.compiled.utility(position, p)) / scale for p in (0, 1)]
+                finished.append(records[tree].examples(game, results))
+                active[tree] = False
+    moves = forest.move_count
+    return Examples.joined(finished) if finished else Examples.empty(0, moves)
+
+
+class Sides:
+    """What the games do between simulations: ask the network, start a search, move."""
+
+    def __init__(
+        self,
+        forest: Forest,
+        params: Params,
+        settings: Settings,
+        noise: list[random.Random],
+        done: np.ndarray,
+    ) -> None:
+        self.forest, self.params, self.settings = forest, params, settings
+        self.noise, self.done = noise, done
+        self.alone = np.zeros(len(noise), bool)
+        self.observation = np.zeros(forest.inputs, np.float32)
+
+    def answer(self) -> None:
+        """The network on the positions the forest's descent left waiting, one batch."""
+        forest = self.forest
+        count = forest.count
+        scores, values = forward(self.params, forest.observations[:count], np)
+        forest.back_up(masked_softmax(scores, forest.legal[:count]), values)
+
+    def start(self, tree: int) -> None:
+        """A search of the tree's root: scored alone first if it never was (the noise goes on
+        the network's priors), then its noise."""
+        forest = self.forest
+        self.done[tree] = 0
+        if forest.visits(tree) == 0:
+            self.alone[tree] = True
+            forest.descend(self.alone)
+            self.alone[tree] = False
+            self.answer()
+            self.done[tree] = 1
+        settings = self.settings
+        forest.add_noise(tree, self.noise[tree], settings.noise_alpha, settings.noise_fraction)
+
+    def move(self, tree: int, record: Record, rng: random.Random) -> np.ndarray:
+        """Record the root's example, play the move its visits choose, start the search of the
+        new position unless the game is over; the new position."""
+        forest = self.forest
+        rows = list(forest.children(tree))
+        low, high = forest.bounds(tree)
+        if low == high:  # the solver proved the position: its best moves are the lesson
+            rows = [row for row in rows if forest.bounds(tree, row) == (low, low)]
+            weights = np.ones(len(rows))
+        else:
+            weights = np.array([forest.visits(tree, row) for row in rows], np.float64)
+        visits = [forest.visits(tree, row) for row in rows]
+        numbers = [int(forest.numbers[forest.nodes[tree, row, MOVE]]) for row in rows]
+        position = forest.root_states[tree]
+        mover = int(forest.compiled.to_move(position))
+        forest.compiled.observe(position, mover, self.observation)
+        index = record.choose(
+            self.observation, mover, numbers, weights, visits, forest.move_count, self.settings,
+            rng,
+        )  # fmt: skip
+        child = forest.move_to(tree, rows[index])
+        if not forest.compiled.terminal(child):
+            self.start(tree)
+        return child
