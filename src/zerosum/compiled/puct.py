@@ -55,8 +55,10 @@ from zerosum.search.mcts import noisy_priors
 
 __all__ = ["Forest", "supports"]
 
-INITIAL_ROWS = 1024
-"""Rows of each tree at first; `back_up` doubles them when a tree might outgrow them."""
+INITIAL_ROWS = 4096
+"""Rows of each tree at first. A tree whose root moves down past half of them is compacted
+(the subtree kept moved to the first rows: `compact`), and `back_up` doubles every tree's
+rows when one might outgrow them."""
 
 
 def supports(game: Any) -> bool:
@@ -189,9 +191,16 @@ class Forest:
             self.nodes[tree, row, KIND] = self.compiled.to_move(child)
         self.roots[tree] = row
         self.root_states[tree] = child
+        if self.used[tree] > self.nodes.shape[1] // 2:
+            self._compact(tree)
         return child
 
     # What a tree knows.
+
+    def proven(self) -> np.ndarray:
+        """For each tree, whether the solver proved its root's value (bool)."""
+        rows = self.values[np.arange(len(self.roots)), self.roots]
+        return rows[:, LOWER] == rows[:, UPPER]
 
     def children(self, tree: int) -> range:
         """The rows of the root's moves, in the game's order (empty before it is expanded)."""
@@ -212,6 +221,14 @@ class Forest:
         """The proven lower and upper bounds of node `row` (the root by default), for player 0."""
         node = self.roots[tree] if row is None else row
         return float(self.values[tree, node, LOWER]), float(self.values[tree, node, UPPER])
+
+    def _compact(self, tree: int) -> None:
+        """The subtree of the root of `tree` moved to its first rows, the others freed."""
+        spare_nodes, spare_values = np.empty_like(self.nodes[0]), np.empty_like(self.values[0])
+        self.used[tree] = self.kernels.compact(
+            self.nodes[tree], self.values[tree], self.roots[tree], spare_nodes, spare_values
+        )
+        self.roots[tree] = 0
 
     def _grow(self) -> None:
         """Twice the rows for every tree, the nodes kept."""

@@ -157,3 +157,23 @@ def back_up_batch(
         if tree_nodes[leaf, KIND] == 1:
             value = -value
         back_up(path, length, value, tree_nodes, tree_values, solver)
+
+
+@compiled()
+def compact(nodes, values, root, spare_nodes, spare_values):
+    """Move the subtree of `root` to the first rows of the tree (`nodes`, `values`), in
+    breadth-first order, through the spare arrays; the rows it then uses (the rest is free)."""
+    spare_nodes[0] = nodes[root]
+    spare_values[0] = values[root]
+    used, done = 1, 0
+    while done < used:
+        first, count = spare_nodes[done, FIRST], spare_nodes[done, COUNT]
+        if count:
+            spare_nodes[used : used + count] = nodes[first : first + count]
+            spare_values[used : used + count] = values[first : first + count]
+            spare_nodes[done, FIRST] = used
+            used += count
+        done += 1
+    nodes[:used] = spare_nodes[:used]
+    values[:used] = spare_values[:used]
+    return used

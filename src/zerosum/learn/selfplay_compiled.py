@@ -55,10 +55,8 @@ def play(
         if forest.descend(active):
             sides.answer()
         done[active] += 1
-        for tree in np.flatnonzero(active).tolist():
-            low, high = forest.bounds(tree)
-            if done[tree] < settings.simulations and low != high:
-                continue
+        ready = active & (forest.proven() | (done >= settings.simulations))
+        for tree in np.flatnonzero(ready).tolist():
             position = sides.move(tree, records[tree], rng)
             if forest.compiled.terminal(position):
                 results = [float(forest.compiled.utility(position, p)) / scale for p in (0, 1)]
