@@ -179,8 +179,8 @@ class Forest:
         """Mix Dirichlet(`alpha`) noise drawn from `rng` into `fraction` of the priors of the
         root's moves (`zerosum.search.mcts.MCTS.add_noise`; the root is scored already)."""
         rows = self.children(tree)
-        priors = self.values[tree, rows, PRIOR]
-        self.values[tree, rows, PRIOR] = noisy_priors(list(priors), rng, alpha, fraction)
+        priors = self.values[tree, rows.start : rows.stop, PRIOR]
+        priors[:] = noisy_priors(priors.tolist(), rng, alpha, fraction)
 
     def move_to(self, tree: int, row: int) -> np.ndarray:
         """Root `tree` at its root's child `row`, the statistics below it kept; the child's

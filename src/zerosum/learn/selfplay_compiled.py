@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from zerosum.compiled.mcts_tree import MOVE
+from zerosum.compiled.mcts_tree import LOWER, MOVE, UPPER, VISITS
 from zerosum.compiled.puct import Forest
 from zerosum.game import Game
 from zerosum.learn.network import Params, forward, masked_softmax
@@ -107,15 +107,20 @@ class Sides:
         """Record the root's example, play the move its visits choose, start the search of the
         new position unless the game is over; the new position."""
         forest = self.forest
-        rows = list(forest.children(tree))
+        span = forest.children(tree)
+        children = forest.nodes[tree, span.start : span.stop]
+        rows, visits = list(span), children[:, VISITS].tolist()
+        numbers = forest.numbers[children[:, MOVE]].tolist()
         low, high = forest.bounds(tree)
         if low == high:  # the solver proved the position: its best moves are the lesson
-            rows = [row for row in rows if forest.bounds(tree, row) == (low, low)]
+            bounds = forest.values[tree, span.start : span.stop, LOWER : UPPER + 1].tolist()
+            best = [index for index, bound in enumerate(bounds) if bound == [low, low]]
+            rows, visits, numbers = (
+                [rows[i] for i in best], [visits[i] for i in best], [numbers[i] for i in best]
+            )  # fmt: skip
             weights = np.ones(len(rows))
         else:
-            weights = np.array([forest.visits(tree, row) for row in rows], np.float64)
-        visits = [forest.visits(tree, row) for row in rows]
-        numbers = [int(forest.numbers[forest.nodes[tree, row, MOVE]]) for row in rows]
+            weights = np.array(visits, np.float64)
         position = forest.root_states[tree]
         mover = int(forest.compiled.to_move(position))
         forest.compiled.observe(position, mover, self.observation)
