@@ -45,6 +45,7 @@ from zerosum.compiled.mcts_tree import (
     LOWER,
     MOVE,
     PRIOR,
+    TERMINAL,
     UNKNOWN,
     UPPER,
     VISITS,
@@ -126,6 +127,7 @@ class Forest:
         words, depth = compiled.words, compiled.max_plies + 2
         self.nodes = np.zeros((trees, INITIAL_ROWS, 5), np.int64)
         self.values = np.zeros((trees, INITIAL_ROWS, 4), np.float64)
+        self.trees = np.arange(trees)
         self.used = np.zeros(trees, np.int64)
         self.roots = np.zeros(trees, np.int64)
         self.root_states = np.zeros((trees, words), np.uint64)
@@ -182,24 +184,31 @@ class Forest:
         priors = self.values[tree, rows.start : rows.stop, PRIOR]
         priors[:] = noisy_priors(priors.tolist(), rng, alpha, fraction)
 
-    def move_to(self, tree: int, row: int) -> np.ndarray:
-        """Root `tree` at its root's child `row`, the statistics below it kept; the child's
-        position (a game that may be over)."""
-        child = np.zeros_like(self.root_states[tree])
-        self.compiled.play(self.root_states[tree], self.nodes[tree, row, MOVE], child)
-        if self.nodes[tree, row, KIND] == UNKNOWN and not self.compiled.terminal(child):
-            self.nodes[tree, row, KIND] = self.compiled.to_move(child)
+    def move_to(self, tree: int, row: int) -> None:
+        """Root `tree` at its root's child `row`, the statistics below it kept (the game may
+        be over there: `over`)."""
+        compiled, child = self.compiled, self.root_states[tree].copy()
+        compiled.play(self.root_states[tree], self.nodes[tree, row, MOVE], child)
+        if self.nodes[tree, row, KIND] == UNKNOWN:  # never reached: its kind, as descend gives
+            if compiled.terminal(child):
+                self.nodes[tree, row, KIND] = TERMINAL
+                self.values[tree, row, LOWER : UPPER + 1] = compiled.utility(child, 0)
+            else:
+                self.nodes[tree, row, KIND] = compiled.to_move(child)
         self.roots[tree] = row
         self.root_states[tree] = child
         if self.used[tree] > self.nodes.shape[1] // 2:
             self._compact(tree)
-        return child
+
+    def over(self, tree: int) -> bool:
+        """The game is over at the root of `tree`."""
+        return bool(self.nodes[tree, self.roots[tree], KIND] == TERMINAL)
 
     # What a tree knows.
 
     def proven(self) -> np.ndarray:
         """For each tree, whether the solver proved its root's value (bool)."""
-        rows = self.values[np.arange(len(self.roots)), self.roots]
+        rows = self.values[self.trees, self.roots]
         return rows[:, LOWER] == rows[:, UPPER]
 
     def children(self, tree: int) -> range:

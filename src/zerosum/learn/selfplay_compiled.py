@@ -57,8 +57,9 @@ def play(
         done[active] += 1
         ready = active & (forest.proven() | (done >= settings.simulations))
         for tree in np.flatnonzero(ready).tolist():
-            position = sides.move(tree, records[tree], rng)
-            if forest.compiled.terminal(position):
+            sides.move(tree, records[tree], rng)
+            if forest.over(tree):
+                position = forest.root_states[tree]
                 results = [float(forest.compiled.utility(position, p)) / scale for p in (0, 1)]
                 finished.append(records[tree].examples(game, results))
                 active[tree] = False
@@ -103,9 +104,9 @@ class Sides:
         settings = self.settings
         forest.add_noise(tree, self.noise[tree], settings.noise_alpha, settings.noise_fraction)
 
-    def move(self, tree: int, record: Record, rng: random.Random) -> np.ndarray:
+    def move(self, tree: int, record: Record, rng: random.Random) -> None:
         """Record the root's example, play the move its visits choose, start the search of the
-        new position unless the game is over; the new position."""
+        new position unless the game is over."""
         forest = self.forest
         span = forest.children(tree)
         children = forest.nodes[tree, span.start : span.stop]
@@ -128,7 +129,6 @@ class Sides:
             self.observation, mover, numbers, weights, visits, forest.move_count, self.settings,
             rng,
         )  # fmt: skip
-        child = forest.move_to(tree, rows[index])
-        if not forest.compiled.terminal(child):
+        forest.move_to(tree, rows[index])
+        if not forest.over(tree):
             self.start(tree)
-        return child
