@@ -1,13 +1,17 @@
 """Self-play positions a second on Connect Four, the compiled PUCT against the Python one, in
 one run (issue 36: at least 10x the 474 of the Python self-play at 50 simulations).
 
-Both play `--games` games side by side (the network's questions batched across them, as a
-round of `zerosum train` does in one process) with `--simulations` a move and a network of
-two layers of `--hidden` units (fresh weights, or the best of the run `--run DIR`): the same
-games from the same seed (`zerosum.learn.selfplay.play`, `impl=python` and `impl=compiled`;
-the run checks their examples are equal). Reported: positions a CPU second of each, the
-ratio, and where the compiled self-play's time goes (the compiled descents and back-ups, the
-network, the rest: the moves' Python), measured on a second, profiled pass.
+Both play games side by side (the network's questions batched across them, as a round of
+`zerosum train` does in one process) with `--simulations` a move and a network of two layers
+of `--hidden` units (fresh weights, or the best of the run `--run DIR`), from the same seed
+(`zerosum.learn.selfplay.play`, `impl=python` and `impl=compiled`): the compiled self-play
+`--games` games, the Python one `--python-games` (default a quarter of `--games`, at least 8:
+the same rate, less waiting), and the compiled one those too, to check that the two played
+the same games (their examples equal). Reported: positions a CPU second of each, the ratio,
+and where the compiled self-play's time goes, measured on one more, timed pass: the compiled
+descents and back-ups, the network (numpy's forward pass and softmax), the moves (recording
+the example, choosing, the root noise and the new root's search started: Python), the rest
+(the loop's Python between the calls).
 
 `--blas-threads` sets how many threads the network's matrix products use (the environment's
 `OPENBLAS_NUM_THREADS` and its peers, before numpy is imported): 1 is what a self-play worker
@@ -16,8 +20,7 @@ of `zerosum train` should use when the workers fill the cores.
     python benchmarks/selfplay_speed.py [--simulations 50] [--games 64] [--repeat 3]
         [--blas-threads 1] [--run DIR]
 
-The Python self-play gets `--python-games` games (default a quarter of `--games`, at least 8):
-the same rate, less waiting. CPU seconds of this process, not the wall clock.
+CPU seconds of this process, not the wall clock; each rate the best of `--repeat` runs.
 """
 
 from __future__ import annotations
@@ -81,31 +84,42 @@ def main() -> None:
         for f in ("observations", "legal", "policies", "values")
     )
 
-    # Where the compiled self-play's time goes: the kernels and the network, timed apart.
-    spent = {"descend": 0.0, "back up": 0.0, "network": 0.0}
-    forest_descend, forest_back_up = puct.Forest.descend, puct.Forest.back_up
-    forward = selfplay_compiled.forward
+    # Where the compiled self-play's time goes: the kernels, the network, the moves, timed apart.
+    spent = {"descend": 0.0, "back up": 0.0, "network": 0.0, "moves": 0.0}
+    wrapped = [
+        (puct.Forest, "descend", "descend"),
+        (puct.Forest, "back_up", "back up"),
+        (selfplay_compiled, "forward", "network"),
+        (selfplay_compiled, "masked_softmax", "network"),
+        (selfplay_compiled.Sides, "move", "moves"),
+    ]
+    originals = [getattr(owner, name) for owner, name, _ in wrapped]
 
-    def timed(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    def timed(part: str, function: Callable[..., Any]) -> Callable[..., Any]:
         def run(*arguments: Any) -> Any:
             began = time.process_time()
             try:
                 return function(*arguments)
             finally:
-                spent[name] += time.process_time() - began
+                spent[part] += time.process_time() - began
 
         return run
 
-    setattr(puct.Forest, "descend", timed("descend", forest_descend))  # noqa: B010
-    setattr(puct.Forest, "back_up", timed("back up", forest_back_up))  # noqa: B010
-    setattr(selfplay_compiled, "forward", timed("network", forward))  # noqa: B010
+    for (owner, name, part), original in zip(wrapped, originals, strict=True):
+        setattr(owner, name, timed(part, original))
+    batches: list[int] = []
+    network_forward = selfplay_compiled.forward
+
+    def counted(params: Any, inputs: Any, xp: Any) -> Any:
+        batches.append(len(inputs))
+        return network_forward(params, inputs, xp)
+
+    setattr(selfplay_compiled, "forward", counted)  # noqa: B010
     began = time.process_time()
     selfplay.play(game, params, settings, args.games, args.seed, impl="compiled")
     total = time.process_time() - began
-    setattr(puct.Forest, "descend", forest_descend)  # noqa: B010
-    setattr(puct.Forest, "back_up", forest_back_up)  # noqa: B010
-    setattr(selfplay_compiled, "forward", forward)  # noqa: B010
-
+    for (owner, name, _), original in zip(wrapped, originals, strict=True):
+        setattr(owner, name, original)
     print(
         f"Connect Four self-play, {args.simulations} simulations a move, network"
         f" {'of ' + args.run if args.run else f'{args.hidden},{args.hidden} (fresh)'},"
@@ -119,7 +133,14 @@ def main() -> None:
     print(f"- the same games either way ({python_games} games): {equal}")
     rest = total - sum(spent.values())
     shares = ", ".join(f"{name} {seconds / total:.0%}" for name, seconds in spent.items())
-    print(f"- the compiled self-play's time: {shares}, the rest (Python) {rest / total:.0%}")
+    print(
+        f"- the network's batches: {len(batches):,}, {sum(batches) / len(batches):.1f}"
+        f" positions on average (of {args.games} games)"
+    )
+    print(
+        f"- the compiled self-play's time ({args.games} games): {shares} (the Python of"
+        f" recording, choosing and starting), the loop's Python {rest / total:.0%}"
+    )
 
 
 if __name__ == "__main__":

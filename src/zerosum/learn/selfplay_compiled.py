@@ -54,7 +54,7 @@ def play(
             poll()
         if forest.descend(active):
             sides.answer()
-        done[active] += 1
+        done += active
         ready = active & (forest.proven() | (done >= settings.simulations))
         for tree in np.flatnonzero(ready).tolist():
             sides.move(tree, records[tree], rng)
