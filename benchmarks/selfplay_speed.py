@@ -91,7 +91,7 @@ def main() -> None:
         (puct.Forest, "back_up", "back up"),
         (selfplay_compiled, "forward", "network"),
         (selfplay_compiled, "masked_softmax", "network"),
-        (selfplay_compiled.Sides, "move", "moves"),
+        (selfplay_compiled.Games, "move", "moves"),
     ]
     originals = [getattr(owner, name) for owner, name, _ in wrapped]
 

@@ -55,10 +55,12 @@ def evaluator(game):
     return evaluate
 
 
-def python_search(game, state, simulations, c, noise):
+def python_search(game, state, simulations, c, noise, solver=True):
     """The Python PUCT as self-play runs it: the root scored, noise on its priors, then the
     simulations."""
-    tree = MCTS(game, iterations=simulations, c=c, evaluator=evaluator(game), seed=noise)
+    tree = MCTS(
+        game, iterations=simulations, c=c, evaluator=evaluator(game), seed=noise, solver=solver
+    )
     root = tree.start(state)
     path, _ = tree.descend(root)
     tree.back_up(path, tree.leaf_value(path[-1]))
@@ -68,9 +70,9 @@ def python_search(game, state, simulations, c, noise):
     return [(ch.move, ch.visits, ch.total, ch.lower, ch.upper) for ch in root.children]
 
 
-def compiled_search(game, state, simulations, c, noise):
+def compiled_search(game, state, simulations, c, noise, solver=True):
     """The compiled PUCT on the same answers, one tree."""
-    forest = Forest(game, 1, c=c)  # values in the game's utilities already: scale 1
+    forest = Forest(game, 1, c=c, solver=solver)  # values in the game's utilities: scale 1
     twin = compiled_twin(game).twin
     forest.plant(0, twin.to_words(state))
     evaluate = evaluator(game)
@@ -110,12 +112,13 @@ def compiled_search(game, state, simulations, c, noise):
     st.integers(1, 120),
     st.sampled_from([0.0, 0.5, 1.5, 4.0]),
     st.integers(0, 2**32),
+    st.booleans(),
 )
-def test_the_compiled_puct_visits_every_move_as_the_python_one(name, moves, sims, c, noise):
+def test_the_compiled_puct_visits_every_move_as_the_python_one(name, moves, sims, c, noise, solver):
     game = GAMES[name]
     state = position(game, moves)
-    python = python_search(game, state, sims, c, noise)
-    compiled = compiled_search(game, state, sims, c, noise)
+    python = python_search(game, state, sims, c, noise, solver)
+    compiled = compiled_search(game, state, sims, c, noise, solver)
     assert compiled == python  # moves in order, visits, totals, proven bounds
 
 
@@ -180,3 +183,9 @@ def test_an_impl_that_cannot_be_is_refused(game, impl, reason):
 def test_a_forest_of_a_game_without_compiled_rules_is_refused():
     with pytest.raises(ValueError, match="Nim has no compiled rules with an observation"):
         Forest(Nim((3, 4)), 1)
+
+
+def test_a_finished_game_is_not_planted():
+    over = TICTACTOE.parse_state("XXXOO....")
+    with pytest.raises(ValueError, match="the game is over in this position"):
+        Forest(TICTACTOE, 1).plant(0, compiled_twin(TICTACTOE).twin.to_words(over))

@@ -14,7 +14,8 @@ every tree is two compiled calls around one batch for the network:
    value along the path, MCTS-Solver's bounds tightened on the way.
 
 It is the Python `MCTS` with an evaluator, step for step: the same choices (the first of
-equal scores, moves in the game's order), the same sums in the same order, MCTS-Solver on,
+equal scores, moves in the compiled game's order, which the built-in games' Python twins
+share), the same sums in the same order, MCTS-Solver on,
 the tree kept when the root moves down to a child (`move_to`), Dirichlet noise at the root
 drawn by the same function from the caller's generator (`add_noise`). Given the same priors
 and values it visits every move as often (the tests hold it to that). One difference that
@@ -146,7 +147,9 @@ class Forest:
     # The search.
 
     def plant(self, tree: int, words: np.ndarray) -> None:
-        """Start `tree` afresh at the position `words` (a game not over)."""
+        """Start `tree` afresh at the position `words`; ValueError for a finished game."""
+        if self.compiled.terminal(words):
+            raise ValueError("the game is over in this position: there is no move to search")
         self.nodes[tree, 0] = (-1, 0, -1, 0, self.compiled.to_move(words))
         self.values[tree, 0] = (0.0, self.low, self.high, 1.0)
         self.used[tree], self.roots[tree] = 1, 0

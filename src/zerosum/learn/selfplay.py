@@ -248,7 +248,8 @@ def play(
 ) -> Examples:
     """`games` games of self-play side by side, each move searched by `settings.simulations`
     PUCT simulations with the network's answers batched across the games; their examples.
-    `impl` chooses the search (`IMPLS`): both play the same games from the same `seed`.
+    `impl` chooses the search (`IMPLS`): both play the same games from the same `seed` (where
+    the compiled rules list the moves in the Python game's order, as the built-in games do).
     `poll()`, when given, is called before each simulation of the games: what it raises
     (KeyboardInterrupt, `zerosum.learn.training.stop_points`) stops them."""
     if chosen_impl(game, impl) == "compiled":

@@ -44,20 +44,20 @@ def play(
     active = np.ones(games, bool)
     twin = forest.compiled.twin
     assert twin is not None  # the Forest needs one
-    sides = Sides(forest, weights, settings, noise, done)
+    batch = Games(forest, weights, settings, noise, done)
     for tree in range(games):
         forest.plant(tree, twin.to_words(forest.game.initial_state()))
-        sides.start(tree)
+        batch.start(tree)
     finished: list[Examples] = []
     while active.any():
         if poll is not None:
             poll()
         if forest.descend(active):
-            sides.answer()
+            batch.answer()
         done += active
         ready = active & (forest.proven() | (done >= settings.simulations))
         for tree in np.flatnonzero(ready).tolist():
-            sides.move(tree, records[tree], rng)
+            batch.move(tree, records[tree], rng)
             if forest.over(tree):
                 position = forest.root_states[tree]
                 results = [float(forest.compiled.utility(position, p)) / scale for p in (0, 1)]
@@ -67,8 +67,10 @@ def play(
     return Examples.joined(finished) if finished else Examples.empty(0, moves)
 
 
-class Sides:
-    """What the games do between simulations: ask the network, start a search, move."""
+class Games:
+    """The games of one self-play batch, searched in `forest` (a tree each) with the network
+    `params`: what they do between the compiled calls (ask the network, start a search, move);
+    `noise` has each game's generator of root noise, `done` each search's simulations."""
 
     def __init__(
         self,
