@@ -58,7 +58,8 @@ from zerosum.search.mcts import noisy_priors
 __all__ = ["Forest", "supports"]
 
 INITIAL_ROWS = 4096
-"""Rows of each tree at first. A tree whose root moves down past half of them is compacted
+"""The most rows a tree starts with: room for two searches' new nodes when the simulations of
+a search are known, else this. A tree whose root moves down past half of them is compacted
 (the subtree kept moved to the first rows: `compact`), and `back_up` doubles every tree's
 rows when one might outgrow them."""
 
@@ -97,11 +98,19 @@ def _lazy(module: Any) -> None:
 class Forest:
     """`trees` PUCT searches of `game` side by side (see the module); `c` is PUCT's
     exploration constant, `scale` what the network's values are multiplied by to be in the
-    game's utilities (`zerosum.learn.selfplay.value_scale`). ValueError when the game has no
-    compiled rules with an observation (`supports`)."""
+    game's utilities (`zerosum.learn.selfplay.value_scale`), `simulations` a search's, when
+    known (the trees' first size). ValueError when the game has no compiled rules with an
+    observation (`supports`)."""
 
     def __init__(
-        self, game: Any, trees: int, *, c: float = 1.5, scale: float = 1.0, solver: bool = True
+        self,
+        game: Any,
+        trees: int,
+        *,
+        c: float = 1.5,
+        scale: float = 1.0,
+        solver: bool = True,
+        simulations: int | None = None,
     ) -> None:
         if not supports(game):
             raise ValueError(
@@ -126,8 +135,11 @@ class Forest:
         self.inputs = math.prod(python.observation_shape())
         self.kernels = kernels(compiled)
         words, depth = compiled.words, compiled.max_plies + 2
-        self.nodes = np.zeros((trees, INITIAL_ROWS, 5), np.int64)
-        self.values = np.zeros((trees, INITIAL_ROWS, 4), np.float64)
+        rows = INITIAL_ROWS
+        if simulations is not None:
+            rows = min(rows, 2 * (simulations + 2) * compiled.max_moves)
+        self.nodes = np.zeros((trees, rows, 5), np.int64)
+        self.values = np.zeros((trees, rows, 4), np.float64)
         self.trees = np.arange(trees)
         self.used = np.zeros(trees, np.int64)
         self.roots = np.zeros(trees, np.int64)

@@ -35,7 +35,7 @@ def play(
 ) -> Examples:
     """`games` games of self-play searched by the compiled PUCT (as `selfplay.play`)."""
     scale = value_scale(game)
-    forest = Forest(game, games, c=settings.c, scale=scale)
+    forest = Forest(game, games, c=settings.c, scale=scale, simulations=settings.simulations)
     weights = {name: np.asarray(value, np.float32) for name, value in params.items()}
     rng = random.Random(seed)
     noise = [random.Random(rng.randrange(2**32)) for _ in range(games)]
