@@ -19,6 +19,13 @@ simulation of each at a time: each tree descends to the position it has not seen
 tree takes its answer (`MCTS.scored`, `MCTS.back_up`). A batch of 64 costs little more than
 one position alone, so the search, not the network, is what a position costs.
 
+That is the Python search. Where the game has compiled rules with an observation, `play`
+runs the compiled one instead (`impl`, `IMPLS`: `zerosum.learn.selfplay_compiled` over
+`zerosum.compiled.puct`), every tree in arrays and a compiled call for all the descents or
+all the back-ups; it plays the same games from the same seed, the moves recorded and chosen
+here (`Record`), and the Python search is what it is held to. There the network is about
+two fifths of what a position costs (Connect Four, 64 games: `benchmarks/selfplay_speed.py`).
+
 `Evaluation` is the same network for one position at a time: the evaluator of the `az`
 player (`zerosum.learn.player`) and of the engine's learned evaluation.
 """
