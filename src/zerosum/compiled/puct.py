@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from zerosum.compiled import puct_search
-from zerosum.compiled.cache import build
+from zerosum.compiled.cache import build, told
 from zerosum.compiled.checked import checked_once
 from zerosum.compiled.mcts_tree import (
     COUNT,
@@ -123,9 +123,8 @@ class Forest:
         self.compiled = compiled
         self.game = python = compiled.twin.game
         self.c, self.scale, self.solver = float(c), float(scale), bool(solver)
-        self.low, self.high = (
-            python.value_bounds() if isinstance(python, Bounded) else (-math.inf, math.inf)
-        )
+        low, high = python.value_bounds() if isinstance(python, Bounded) else (-math.inf, math.inf)
+        self.low, self.high = float(low), float(high)
         self.move_count: int = python.move_count()
         numbered = compiled.twin.numbered_move
         self.numbers = np.array(
@@ -155,6 +154,8 @@ class Forest:
         self.leaves = np.zeros((trees, words), np.uint64)
         self.waiting = np.zeros(trees, np.int64)
         self.count = 0
+        with told(f"compiling PUCT for {compiled.name} (once; later runs read the cache)"):
+            self._touch_kernels()  # compiled, or read from numba's cache, now: not mid-game
 
     # The search.
 
@@ -245,6 +246,15 @@ class Forest:
         """The proven lower and upper bounds of node `row` (the root by default), for player 0."""
         node = self.roots[tree] if row is None else row
         return float(self.values[tree, node, LOWER]), float(self.values[tree, node, UPPER])
+
+    def _touch_kernels(self) -> None:
+        """Call each kernel once on these arrays, doing nothing (no tree active, no answer
+        waiting, an empty tree compacted): numba compiles them for their types."""
+        if not len(self.roots):
+            return
+        self.descend(np.zeros(len(self.roots), bool))
+        self.back_up(np.zeros((0, self.move_count), np.float32), np.zeros(0, np.float32))
+        self._compact(0)
 
     def _compact(self, tree: int) -> None:
         """The subtree of the root of `tree` moved to its first rows, the others freed."""
