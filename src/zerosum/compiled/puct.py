@@ -139,7 +139,6 @@ class Forest:
             rows = min(rows, 2 * (simulations + 2) * compiled.max_moves)
         self.nodes = np.zeros((trees, rows, 5), np.int64)
         self.values = np.zeros((trees, rows, 4), np.float64)
-        self.trees = np.arange(trees)
         self.used = np.zeros(trees, np.int64)
         self.roots = np.zeros(trees, np.int64)
         self.root_states = np.zeros((trees, words), np.uint64)
@@ -153,6 +152,7 @@ class Forest:
         """True at each waiting position's legal moves' numbers (rows `:count`)."""
         self.leaves = np.zeros((trees, words), np.uint64)
         self.waiting = np.zeros(trees, np.int64)
+        self.ready = np.zeros(trees, np.int64)
         self.count = 0
         with told(f"compiling PUCT for {compiled.name} (once; later runs read the cache)"):
             self._touch_kernels()  # compiled, or read from numba's cache, now: not mid-game
@@ -222,10 +222,13 @@ class Forest:
 
     # What a tree knows.
 
-    def proven(self) -> np.ndarray:
-        """For each tree, whether the solver proved its root's value (bool)."""
-        rows = self.values[self.trees, self.roots]
-        return rows[:, LOWER] == rows[:, UPPER]
+    def finished(self, active: np.ndarray, done: np.ndarray, simulations: int) -> list[int]:
+        """The trees where `active` (bool, a tree each) is True whose search is over: `done`
+        (a count a tree) has reached `simulations`, or the solver proved the root's value."""
+        count = self.kernels.finished(
+            self.values, self.roots, active, done, simulations, self.ready
+        )
+        return self.ready[:count].tolist()
 
     def children(self, tree: int) -> range:
         """The rows of the root's moves, in the game's order (empty before it is expanded)."""
@@ -252,7 +255,9 @@ class Forest:
         waiting, an empty tree compacted): numba compiles them for their types."""
         if not len(self.roots):
             return
-        self.descend(np.zeros(len(self.roots), bool))
+        nothing = np.zeros(len(self.roots), bool)
+        self.descend(nothing)
+        self.finished(nothing, self.lengths, 1)
         self.back_up(np.zeros((0, self.move_count), np.float32), np.zeros(0, np.float32))
         self._compact(0)
 

@@ -160,6 +160,20 @@ def back_up_batch(
 
 
 @compiled()
+def finished(values, roots, active, done, simulations, out):
+    """The active trees whose search is over: `done[tree]` simulations of `simulations`, or
+    the root's value proven. They go into `out[:count]`; the count is returned."""
+    count = 0
+    for tree in range(active.shape[0]):
+        if active[tree]:
+            root = roots[tree]
+            if done[tree] >= simulations or values[tree, root, LOWER] == values[tree, root, UPPER]:
+                out[count] = tree
+                count += 1
+    return count
+
+
+@compiled()
 def compact(nodes, values, root, spare_nodes, spare_values):
     """Move the subtree of `root` to the first rows of the tree (`nodes`, `values`), in
     breadth-first order, through the spare arrays; the rows it then uses (the rest is free)."""

@@ -49,20 +49,21 @@ def play(
         forest.plant(tree, twin.to_words(forest.game.initial_state()))
         batch.start(tree)
     finished: list[Examples] = []
-    while active.any():
+    playing = games
+    while playing:
         if poll is not None:
             poll()
         if forest.descend(active):
             batch.answer()
         done += active
-        ready = active & (forest.proven() | (done >= settings.simulations))
-        for tree in np.flatnonzero(ready).tolist():
+        for tree in forest.finished(active, done, settings.simulations):
             batch.move(tree, records[tree], rng)
             if forest.over(tree):
                 position = forest.root_states[tree]
                 results = [float(forest.compiled.utility(position, p)) / scale for p in (0, 1)]
                 finished.append(records[tree].examples(game, results))
                 active[tree] = False
+                playing -= 1
     moves = forest.move_count
     return Examples.joined(finished) if finished else Examples.empty(0, moves)
 
