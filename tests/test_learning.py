@@ -223,6 +223,26 @@ def test_a_resumed_run_goes_on_exactly_as_one_that_did_not_stop(tmp_path):
     ]  # fmt: skip
 
 
+def test_a_round_learns_the_same_from_the_compiled_search_as_from_the_python_one(tmp_path):
+    plan = training.Plan("tictactoe", hidden=(16,), simulations=6, games_per_round=4,
+                         gate_games=2, seed=3)  # fmt: skip
+    runs = {}
+    for impl in ("python", "compiled"):
+        runs[impl] = training.start(str(tmp_path / impl), plan, TTT)
+        training.train(runs[impl], TTT, rounds=1, impl=impl)
+    np.testing.assert_array_equal(runs["compiled"].buffer.policies, runs["python"].buffer.policies)
+    for name, value in runs["python"].params.items():
+        np.testing.assert_array_equal(runs["compiled"].params[name], value)
+
+
+def test_self_play_workers_run_numpy_on_one_thread_and_this_process_keeps_its_own():
+    before = {name: os.environ.get(name) for name in training.BLAS_THREADS}
+    with training._self_players(2, lambda: None) as mapper:
+        seen = list(mapper(os.getenv, [(name,) for name in training.BLAS_THREADS]))
+    assert seen == ["1"] * len(training.BLAS_THREADS)
+    assert {name: os.environ.get(name) for name in training.BLAS_THREADS} == before
+
+
 @pytest.fixture
 def small_run(tmp_path) -> Path:
     plan = training.Plan("tictactoe", hidden=(8,), simulations=2, games_per_round=2,
@@ -276,6 +296,9 @@ def test_train_refuses_bad_options_in_one_line(cli, tmp_path):
         assert code == 2 and err.count("\n") == 1 and message in err, (arguments, err)
     code, _, err = cli("train", "kuhn", "--out", str(tmp_path / "k"))
     assert code == 2 and "imperfect information" in err
+    code, _, err = cli("train", "othello", "--impl", "compiled", "--out", str(tmp_path / "o"))
+    assert code == 2 and err.count("\n") == 1 and "Othello has no compiled rules with" in err
+    assert not (tmp_path / "o").exists()
 
 
 @pytest.mark.parametrize(

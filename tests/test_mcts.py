@@ -109,6 +109,19 @@ def test_puct_follows_the_prior_and_reports_it():
     assert result.best_move == 8
 
 
+@pytest.mark.parametrize("with_evaluator", [True, False])
+def test_one_iteration_reports_every_move_unvisited(with_evaluator):
+    def evaluator(state):
+        return {move: (0.6 if move == 4 else 0.05) for move in TTT.legal_moves(state)}, 0.0
+
+    options = {"evaluator": evaluator} if with_evaluator else {}
+    result = mcts(TTT, TTT.initial_state(), iterations=1, seed=1, **options)
+    assert result.iterations == 1 and len(result.moves) == 9
+    assert all(move.visits == 0 for move in result.moves)
+    if with_evaluator:  # nothing visited: the prior chooses
+        assert result.best_move == 4
+
+
 def test_puct_with_a_uniform_evaluator_still_proves_a_win_in_one():
     def evaluator(state):
         return {}, 0.0  # no opinion: uniform priors, an even value

@@ -24,6 +24,7 @@ from zerosum import registry
 from zerosum.cli.common import add_game_argument, print_json
 from zerosum.game import Game
 from zerosum.games.pig import Pig
+from zerosum.learn.selfplay import IMPLS, chosen_impl
 from zerosum.learn.training import (
     Maker,
     Plan,
@@ -79,6 +80,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " mcts:iterations=100 (repeatable; default: pure MCTS with as many simulations)",
     )
     parser.add_argument("--workers", type=int, help="self-play processes (default: every core)")
+    parser.add_argument(
+        "--impl",
+        choices=IMPLS,
+        help="self-play's search: compiled (many games' trees in arrays), python, or auto"
+        " (compiled where the game has compiled rules with an observation; the default)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
     parser.set_defaults(run=run)
@@ -113,6 +120,7 @@ def train_network(
 ) -> int:
     """Self-play with a network in `directory`, started or resumed, within the caller's
     `stop_points`; on Ctrl-C, the round on disk is told."""
+    impl = chosen_impl(game, args.impl or "auto")  # refused now, before the run's first file
     if args.resume:
         changed = [
             f for f in ("simulations", "games_per_round", "hidden", "opponent") if getattr(args, f)
@@ -135,7 +143,10 @@ def train_network(
         else (f"{args.rounds} rounds" if args.rounds else f"for {_clock(seconds or 0)}")
     )
     say = _progress_printer(args)
-    say(f"training {args.game} in {directory} {what} on {workers} process(es); Ctrl-C stops it")
+    say(
+        f"training {args.game} in {directory} {what} on {workers} process(es), {impl} search;"
+        " Ctrl-C stops it"
+    )
     try:
         progress = train(
             session,
@@ -145,6 +156,7 @@ def train_network(
             seconds=seconds,
             rounds=args.rounds,
             workers=workers,
+            impl=impl,
             on_progress=lambda p: say(line(p)),
         )
     except KeyboardInterrupt:
@@ -157,6 +169,7 @@ def train_network(
     report: dict[str, Any] = {
         "game": args.game,
         "directory": directory,
+        "impl": impl,
         "round": progress.rounds,
         "step": progress.steps,
         "games": progress.games,
@@ -183,7 +196,9 @@ def train_network(
 
 TD_GAMES = 20_000
 """TD(lambda)'s games of self-play on Pig when no budget is given (about a minute here)."""
-SELF_PLAY_ONLY = ("rounds", "simulations", "games_per_round", "gate_every", "hidden", "opponent")
+SELF_PLAY_ONLY = (
+    "rounds", "simulations", "games_per_round", "gate_every", "hidden", "opponent", "impl",
+)  # fmt: skip
 
 
 def train_pig(args: argparse.Namespace, game: Pig, directory: str, seconds: float | None) -> int:

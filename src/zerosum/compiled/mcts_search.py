@@ -26,7 +26,10 @@ from zerosum.compiled.mcts_tree import (
     UNKNOWN,
     UPPER,
     VISITS,
+    back_up,
     below,
+    is_open,
+    open_only,
 )
 
 # -- the game: bound per game by zerosum.compiled.cache --
@@ -74,21 +77,11 @@ def select(node, nodes, values, c, solver):
     """The child to descend into: an unvisited one, else the best by UCB1."""
     sign = 1.0 if nodes[node, KIND] == 0 else -1.0
     first, count = nodes[node, FIRST], nodes[node, COUNT]
-    open_only = False
-    if solver:  # children proven no better than the node's guaranteed value are done
-        for row in range(first, first + count):
-            if (sign > 0 and values[row, UPPER] > values[node, LOWER]) or (
-                sign < 0 and values[row, LOWER] < values[node, UPPER]
-            ):
-                open_only = True
-                break
+    only_open = solver and open_only(node, nodes, values)
     log_n = math.log(nodes[node, VISITS])
     best, best_row = -math.inf, first
     for row in range(first, first + count):
-        if open_only and not (
-            (sign > 0 and values[row, UPPER] > values[node, LOWER])
-            or (sign < 0 and values[row, LOWER] < values[node, UPPER])
-        ):
+        if only_open and not is_open(node, row, nodes, values):
             continue
         visits = nodes[row, VISITS]
         if visits == 0:
@@ -97,29 +90,6 @@ def select(node, nodes, values, c, solver):
         if score > best:
             best, best_row = score, row
     return best_row
-
-
-@compiled()
-def prove(path, length, nodes, values):
-    """Tighten the proven bounds from the end of `path` up, while they change."""
-    for index in range(length - 1, -1, -1):
-        node = path[index]
-        kind, count = nodes[node, KIND], nodes[node, COUNT]
-        if kind == TERMINAL or count == 0:
-            continue
-        first = nodes[node, FIRST]
-        lower, upper = values[first, LOWER], values[first, UPPER]
-        for row in range(first + 1, first + count):
-            if kind == 0:
-                lower = max(lower, values[row, LOWER])
-                upper = max(upper, values[row, UPPER])
-            else:
-                lower = min(lower, values[row, LOWER])
-                upper = min(upper, values[row, UPPER])
-        if lower == values[node, LOWER] and upper == values[node, UPPER]:
-            return
-        values[node, LOWER] = lower
-        values[node, UPPER] = upper
 
 
 @compiled(RUN_SIGNATURE)
@@ -155,10 +125,6 @@ def run(states, nodes, values, info, rng, moves, path, iterations, c, solver, lo
                     nodes[row, KIND] = to_move(states[ply])
             node = row
             path[ply] = node
-        for index in range(ply + 1):
-            nodes[path[index], VISITS] += 1
-            values[path[index], TOTAL] += value
-        if solver:
-            prove(path, ply + 1, nodes, values)
+        back_up(path, ply + 1, value, nodes, values, solver)
         done += 1
     return done

@@ -1,6 +1,8 @@
-"""The compiled MCTS's tree, shared by its iterations (`zerosum.compiled.mcts_search`, a
-template) and its driver (`zerosum.compiled.mcts`): the fields of the tree's arrays, the
-signature of the iterations, and the random numbers of the playouts."""
+"""The compiled MCTS's tree, shared by its iterations (`zerosum.compiled.mcts_search` and
+`zerosum.compiled.puct_search`, templates) and their drivers (`zerosum.compiled.mcts`,
+`zerosum.compiled.puct`): the fields of the tree's arrays, the signature of the iterations,
+the random numbers of the playouts, and what both searches do alike over the arrays (which
+children are still open, the proven bounds tightened)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ UNKNOWN = -1
 
 # The fields of the tree's integer array (a row a node) and of its float array.
 FIRST, COUNT, MOVE, VISITS, KIND = range(5)
-TOTAL, LOWER, UPPER = range(3)
+TOTAL, LOWER, UPPER, PRIOR = range(4)
+"""`TOTAL`, `LOWER` and `UPPER` are from player 0's point of view; `PRIOR` (the move's prior
+probability) is PUCT's only: UCT's float array has three columns."""
 
 _WORDS = types.uint64[:, ::1]
 RUN_SIGNATURE = types.int64(
@@ -40,3 +44,57 @@ def next_random(rng):
 def below(rng, n):
     """A random integer in `[0, n)`."""
     return np.int64(next_random(rng) % np.uint64(n))
+
+
+@njit(cache=True)
+def is_open(node, row, nodes, values):
+    """MCTS-Solver: the child `row` of `node` may still be better than what the player to move
+    at `node` is already sure of (a child proven no better is done)."""
+    if nodes[node, KIND] == 0:
+        return values[row, UPPER] > values[node, LOWER]
+    return values[row, LOWER] < values[node, UPPER]
+
+
+@njit(cache=True)
+def open_only(node, nodes, values):
+    """Some child of `node` is open (`is_open`): the others are passed over."""
+    first = nodes[node, FIRST]
+    for row in range(first, first + nodes[node, COUNT]):
+        if is_open(node, row, nodes, values):
+            return True
+    return False
+
+
+@njit(cache=True)
+def prove(path, length, nodes, values):
+    """Tighten the proven bounds from the end of `path` up, while they change (a node never
+    expanded, or a finished game, is passed: `zerosum.search.mcts.MCTS.prove`)."""
+    for index in range(length - 1, -1, -1):
+        node = path[index]
+        kind, count = nodes[node, KIND], nodes[node, COUNT]
+        if kind == TERMINAL or count == 0:
+            continue
+        first = nodes[node, FIRST]
+        lower, upper = values[first, LOWER], values[first, UPPER]
+        for row in range(first + 1, first + count):
+            if kind == 0:
+                lower = max(lower, values[row, LOWER])
+                upper = max(upper, values[row, UPPER])
+            else:
+                lower = min(lower, values[row, LOWER])
+                upper = min(upper, values[row, UPPER])
+        if lower == values[node, LOWER] and upper == values[node, UPPER]:
+            return
+        values[node, LOWER] = lower
+        values[node, UPPER] = upper
+
+
+@njit(cache=True)
+def back_up(path, length, value, nodes, values, solver):
+    """Add `value` (for player 0) to every node of the `length` first of `path`, then tighten
+    the proven bounds (`zerosum.search.mcts.MCTS.back_up`)."""
+    for index in range(length):
+        nodes[path[index], VISITS] += 1
+        values[path[index], TOTAL] += value
+    if solver:
+        prove(path, length, nodes, values)

@@ -37,6 +37,10 @@ The functions, each compiled with `numba.njit` (`CompiledGame` holds them):
 - optional `exchange(state, move) -> float`: what the capture `move` wins for the player making
   it once every exchange on its square is played out, on the utility's scale (the Python
   game's `exchange`: static exchange evaluation in quiescence);
+- optional `observe(state, player, out)`: writes the position as `player` sees it into `out`
+  (a float32 array of the observation's size): the Python twin's `observation(state,
+  player)`, flattened (`zerosum.game.Observing`; the compiled PUCT of self-play hands it to
+  the network);
 - optional `path_key(state) -> uint64`: for a game whose outcome depends on the way to a
   position (`zerosum.game.HistoryDependent`), a hash of what of it matters (the Python game's
   `path_key`: two states with equal ones have the same future), so that the engine reuses a
@@ -63,7 +67,9 @@ __all__ = ["Compilable", "CompiledGame", "Twin", "compiled_twin", "new_state"]
 REQUIRED = ("initial", "to_move", "moves", "play", "terminal", "utility", "key")
 """The compiled functions every compiled game gives."""
 
-OPTIONAL = ("evaluate", "noisy", "in_check", "capture", "pass_move", "exchange", "path_key")
+OPTIONAL = (
+    "evaluate", "noisy", "in_check", "capture", "pass_move", "exchange", "path_key", "observe",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -108,6 +114,7 @@ class CompiledGame:
     pass_move: Any = None
     exchange: Any = None
     path_key: Any = None
+    observe: Any = None
     format_move: Callable[[int], str] | None = None
     parse_state: Callable[[str], np.ndarray] | None = None
     twin: Twin | None = field(default=None, compare=False)

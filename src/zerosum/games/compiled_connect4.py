@@ -32,14 +32,14 @@ def connect_four_rules(game: ConnectFour) -> CompiledGame:
             f"a {game.width}x{game.height} Connect Four board does not fit in 64 bits:"
             " the compiled rules need width * (height + 1) <= 64"
         )
-    initial, to_move, moves, play, terminal, utility, key, evaluate, noisy = _compile(
+    initial, to_move, moves, play, terminal, utility, key, evaluate, noisy, observe = _compile(
         game.width, game.height, game.connect
     )
     return CompiledGame(
         f"connect4({game.width}x{game.height}, {game.connect} in a line)",
         words=4, max_moves=game.width, move_space=game.width, max_plies=game.cells,
         initial=initial, to_move=to_move, moves=moves, play=play, terminal=terminal,
-        utility=utility, key=key, evaluate=evaluate, noisy=noisy,
+        utility=utility, key=key, evaluate=evaluate, noisy=noisy, observe=observe,
         format_move=_column_text, twin=Twin(game, _to_words, _from_words),
     )  # fmt: skip
 
@@ -59,7 +59,7 @@ def _from_words(words: np.ndarray) -> tuple[int, int, int, bool]:
 @functools.cache
 def _compile(width: int, height: int, connect: int) -> tuple[Any, ...]:
     """The compiled functions of one size: initial, to_move, moves, play, terminal, utility,
-    key, evaluate, noisy (the protocol's order), from the template
+    key, evaluate, noisy, observe (the protocol's order), from the template
     `zerosum.games.compiled_connect4_rules` made that size's (kept on disk by
     `zerosum.compiled.cache`, so that the searches over them are cached too)."""
     from zerosum.games import compiled_connect4_rules as template
@@ -70,7 +70,7 @@ def _compile(width: int, height: int, connect: int) -> tuple[Any, ...]:
 
 
 FUNCTIONS = ("initial", "to_move", "moves", "play", "terminal", "utility", "key", "evaluate",
-             "noisy")  # fmt: skip
+             "noisy", "observe")  # fmt: skip
 
 
 def _lazy(module: Any) -> None:

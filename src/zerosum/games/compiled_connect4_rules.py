@@ -32,6 +32,7 @@ board = u(shape.board)
 good_rows = np.array(shape.good_rows, np.uint64)
 weights = np.array([weight for weight, _ in shape.cell_weights], np.int64)
 weight_cells = np.array([cells_ for _, cells_ in shape.cell_weights], np.uint64)
+cell_bits = np.array(shape._cell_bits.ravel(), np.uint64)  # the observation's cells, in order
 zero, one, two, three = u(0), u(1), u(2), u(3)
 four = CONNECT == 4
 
@@ -179,3 +180,14 @@ def noisy(state, out):
                 out[count] = column
                 count += 1
     return count
+
+
+@compiled()
+def observe(state, player, out):
+    """`player`'s stones, then the other's, at each cell from the top row (the Python game's
+    `observation`, flattened)."""
+    own = state[0] if (state[2] & one) == u(player) else state[1] ^ state[0]
+    other = state[1] ^ own
+    for cell in range(cell_bits.shape[0]):
+        out[2 * cell] = (own >> cell_bits[cell]) & one
+        out[2 * cell + 1] = (other >> cell_bits[cell]) & one

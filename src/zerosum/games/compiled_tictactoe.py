@@ -74,6 +74,16 @@ def key(state):
     return state[0] | state[1] << NINE
 
 
+@njit(cache=True)
+def observe(state, player, out):
+    """`player`'s marks, then the other's, square by square (the Python game's `observation`,
+    flattened)."""
+    own, other = (state[0], state[1]) if player == 0 else (state[1], state[0])
+    for square in range(9):
+        out[2 * square] = (own >> np.uint64(square)) & ONE
+        out[2 * square + 1] = (other >> np.uint64(square)) & ONE
+
+
 @functools.cache
 def tictactoe_rules(twin: Any = None) -> CompiledGame:
     """Tic-tac-toe's `CompiledGame`, twinned with the Python game `twin` when given."""
@@ -82,7 +92,7 @@ def tictactoe_rules(twin: Any = None) -> CompiledGame:
         mapped = Twin(twin, _to_words, _from_words)
     return CompiledGame(
         "tictactoe", 2, 9, 9, 9, initial, to_move, moves, play, terminal, utility, key,
-        twin=mapped,
+        observe=observe, twin=mapped,
     )  # fmt: skip
 
 

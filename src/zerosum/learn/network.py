@@ -124,10 +124,11 @@ def forward(params: Mapping[str, Any], inputs: Any, xp: Any) -> tuple[Any, Any]:
 
 def masked_softmax(scores: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """Each row of `scores` made into probabilities over its `legal` (bool) entries only."""
-    shifted = np.where(legal, scores, -np.inf)
-    shifted = shifted - shifted.max(axis=1, keepdims=True)
-    weights = np.exp(shifted)
-    return weights / weights.sum(axis=1, keepdims=True)
+    weights = np.where(legal, scores, -np.inf)
+    weights -= weights.max(axis=1, keepdims=True)
+    np.exp(weights, out=weights)
+    weights /= weights.sum(axis=1, keepdims=True)
+    return weights
 
 
 def to_bytes(arrays: Mapping[str, Any], compressed: bool = False) -> bytes:

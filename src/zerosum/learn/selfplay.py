@@ -19,6 +19,13 @@ simulation of each at a time: each tree descends to the position it has not seen
 tree takes its answer (`MCTS.scored`, `MCTS.back_up`). A batch of 64 costs little more than
 one position alone, so the search, not the network, is what a position costs.
 
+That is the Python search. Where the game has compiled rules with an observation, `play`
+runs the compiled one instead (`impl`, `IMPLS`: `zerosum.learn.selfplay_compiled` over
+`zerosum.compiled.puct`), every tree in arrays and a compiled call for all the descents or
+all the back-ups; it plays the same games from the same seed, the moves recorded and chosen
+here (`Record`), and the Python search is what it is held to. There the network is about
+two fifths of what a position costs (Connect Four, 64 games: `benchmarks/selfplay_speed.py`).
+
 `Evaluation` is the same network for one position at a time: the evaluator of the `az`
 player (`zerosum.learn.player`) and of the engine's learned evaluation.
 """
@@ -147,6 +154,85 @@ class Evaluation:
         return self(state)[1] / self.scale
 
 
+IMPLS = ("auto", "python", "compiled")
+"""Which search self-play runs: `compiled` (`zerosum.compiled.puct`, many trees in arrays),
+`python` (`zerosum.search.mcts`), or `auto`: compiled when the game has compiled rules with
+an observation (`zerosum.compiled.puct.supports`), else Python."""
+
+
+def chosen_impl(game: Game, impl: str) -> str:
+    """`python` or `compiled`: the search `impl` (one of `IMPLS`) asks for `game`; ValueError
+    for another name, or for `compiled` when the game has no compiled rules to search."""
+    if impl not in IMPLS:
+        raise ValueError(f"impl must be one of {', '.join(IMPLS)}, got {impl!r}")
+    if impl == "python":
+        return impl
+    from zerosum.compiled.puct import supports
+
+    if supports(game):
+        return "compiled"
+    if impl == "compiled":
+        raise ValueError(
+            f"{type(game).__name__} has no compiled rules with an observation: self-play"
+            " searches it with impl python (or auto)"
+        )
+    return "python"
+
+
+@dataclass
+class Record:
+    """One game's examples so far: each position's observation (int8), legal moves (bool,
+    by number), policy (the visits' distribution) and the player to move."""
+
+    observations: list[np.ndarray] = field(default_factory=list)
+    legal: list[np.ndarray] = field(default_factory=list)
+    policies: list[np.ndarray] = field(default_factory=list)
+    movers: list[int] = field(default_factory=list)
+
+    def choose(
+        self,
+        observation: np.ndarray,
+        mover: int,
+        numbers: list[int],
+        weights: np.ndarray,
+        visits: list[int],
+        moves: int,
+        settings: Settings,
+        rng: random.Random,
+    ) -> int:
+        """Record the position (`observation` as `mover` sees it) with the lesson of its
+        search: `weights` (visits, or 1 for each move proven best) of the moves numbered
+        `numbers`; the index of the move to play: drawn by `weights` in the first
+        `settings.temperature_moves` moves of the game, else the first of the most visited
+        (`visits`)."""
+        policy = np.zeros(moves, np.float32)
+        policy[numbers] = weights / weights.sum()
+        legal = np.zeros(moves, bool)
+        legal[numbers] = True
+        self.observations.append(np.asarray(observation, np.int8).ravel())
+        self.legal.append(legal)
+        self.policies.append(policy)
+        self.movers.append(mover)
+        if len(self.movers) <= settings.temperature_moves:
+            return rng.choices(range(len(numbers)), weights=list(weights))[0]
+        return max(range(len(numbers)), key=visits.__getitem__)
+
+    def examples(self, game: Game, results: list[float]) -> Examples:
+        """The game's positions with its result for each position's mover: `results[p]` for
+        player `p`, in [-1, 1] (ValueError naming the game when it is not)."""
+        if any(not math.isfinite(r) or abs(r) > 1 for r in results):
+            raise ValueError(
+                f"{type(game).__name__}'s utilities {results} lie outside its value bounds:"
+                " self-play learns values in [-1, 1] of them"
+            )
+        return Examples(
+            np.stack(self.observations),
+            np.stack(self.legal),
+            np.stack(self.policies),
+            np.array([results[p] for p in self.movers], np.float32),
+        )
+
+
 @dataclass
 class _Game:
     """One game of a batch: its search tree, the position, the examples so far."""
@@ -154,10 +240,7 @@ class _Game:
     tree: MCTS
     state: Any
     done: int = 0
-    observations: list[np.ndarray] = field(default_factory=list)
-    legal: list[np.ndarray] = field(default_factory=list)
-    policies: list[np.ndarray] = field(default_factory=list)
-    movers: list[int] = field(default_factory=list)
+    record: Record = field(default_factory=Record)
 
 
 def play(
@@ -168,11 +251,18 @@ def play(
     seed: int,
     *,
     poll: Callable[[], None] | None = None,
+    impl: str = "auto",
 ) -> Examples:
     """`games` games of self-play side by side, each move searched by `settings.simulations`
     PUCT simulations with the network's answers batched across the games; their examples.
+    `impl` chooses the search (`IMPLS`): both play the same games from the same `seed` (where
+    the compiled rules list the moves in the Python game's order, as the built-in games do).
     `poll()`, when given, is called before each simulation of the games: what it raises
     (KeyboardInterrupt, `zerosum.learn.training.stop_points`) stops them."""
+    if chosen_impl(game, impl) == "compiled":
+        from zerosum.learn import selfplay_compiled
+
+        return selfplay_compiled.play(game, params, settings, games, seed, poll=poll)
     evaluation = Evaluation(game, params)
     rng = random.Random(seed)
     moves: int = game.move_count()  # type: ignore[attr-defined]
@@ -202,7 +292,8 @@ def play(
                 continue
             _move(game, match, settings, rng, moves)
             if game.is_terminal(match.state):
-                finished.append(_examples(game, match, scale))
+                results = [game.utility(match.state, p) / scale for p in (0, 1)]
+                finished.append(match.record.examples(game, results))
             else:
                 still.append(match)
         playing = still
@@ -245,41 +336,15 @@ def _move(game: Game, match: _Game, settings: Settings, rng: random.Random, move
     children = root.children or []
     if root.solved:  # the solver proved the position: its best moves are the lesson
         children = [child for child in children if child.solved and child.lower == root.lower]
-        visits = np.ones(len(children))
+        weights = np.ones(len(children))
     else:
-        visits = np.array([child.visits for child in children], np.float64)
+        weights = np.array([child.visits for child in children], np.float64)
+    visits = [child.visits for child in children]
     numbers = [game.move_number(child.move) for child in children]  # type: ignore[attr-defined]
-    policy = np.zeros(moves, np.float32)
-    policy[numbers] = visits / visits.sum()
-    legal = np.zeros(moves, bool)
-    legal[numbers] = True
     mover = game.to_move(match.state)
-    match.observations.append(
-        np.asarray(game.observation(match.state, mover), np.int8).ravel()  # type: ignore[attr-defined]
-    )
-    match.legal.append(legal)
-    match.policies.append(policy)
-    match.movers.append(mover)
-    if len(match.movers) <= settings.temperature_moves:
-        chosen = rng.choices(children, weights=list(visits))[0]
-    else:
-        chosen = max(children, key=lambda child: child.visits)
-    match.state = game.result(match.state, chosen.move)
+    observation = game.observation(match.state, mover)  # type: ignore[attr-defined]
+    record = match.record
+    index = record.choose(observation, mover, numbers, weights, visits, moves, settings, rng)
+    match.state = game.result(match.state, children[index].move)
     if not game.is_terminal(match.state):
         _start(match, settings)
-
-
-def _examples(game: Game, match: _Game, scale: float) -> Examples:
-    """The game's positions with its result for each position's mover, in [-1, 1]."""
-    results = [game.utility(match.state, p) / scale for p in (0, 1)]
-    if any(not math.isfinite(r) or abs(r) > 1 for r in results):
-        raise ValueError(
-            f"{type(game).__name__}'s utilities {results} lie outside its value bounds:"
-            " self-play learns values in [-1, 1] of them"
-        )
-    return Examples(
-        np.stack(match.observations),
-        np.stack(match.legal),
-        np.stack(match.policies),
-        np.array([results[p] for p in match.movers], np.float32),
-    )

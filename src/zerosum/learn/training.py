@@ -55,7 +55,7 @@ from zerosum.game import Game
 from zerosum.learn import log, network
 from zerosum.learn.network import Params, Shape
 from zerosum.learn.player import network_player
-from zerosum.learn.selfplay import Evaluation, Examples, Settings, play
+from zerosum.learn.selfplay import Evaluation, Examples, Settings, chosen_impl, play
 from zerosum.limits import Limit
 from zerosum.match import Chooser, MatchResult, play_match
 
@@ -345,6 +345,7 @@ def train(
     seconds: float | None = None,
     rounds: int | None = None,
     workers: int = 1,
+    impl: str = "auto",
     on_progress: Report | None = None,
 ) -> Progress:
     """The progress after the last round: `run` of `game` (the game `run.plan.game` names)
@@ -352,11 +353,13 @@ def train(
     `rounds` more rounds (the first reached; at least one is needed), keeping every round.
     `opponents` gives each of `run.plan.opponents` (its spec) the player maker the
     evaluations play. Self-play runs in `workers` processes (1: in this one), each sent the
-    game. Ctrl-C (KeyboardInterrupt, raised at the next of `stop_points`) leaves the last kept
-    round on disk."""
+    game, and searches with `impl` (`zerosum.learn.selfplay.IMPLS`: ValueError for one the
+    game cannot have). Ctrl-C (KeyboardInterrupt, raised at the next of `stop_points`)
+    leaves the last kept round on disk."""
     if games is None and seconds is None and rounds is None:
         raise ValueError("training needs a budget: a number of games, a time, or rounds")
     check_budget(games, rounds)
+    impl = chosen_impl(game, impl)
     makers = dict(opponents or {})
     missing = [spec for spec in run.plan.opponents if spec not in makers]
     if missing:
@@ -387,7 +390,7 @@ def train(
                 if rounds is not None and done_rounds >= rounds:
                     break
                 elapsed = _stopwatch(run.progress.seconds)
-                _round(run, game, makers, trainer, mapper, poll, elapsed)
+                _round(run, game, makers, trainer, mapper, poll, elapsed, impl)
                 run.progress = replace(run.progress, seconds=elapsed())
                 keep(run)
                 done_rounds += 1
@@ -467,18 +470,19 @@ def _round(
     mapper: Any,
     poll: Poll,
     elapsed: Callable[[], float],
+    impl: str,
 ) -> None:
-    """One round: play, learn, gate, evaluate a new best against `opponents` (`elapsed()`:
-    the run's seconds; `poll()` at each point where it may stop)."""
+    """One round: play (searching with `impl`), learn, gate, evaluate a new best against
+    `opponents` (`elapsed()`: the run's seconds; `poll()` at each point where it may stop)."""
     plan, number = run.plan, run.progress.rounds + 1
     seed = plan.seed * 1_000_003 + number
     shares = _shares(plan.games_per_round, mapper.width)
     tasks = [
-        (game, run.best, plan.settings(), count, seed * 101 + index)
+        (game, run.best, plan.settings(), count, seed * 101 + index, impl)
         for index, count in enumerate(shares)
     ]
     if len(tasks) == 1:  # played here, polled between its simulations
-        played = play(*tasks[0], poll=poll)
+        played = _self_play(*tasks[0], poll=poll)
     else:
         played = Examples.joined(list(mapper(_self_play, tasks)))
     buffer = Examples.joined([run.buffer, played]).last(plan.buffer)
@@ -620,11 +624,19 @@ def random_openings(game: Game, rng: random.Random, plies: int = OPENING_PLIES) 
     return list(seen.values()) or [game.initial_state()]
 
 
-def _self_play(game: Game, params: Params, settings: Settings, games: int, seed: int) -> Examples:
+def _self_play(
+    game: Game,
+    params: Params,
+    settings: Settings,
+    games: int,
+    seed: int,
+    impl: str,
+    poll: Poll | None = None,
+) -> Examples:
     """One worker's share of a round (a top-level function: it goes to other processes, and
     the game with it, pickled; a game of the user's own file is found on the import path the
     spawned process is given)."""
-    return play(game, params, settings, games, seed)
+    return play(game, params, settings, games, seed, poll=poll, impl=impl)
 
 
 def _shares(games: int, workers: int) -> list[int]:
@@ -633,12 +645,32 @@ def _shares(games: int, workers: int) -> list[int]:
     return [games // parts + (index < games % parts) for index in range(parts)]
 
 
-def _self_players(workers: int, poll: Poll) -> Any:
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""What the numpy of a self-play worker is told about its threads: one each. The network's
+products are small (a batch of 64 positions): a second thread spins more than it helps, and
+the workers fill the cores already (Connect Four's compiled self-play: 1,232 positions a CPU
+second with two BLAS threads, 4,451 with one)."""
+
+
+@contextmanager
+def _self_players(workers: int, poll: Poll) -> Iterator[Any]:
     """The mapper self-play runs on: worker processes started fresh (a forked process would
-    inherit JAX's threads), or this process for one worker; `poll()` while it waits."""
+    inherit JAX's threads), their numpy on one thread (`BLAS_THREADS`, in the environment
+    they start with), or this process for one worker; `poll()` while it waits."""
     from zerosum.solve.parallel import mapper
 
-    return mapper(workers, context=multiprocessing.get_context("spawn"), poll=poll)
+    before = {name: os.environ.get(name) for name in BLAS_THREADS}
+    if workers > 1:
+        os.environ.update({name: "1" for name in BLAS_THREADS})
+    try:
+        with mapper(workers, context=multiprocessing.get_context("spawn"), poll=poll) as pool:
+            yield pool
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def _file_entry(manifest: dict[str, Any], name: str, directory: str) -> dict[str, str]:

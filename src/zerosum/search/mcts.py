@@ -236,10 +236,9 @@ class MCTS:
             self.expand(root)
         children = root.children
         assert children is not None
-        noise = [self.rng.gammavariate(alpha, 1.0) for _ in children]
-        total = sum(noise) or 1.0
-        for child, eta in zip(children, noise, strict=True):
-            child.prior = (1 - fraction) * child.prior + fraction * eta / total
+        priors = noisy_priors([child.prior for child in children], self.rng, alpha, fraction)
+        for child, prior in zip(children, priors, strict=True):
+            child.prior = prior
 
     # The four steps of an iteration.
 
@@ -333,7 +332,9 @@ class MCTS:
             priors, _ = self.evaluator(node.state)
         node.priors = None
         weights = [max(0.0, float(priors.get(move, 0.0))) for move in moves]
-        total = sum(weights)
+        total = 0.0
+        for weight in weights:  # added in turn, as the compiled PUCT does (not `sum`'s way)
+            total += weight
         node.children = [
             self.new_node(move, 1.0, w / total if total > 0 else 1 / len(moves))
             for move, w in zip(moves, weights, strict=True)
@@ -421,6 +422,8 @@ class MCTS:
         return None
 
     def report(self, root: _Node, iterations: int, seconds: float) -> MCTSResult:
+        if root.children is None:  # one iteration scored the root and never expanded it
+            self.expand(root)
         sign = 1.0 if root.kind == 0 else -1.0
         children = sorted(root.children or (), key=lambda ch: -ch.visits)
         stats = [
@@ -447,13 +450,27 @@ class MCTS:
                 for m, ch in zip(stats, children, strict=True)
                 if (ch.upper if sign > 0 else -ch.lower) >= guaranteed
             ] or stats
-            best = max(candidates, key=_secure).move
+            best = max(candidates, key=lambda m: (_secure(m), m.prior)).move
         return MCTSResult(best, value, proven, tuple(stats), iterations, self.size, seconds)
 
 
 def mcts(game: Game[Any, Any], state: Any, **options: Any) -> MCTSResult:
     """One Monte Carlo tree search of `state` (options as for `MCTS`), for the player to move."""
     return MCTS(game, **options).search(state)
+
+
+def noisy_priors(
+    priors: Sequence[float], rng: random.Random, alpha: float, fraction: float
+) -> list[float]:
+    """`priors` with Dirichlet(`alpha`) noise making `fraction` of them, drawn from `rng` (a
+    gamma variate a move, in order): AlphaZero's root noise, for the Python and the compiled
+    PUCT alike."""
+    noise = [rng.gammavariate(alpha, 1.0) for _ in priors]
+    total = sum(noise) or 1.0
+    return [
+        (1 - fraction) * prior + fraction * eta / total
+        for prior, eta in zip(priors, noise, strict=True)
+    ]
 
 
 def _sample(outcomes: Sequence[tuple[T, float]], point: float) -> T:
