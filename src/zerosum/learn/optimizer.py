@@ -22,7 +22,7 @@ except ImportError:  # pragma: no cover - the message names the extra
     raise ValueError("training needs JAX and optax: pip install 'zerosum[learn]'") from None
 
 from zerosum.learn.network import Params, Shape, forward
-from zerosum.learn.selfplay import Examples
+from zerosum.learn.records import Examples
 
 MASKED = -1e9
 """The score an illegal move is given before the softmax: its probability is 0."""

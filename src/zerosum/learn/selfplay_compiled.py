@@ -4,8 +4,8 @@ with `impl="compiled"`.
 The same games as the Python self-play, step for step (read the ideas there): every game
 advances one simulation at a time, the new positions of all of them go through the network
 (numpy) as one batch, a root never scored is scored alone before its noise, each move is
-recorded and chosen by `selfplay.Record`. The random draws are the same ones in the same
-order (a generator for the moves, one a game for its root noise), so that from the same
+recorded and chosen by `zerosum.learn.records.Record`. The random draws are the same ones in
+the same order (a generator for the moves, one a game for its root noise), so that from the same
 `seed` the two play the same games (the tests check it); only the trees live in arrays and
 their descents and back-ups in compiled code, a call for all the games at once.
 """
@@ -21,7 +21,7 @@ from zerosum.compiled.mcts_tree import LOWER, MOVE, UPPER, VISITS
 from zerosum.compiled.puct import Forest
 from zerosum.game import Game
 from zerosum.learn.network import Params, forward, masked_softmax
-from zerosum.learn.selfplay import Examples, Record, Settings, value_scale
+from zerosum.learn.records import Examples, Record, Settings, value_scale
 
 
 def play(

@@ -55,7 +55,8 @@ from zerosum.game import Game
 from zerosum.learn import log, network
 from zerosum.learn.network import Params, Shape
 from zerosum.learn.player import network_player
-from zerosum.learn.selfplay import Evaluation, Examples, Settings, chosen_impl, play
+from zerosum.learn.records import Examples, Settings
+from zerosum.learn.selfplay import Evaluation, chosen_impl, play
 from zerosum.limits import Limit
 from zerosum.match import Chooser, MatchResult, play_match
 
