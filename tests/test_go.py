@@ -310,3 +310,17 @@ def test_the_searches_that_would_not_end_are_refused_in_one_line(command, capsys
     assert main([command, "go", "--size", "5"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "MCTS plays it (zerosum play go)" in err
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("alphabeta", "MCTS plays it"),
+        ("perfect", "play it with MCTS"),
+        ("engine:time=1", "MCTS plays it"),
+    ],
+)
+def test_the_players_that_would_search_to_the_end_are_refused(spec, message, capsys):
+    argv = ["match", "go", "--size", "5", "--a", spec, "--b", "random", "--games", "2"]
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
