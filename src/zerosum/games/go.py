@@ -86,6 +86,9 @@ class Go:
     scoring with komi (see the module for the rules and their conventions)."""
 
     player_names = ("Black", "White")
+    compiled_rules = "zerosum.games.compiled_go:go_rules"
+    """The same rules compiled with numba (`zerosum.games.compiled_go`), named: the compiled
+    twin imports this game, never the reverse."""
     history_dependent = True
     """Superko and the passes make a position's moves and outcome depend on its history."""
 
