@@ -73,13 +73,12 @@ def _neighbours(point, size, out):
 
 
 @njit(cache=True)
-def _groups(state, size, group_of, liberties, keys, sizes, stack, marked):
+def _groups(state, size, group_of, liberties, keys, sizes, stack, marked, around):
     """Label the groups of stones: `group_of[point]` the group of each stone (-1 for an empty
     point), `liberties[group]` its number of liberties, `keys[group]` the exclusive or of its
     stones' Zobrist words, `sizes[group]` its stones. `marked` says which liberty was counted
     for which group."""
     points = size * size
-    around = np.empty(4, np.int64)
     for point in range(points):
         group_of[point] = -1
         marked[point] = -1
@@ -160,17 +159,18 @@ def moves(state, out):
         return 0
     size = np.int64(state[SIZE])
     points = size * size
-    group_of = np.empty(points, np.int64)
-    liberties = np.empty(points, np.int64)
+    work = np.empty(5 * points + 8, np.int64)  # one allocation for the working arrays
+    group_of = work[:points]
+    liberties = work[points : 2 * points]
+    sizes = work[2 * points : 3 * points]
+    stack = work[3 * points : 4 * points]
+    marked = work[4 * points : 5 * points]
+    around = work[5 * points : 5 * points + 4]
+    taken = work[5 * points + 4 :]
     keys = np.empty(points, np.uint64)
-    sizes = np.empty(points, np.int64)
-    stack = np.empty(points, np.int64)
-    marked = np.empty(points, np.int64)
-    _groups(state, size, group_of, liberties, keys, sizes, stack, marked)
+    _groups(state, size, group_of, liberties, keys, sizes, stack, marked, around)
     stones = np.int64(state[STONES]) + 1
     mine = np.int64(state[PLAYER]) + 1
-    around = np.empty(4, np.int64)
-    taken = np.empty(4, np.int64)
     count = 0
     for point in range(points):
         if state[POINTS + point] != 0:
