@@ -221,3 +221,27 @@ def test_every_line_is_answered_in_the_framing_and_every_genmove_is_legal(script
             assert move == "pass" or move in legal, (line, move)
             assert session.state.played == before.played + (not game.is_terminal(state))
     assert session.running
+
+
+def test_two_engines_play_a_whole_game_through_the_protocol():
+    """As a referee (gogui-twogtp) runs a game: each engine's move played on the other's
+    board, until two passes in a row; both boards agree, and so do their scores."""
+    engines = [GtpSession("mcts:iterations=30"), GtpSession("random")]
+    for engine in engines:
+        assert engine.handle("boardsize 5") == "=\n\n"
+        assert engine.handle("komi 0.5") == "=\n\n"
+    colours = ("b", "w")
+    passes = moves = 0
+    while passes < 2:
+        mover = moves % 2
+        answer = engines[mover].handle(f"genmove {colours[mover]}")
+        assert answer.startswith("= ") and answer.endswith("\n\n"), answer
+        vertex = answer[2:-2]
+        assert engines[1 - mover].handle(f"play {colours[mover]} {vertex}") == "=\n\n", vertex
+        passes = passes + 1 if vertex == "pass" else 0
+        moves += 1
+        assert moves <= 75 + 2  # past the move limit of 5x5 both engines pass
+    first, second = (engine.state for engine in engines)
+    assert first[:5] == second[:5]
+    assert engines[0].handle("final_score") == engines[1].handle("final_score")
+    assert engines[0].game.is_terminal(first)
