@@ -130,6 +130,15 @@ def test_a_clock_cuts_the_time_of_a_move():
     assert session.handle("genmove b").startswith("= ")  # in a hundredth of a second
 
 
+def test_a_clock_of_years_is_cut_to_what_a_player_may_think():
+    said = []
+    session = GtpSession("mcts:iterations=5", log=said.append)
+    session.handle("boardsize 5")
+    session.handle("time_left b 100000000000 0")
+    assert session._budget(0) == 3600
+    assert session.handle("genmove b").startswith("= ") and said == []
+
+
 def test_the_command_line_speaks_gtp_on_standard_input(capsys, monkeypatch):
     lines = "boardsize 5\n2 genmove b\nfinal_score extra words\nquit\nname\n"
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(lines.encode())))

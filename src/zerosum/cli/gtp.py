@@ -25,7 +25,7 @@ the log, standard error). A line longer than `LONGEST_LINE` bytes is refused wit
 When the controller gives a clock (`time_settings`, then `time_left`) and the player has a
 `time` option, each move gets a share of the time left: the byo-yomi period's time over its
 stones, or the main time over `MOVES_TO_GO` or a third of the empty points, whichever is more,
-less `MARGIN`; never more than the spec's own `time`.
+less `MARGIN`; never more than the spec's own `time`, nor than a player may think (an hour).
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from zerosum.game import Player
 from zerosum.games.go import LARGEST, SMALLEST, Go, Position
 from zerosum.limits import clipped, one_line
 from zerosum.match import Chooser
+from zerosum.players import MOST_SECONDS as MOST_THINKING
 from zerosum.players import PLAYERS, PlayerSpec, Seat, make_player, parse_player
 from zerosum.registry import entry_of
 
@@ -337,7 +338,7 @@ class GtpSession:
         else:
             empty = self.game.points - (self.state.black | self.state.white).bit_count()
             share = time / max(MOVES_TO_GO, empty // 3)
-        return max(LEAST_TIME, share - MARGIN)
+        return min(MOST_THINKING, max(LEAST_TIME, share - MARGIN))
 
 
 def serve(
