@@ -206,7 +206,8 @@ def lines(draw: st.DrawFn) -> str:
 @fuzzing(EXAMPLES)
 @given(script=st.lists(lines(), max_size=30))
 def test_every_line_is_answered_in_the_framing_and_every_genmove_is_legal(script):
-    session = GtpSession("mcts:iterations=2")
+    said = []
+    session = GtpSession("mcts:iterations=2", log=said.append)
     for line in script:
         before = session.state
         answer = session.handle(line)
@@ -230,6 +231,7 @@ def test_every_line_is_answered_in_the_framing_and_every_genmove_is_legal(script
             assert move == "pass" or move in legal, (line, move)
             assert session.state.played == before.played + (not game.is_terminal(state))
     assert session.running
+    assert said == []  # no search failed (a failure passes, and says why on the log)
 
 
 def test_two_engines_play_a_whole_game_through_the_protocol():
