@@ -93,6 +93,18 @@ def test_a_scripted_conversation_is_answered_exactly():
     assert not session.running
 
 
+def test_a_board_too_small_for_the_komi_is_refused_and_the_game_kept():
+    session = GtpSession("random")
+    assert session.handle("komi 80.5") == "=\n\n"
+    assert session.handle("play b D4") == "=\n\n"
+    assert session.handle("boardsize 5") == (
+        "? unacceptable size: the komi 80.5 is more than the 25 points of 5x5 (change the komi"
+        " first)\n\n"
+    )
+    assert session.game.size == 9 and session.state.played == 1
+    assert session.handle("komi 0") == "=\n\n" and session.handle("boardsize 5") == "=\n\n"
+
+
 def test_list_commands_names_every_command_and_each_is_known():
     session = GtpSession("random")
     answer = session.handle("list_commands")

@@ -182,6 +182,11 @@ class GtpSession:
             raise GtpError("syntax error: boardsize needs a size")
         if not SMALLEST <= size <= LARGEST:
             raise GtpError(f"unacceptable size: {SMALLEST} to {LARGEST}")
+        if abs(self.game.komi) > size * size:
+            raise GtpError(
+                f"unacceptable size: the komi {self.game.komi:g} is more than the {size * size}"
+                f" points of {size}x{size} (change the komi first)"
+            )
         self._new_game(Go(size, self.game.komi))
         return ""
 
