@@ -184,7 +184,8 @@ COMMANDS = list(GtpSession.COMMANDS)
 WORDS = st.one_of(
     st.sampled_from(["b", "w", "black", "WHITE", "x", "pass", "PASS", "resign", "D4", "a1",
                      "E5", "T19", "I3", "Z0", "c3", "5", "7", "9", "4", "-1", "0.5", "6.3",
-                     "nan", "inf", "1e400", "9" * 30, "", "#", "\t", "\x00", "é", "٣"]),
+                     "nan", "inf", "1e400", "9" * 30, "80.5", "-81", "", "#", "\t", "\x00", "é",
+                     "٣"]),
     st.text(max_size=6),
 )  # fmt: skip
 """What an argument may be: a colour, a vertex, a number, or none of these."""
