@@ -70,7 +70,7 @@ def test_a_group_of_several_stones_may_not_kill_itself():
     assert "A1" not in {SMALL.format_move(state, m) for m in SMALL.legal_moves(state)}
     with pytest.raises(ValueError, match="A1 is suicide"):
         SMALL.parse_move(state, "A1")
-    # with a liberty left at A1, B1 is no suicide: B1 is a liberty of no White group's last
+    # with C1 empty the three keep a liberty whichever of A1 and B1 Black fills
     state = SMALL.parse_state("...../...../OOO../XXO../..O.. X")
     assert {"A1", "B1"} <= {SMALL.format_move(state, m) for m in SMALL.legal_moves(state)}
 
@@ -81,7 +81,6 @@ def test_ko_the_immediate_retake_is_refused_by_positional_superko():
     assert "C3" not in board(SMALL, taken) and board(SMALL, taken)["D3"] == "X"
     with pytest.raises(ValueError, match="C3 repeats an earlier position"):
         SMALL.parse_move(taken, "C3")
-    assert SMALL.parse_state("") == SMALL.initial_state()
     assert 12 not in SMALL.legal_moves(taken)  # C3 is point 12
     # after a move each elsewhere the board is new, and the retake is legal
     later = played(SMALL, taken, "A1", "A5", "C3")
@@ -120,23 +119,23 @@ def test_the_move_limit_ends_the_game_as_it_stands():
 
 
 def test_area_scoring_with_komi():
-    walls = "_X.O_/" * 4 + "_X.O_ X"
+    walls = "/".join([".X.O."] * 5) + " X"
     assert SMALL.score(SMALL.initial_state()) == -7.5
     assert SMALL.score_text(SMALL.initial_state()) == "W+7.5"
     assert SMALL.utility(SMALL.initial_state(), 0) == -1
     assert SMALL.utility(SMALL.initial_state(), 1) == 1
     # columns A and B Black's, D and E White's, C touches both: 10 points each
-    state = Go(size=5, komi=0).parse_state(walls.replace("_", "."))
+    state = Go(size=5, komi=0).parse_state(walls)
     assert Go(size=5, komi=0).area(state) == (10, 10)
     assert Go(size=5, komi=0).score_text(state) == "0"
     assert Go(size=5, komi=0).utility(state, 0) == 0
     assert Go(size=5, komi=0.5).score_text(state) == "W+0.5"
     assert Go(size=5, komi=-2).score_text(state) == "B+2"
     # column C Black's too: 15 to 10, White wins by 2.5 with komi 7.5
-    state = SMALL.parse_state(("_XXO_/" * 5).rstrip("/").replace("_", ".") + " O")
+    state = SMALL.parse_state("/".join([".XXO."] * 5) + " O")
     assert SMALL.area(state) == (15, 10)
     assert SMALL.score_text(state) == "W+2.5" and SMALL.utility(state, 1) == 1
-    # an empty region touching no stone belongs to nobody; one inside a group, to its owner
+    # a lone stone owns the whole board: the one empty region borders it alone
     lone = SMALL.parse_state("...../...../..X../...../..... O")
     assert SMALL.area(lone) == (25, 0)
 
@@ -168,6 +167,7 @@ def test_points_are_written_in_gtp_coordinates():
 
 def test_positions_as_moves_or_as_a_board():
     game = Go()
+    assert game.parse_state("") == game.initial_state()
     state = game.parse_state("D4 E5, pass C3")
     assert board(game, state) == {"D4": "X", "E5": "O", "C3": "O"}
     assert game.to_move(state) == 0 and state.played == 4
