@@ -130,6 +130,7 @@ GAMES = [
     "nim(heaps=[3,,4])", "nim(heaps=[" + "9" * 5000 + "])", "nim(heaps=" + "[" * 5000 + ")",
     "x" * 5000, "pig(target=100000)", "connect4(width=\"" + "9" * 5000 + "\")",
     "kuhn", "leduc", "liars-dice", "liars-dice(numdice=1,faces=2)", "kuhn(cards=1)",
+    "go(size=5)", "go(size=4)", "go(komi=7.3)", "go(size=5,komi=0)",
     *OPENSPIEL,
 ]  # fmt: skip
 
@@ -137,7 +138,7 @@ POSITIONS = [
     "XOX.O....", "XXXOO....", "XO..X....", "X", "52753311433677442422121", "4455667",
     "44444444", "1 2", "1,,2", "1 4 5", "18 18 0 0", "0 0 99 0", "[[3,12,8],[2,4,6],[14,5,2]]",
     "[" * 3000 + "1" + "]" * 3000, "[[1,2],[3]]", '[{"chance": [[0.5, 6], [0.5, 6]]}, 2]',
-    "X 3-1: 24:2 13:5 8:3 6:5 / 24:2 13:5 8:3 6:5", "X: 1 / 6:15",
+    "X 3-1: 24:2 13:5 8:3 6:5 / 24:2 13:5 8:3 6:5", "X: 1 / 6:15", "C3 D3 pass", "C3 C3",
     "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "8/8/8/8/8/8/8/8 w - - 0 1", "startpos",
 ]  # fmt: skip
 """Positions of every game, valid and not; the valid ones are near the end of their game."""

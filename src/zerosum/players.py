@@ -284,6 +284,8 @@ def _alphabeta_player(game: Game, options: dict[str, Any], seat: Seat) -> Choose
     depth = options.get("depth")
     if depth is not None:
         require(game, Evaluating, "alphabeta:depth=N (an evaluation at the depth limit)")
+    else:
+        require_an_end_in_reach(seat.entry, game, "MCTS plays it (mcts:time=SECONDS)")
     return lambda state: alphabeta(game, state, depth=depth).best_move
 
 
@@ -354,9 +356,10 @@ def _solver_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
     if entry.perfect is not None:
         return entry.perfect(game)
     if not entry.solvable:
+        player = "the engine (engine:time" if isinstance(game, Evaluating) else "MCTS (mcts:time"
         raise ValueError(
             f"{entry.name} has no exact solver and too many positions to search to the end:"
-            " play it with the engine (engine:time=SECONDS)"
+            f" play it with {player}=SECONDS)"
         )
     if has_chance(game):
         return lambda state: expectiminimax(game, state).best_move

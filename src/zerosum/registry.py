@@ -184,6 +184,19 @@ def _heaps(value: Any) -> tuple[int, ...]:
     return playable_heaps(str(value))
 
 
+def _number(value: Any) -> float:
+    """A real option's value (komi): a number, or its text; ValueError otherwise (the game
+    checks its range)."""
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            raise ValueError(f"komi must be a number, got {clipped(value)}") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"komi must be a number, got {clipped(value)}")
+    return value
+
+
 def _switch(value: Any) -> bool:
     if isinstance(value, bool):
         return value
@@ -313,6 +326,17 @@ BUILT_IN: tuple[GameEntry, ...] = (
         Named("zerosum.games.othello:Othello"),
         "Othello: squares a1-h8 from the top left (d3) or pass, positions as the moves (d3c5)",
         player="engine:time=2",
+        solvable=False,
+    ),
+    GameEntry(
+        "go",
+        Named("zerosum.games.go:Go"),
+        "Go, 9x9 by default: points like D4 (GTP) or pass, area scoring, komi 7.5, superko",
+        options=(
+            GameOption("size", _integer_of("size"), "points on a side, 5 to 19 (9)"),
+            GameOption("komi", _number, "points given to White, a multiple of 0.5 (7.5)"),
+        ),
+        player="mcts:time=2",
         solvable=False,
     ),
     GameEntry(

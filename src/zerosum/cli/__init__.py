@@ -38,6 +38,7 @@ COMMANDS: dict[str, str] = {
     "cfr": "approximate equilibrium of a game of imperfect information (CFR family)",
     "perft": "count the positions N moves away (compiled games)",
     "uci": "run the chess engine for a UCI GUI",
+    "gtp": "run the Go engine for a GTP controller (Go Text Protocol)",
     "serve": "serve the page in the browser: play against the program, a matrix game solved,"
     " a search stepped through",
 }

@@ -96,6 +96,12 @@ def run(args: argparse.Namespace) -> int:
             f"{setup.entry.name} has chance nodes: explain draws exact searches and the"
             " engine's, which have no dice (zerosum tree searches a tree with chance nodes)"
         )
+    registry.require_an_end_in_reach(
+        setup.entry,
+        setup.game,
+        "explain draws searches that would not end; MCTS plays it"
+        f" (zerosum play {setup.entry.name})",
+    )
     if isinstance(setup.game, Evaluating):
         searched, report = explain_engine(setup, args)
     else:
