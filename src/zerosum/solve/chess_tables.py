@@ -61,7 +61,8 @@ PIECES = Limit(
     "the pieces of a chess endgame table",
     4,
     "each piece more multiplies the index by 64: a table of 5 pieces has 335 million entries"
-    " (1.07 billion with pawns), and its build holds 18 bytes an entry (6 to 19 GB)",
+    " (1.07 billion with pawns), and its build in memory holds 18 bytes an entry (6 to 19 GB);"
+    " give --work-dir DIR to build one without pawns out of core",
 )
 
 
@@ -134,12 +135,18 @@ def build(
     folder: str | os.PathLike,
     *,
     progress: Callable[[Progress], None] | None = None,
+    work_dir: str | os.PathLike | None = None,
+    note: Callable[[str], None] = lambda text: None,
 ) -> list[Built]:
     """Build `material`'s table into `folder` (`KRvK.ztb`), and first every smaller table it
-    needs that the folder lacks (the folder's are read, verified). The tables built, smallest
-    first; a table already in the folder is read, not built again."""
+    needs that the folder lacks (the folder's are read, verified). With `work_dir`, the table
+    of `material` is built out of core in `work_dir/KRvK` (`zerosum.solve.chess_work`:
+    resumed from its last checkpoint, removed once the table is written; `note` hears of a
+    resumed build), the smaller ones in memory. The tables built, smallest first; a table
+    already in the folder is read, not built again."""
     made: list[Built] = []
-    _build(material, Path(folder), {}, made, progress)
+    work = None if work_dir is None else Path(work_dir)
+    _build(material, Path(folder), {}, made, progress, work, note)
     return made
 
 
@@ -149,6 +156,8 @@ def _build(
     known: dict[Material, Built],
     made: list[Built],
     progress: Callable[[Progress], None] | None,
+    work: Path | None = None,
+    note: Callable[[str], None] = lambda text: None,
 ) -> Built:
     if material in known:
         return known[material]
@@ -157,6 +166,16 @@ def _build(
         table = load(path)
         if table.material != material:
             raise ValueError(f"{path}: a table of {table.material.name}, not {material.name}")
+    elif work is not None:
+        from zerosum.solve import chess_work
+
+        chess_work.check(material)
+        smaller = [_build(sub, folder, known, made, progress) for sub in material.smaller()]
+        where = work / material.name
+        table = chess_work.solve(material, smaller, where, progress=progress, note=note)
+        save(table, check_destination(path))
+        chess_work.remove(where)
+        made.append(table)
     else:
         smaller = [_build(sub, folder, known, made, progress) for sub in material.smaller()]
         table = solve(material, smaller, progress)
