@@ -89,6 +89,20 @@ def test_wake_row_0_is_not_trusted_but_rebuilt_from_the_codes(in_memory, tmp_pat
     _same_tables(out, in_memory)
 
 
+def test_a_build_stopped_after_its_last_checkpoint_only_writes_the_draws_again(in_memory, tmp_path):
+    """`chess_work.solve` leaves the work directory (the caller removes it once the table is
+    written): run again on it, as after a kill before the table was written, it finds the last
+    checkpoint, and the codes, the draws written again, are the table's."""
+    smaller = [chess_tables.load(chess_tables.path_of(in_memory, sub)) for sub in KPK.smaller()]
+    first = chess_work.solve(KPK, smaller, tmp_path / "work")
+    assert not (tmp_path / "work" / chess_work.WAKE).exists()
+    notes: list[str] = []
+    again = chess_work.solve(KPK, smaller, tmp_path / "work", note=notes.append)
+    assert notes == [f"{tmp_path / 'work'}: resumed after level {LAST_LEVEL}"]
+    expected = chess_tables.load(chess_tables.path_of(in_memory, KPK)).codes
+    assert np.array_equal(first.codes, expected) and np.array_equal(again.codes, expected)
+
+
 def _flip_last_byte(path):
     data = bytearray(path.read_bytes())
     data[-1] ^= 1

@@ -57,6 +57,8 @@ FOUR = [
 GROUPS = {"all3": THREE, "all4": THREE + FOUR}
 INVALID = np.int16(-32768)
 """The entry of a place of the index that holds no position."""
+UNKNOWN = np.int16(32767)
+"""The entry of a position not settled yet, while a table is built (`compiled_chess_tables`)."""
 PIECES = Limit(
     "the pieces of a chess endgame table",
     4,

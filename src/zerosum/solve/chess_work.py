@@ -53,6 +53,7 @@ import numpy as np
 from zerosum.games.chess.endgame import Material
 from zerosum.solve.chess_tables import (
     CHUNK,
+    UNKNOWN,
     Arrays,
     Built,
     Level,
@@ -74,7 +75,6 @@ in the frontier and in the following list."""
 KILL_AT_LEVEL = "ZEROSUM_CHESS_KILL_AT_LEVEL"
 """An environment variable for the tests: the build kills itself (SIGKILL) once this level is
 settled, before its checkpoint is written, as a kill at the worst moment would."""
-UNKNOWN = np.int16(32767)
 
 
 def check(material: Material) -> None:
