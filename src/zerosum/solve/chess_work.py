@@ -163,7 +163,10 @@ def _checkpoint_record(folder: Path) -> dict[str, Any] | None:
     if not path.exists():
         return None
     record = read_json(path)
-    keys = ("level", "settled", "won", "positions", "stalemates", "over", "codes_crc32")
+    keys = (
+        "level", "settled", "won", "positions", "stalemates", "over",
+        "codes_crc32", "smaller_crc32", "wake_crc32",
+    )  # fmt: skip
     if record is None or not all(isinstance(record.get(key), int) for key in keys):
         raise _damaged(path, "unreadable")
     return record
