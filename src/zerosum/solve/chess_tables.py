@@ -13,7 +13,9 @@ build: the positions left are draws (endless play, or a move into a drawn smalle
 never arises (no rook nor king has its rights in an endgame table); en passant does, after a double
 step beside an enemy pawn: that position's value is the best of the position without it and of the
 capture (the entries hold positions without en passant rights, as Syzygy's do). The fifty-move rule
-is not applied: a mate is a mate however long.
+is not applied: a mate is a mate however long. The build runs in memory (`solve`) or out of core
+(`zerosum.solve.chess_work`: the same level step, `settle`, over arrays mapped from files, with
+a checkpoint after each level), which builds the tables of five pieces.
 
 A table file is the project's verified format (`zerosum.solve.table.write_file`: magic,
 version, SHA-256, a JSON header with the counts), named after its material (`KRvK.ztb`); its
@@ -263,7 +265,8 @@ def settle(
 ) -> Level:
     """Settle `material`'s entries in `arrays` level by level, from level 0 or from after
     `begin` (a build resumed: the arrays as they were when it was settled), calling `after`
-    after each level; then the positions never settled are draws. The last level."""
+    after each level (the kernels' step, whose arrays are in memory or mapped from files);
+    then the positions never settled are draws. Returns the last level."""
     from zerosum.solve import compiled_chess_tables as kernel
 
     specs = specs_of([*(table.material for table in smaller), material])
