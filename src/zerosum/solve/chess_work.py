@@ -180,7 +180,8 @@ def _damaged(path: Path, problem: str) -> ValueError:
 
 def _fresh(folder: Path, material: Material, smaller: list[Built]) -> Arrays:
     """New files for the build (any left by a build stopped before its first checkpoint are
-    made again), the smaller tables' entries copied in."""
+    made again), the smaller tables' entries copied in. Their blocks are allocated at once: a
+    disk that fills is an error here, not a crash when a mapped page is first written."""
     size = material.entries
     start = sum(len(table.codes) for table in smaller)
     _check_room(folder, size)
@@ -190,6 +191,9 @@ def _fresh(folder: Path, material: Material, smaller: list[Built]) -> Arrays:
         wake = np.asarray(open_memmap(folder / WAKE, "w+", np.int16, (4, size)))
         frontier = np.asarray(open_memmap(folder / FRONTIER, "w+", np.int32, (size,)))
         following = np.asarray(open_memmap(folder / FOLLOWING, "w+", np.int32, (size,)))
+        for name in (CODES, WAKE, FRONTIER, FOLLOWING):  # the disk's room, taken now
+            with open(folder / name, "r+b") as file:
+                os.posix_fallocate(file.fileno(), 0, os.fstat(file.fileno()).st_size)
     except OSError as error:
         raise ValueError(f"cannot write in {folder}: {(error.strerror or '').lower()}") from None
     fill_smaller(codes, smaller)
