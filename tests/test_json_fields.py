@@ -241,6 +241,10 @@ WALK = [
         "tablebase build chess, tablebase info of a chess table",
         "tablebase build chess KRK -o tables",
     ),
+    Run(
+        "tablebase build chess, tablebase info of a chess table",
+        "tablebase build chess KQK -o tables --work-dir chess-work",
+    ),
     Run("tablebase build chess, tablebase info of a chess table", "tablebase info tables/KRvK.ztb"),
     Run("tablebase probe", "tablebase probe tables/KRvK.ztb --position '8/8/8/4k3/8/8/8/4K2R w'"),
     Run("games", "games"),

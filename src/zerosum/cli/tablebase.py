@@ -22,6 +22,7 @@ from zerosum.solve import (
     Progress,
     Table,
     chess_tables,
+    chess_work,
     compact,
     connect4,
     connect4_book,
@@ -87,7 +88,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="build partition by partition in this directory (made if missing; on a filesystem"
         " every worker shares, with --scheduler), resuming what a build there has finished,"
-        " and write a compact table; --workers N then runs N processes on this machine",
+        " and write a compact table; --workers N then runs N processes on this machine. Chess:"
+        " build the named tables out of core in DIR/MATERIAL, a checkpoint each level (5"
+        " pieces without pawns, e.g. KRBvKR: 6 GB of disk)",
     )
     build.add_argument(
         "--memory-per-worker",
@@ -213,12 +216,15 @@ def run_chess_build(args: argparse.Namespace) -> int:
             "chess has too many positions to enumerate into a table: name endgames to build,"
             " e.g. zerosum tablebase build chess KRK -o FOLDER (or all3, all4)"
         )
-    for option in ("work_dir", "memory_per_worker", "scheduler", "workers"):
+    for option in ("memory_per_worker", "scheduler", "workers"):
         if getattr(args, option) is not None:
             raise ValueError(f"--{option.replace('_', '-')} is not for chess endgame tables")
     wanted = chess_tables.materials(args.materials)
     for material in wanted:
-        PIECES.check(len(material.pieces), lifted=args.no_limit)
+        if args.work_dir is None:
+            PIECES.check(len(material.pieces), lifted=args.no_limit)
+        else:
+            chess_work.check(material)
     folder = Path(args.output)
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"-o {args.output}: chess tables go in a folder, and this is a file")
@@ -227,7 +233,9 @@ def run_chess_build(args: argparse.Namespace) -> int:
     built: list[chess_tables.Built] = []
     with ChessProgress() as shown:
         for material in wanted:
-            built += chess_tables.build(material, folder, progress=shown)
+            built += chess_tables.build(
+                material, folder, progress=shown, work_dir=args.work_dir, note=_notice
+            )
     tables = []
     for table in built:
         path = str(chess_tables.path_of(folder, table.material))
@@ -237,6 +245,8 @@ def run_chess_build(args: argparse.Namespace) -> int:
         "tables": tables,
         "seconds": round(time.perf_counter() - began, 3),
     }
+    if args.work_dir is not None:
+        report["work_dir"] = args.work_dir
     if args.json:
         print_json(report)
         return 0
@@ -420,6 +430,10 @@ class ChessProgress:
         self._bar.to(self._settled)
 
 
+def _notice(text: str) -> None:
+    print(f"zerosum: note: {text}", file=sys.stderr)
+
+
 def run_partitioned_build(args: argparse.Namespace, game: Game, output: Path) -> int:
     """`build --work-dir`: the partitioned build, written as a compact table."""
     if args.workers is not None and args.scheduler is not None:
@@ -434,7 +448,7 @@ def run_partitioned_build(args: argparse.Namespace, game: Game, output: Path) ->
             workers=args.workers,
             scheduler=args.scheduler,
             progress=shown,
-            notice=lambda text: print(f"zerosum: note: {text}", file=sys.stderr),
+            notice=_notice,
             no_limit=args.no_limit,
         )
     size = compact.write(built, output)

@@ -13,7 +13,9 @@ build: the positions left are draws (endless play, or a move into a drawn smalle
 never arises (no rook nor king has its rights in an endgame table); en passant does, after a double
 step beside an enemy pawn: that position's value is the best of the position without it and of the
 capture (the entries hold positions without en passant rights, as Syzygy's do). The fifty-move rule
-is not applied: a mate is a mate however long.
+is not applied: a mate is a mate however long. The build runs in memory (`solve`) or out of core
+(`zerosum.solve.chess_work`: the same level step, `settle`, over arrays mapped from files, with
+a checkpoint after each level), which builds the tables of five pieces.
 
 A table file is the project's verified format (`zerosum.solve.table.write_file`: magic,
 version, SHA-256, a JSON header with the counts), named after its material (`KRvK.ztb`); its
@@ -55,11 +57,16 @@ FOUR = [
 ]  # fmt: skip
 """Every material of three and of four pieces, as Syzygy names them."""
 GROUPS = {"all3": THREE, "all4": THREE + FOUR}
+INVALID = np.int16(-32768)
+"""The entry of a place of the index that holds no position."""
+UNKNOWN = np.int16(32767)
+"""The entry of a position not settled yet, while a table is built (`compiled_chess_tables`)."""
 PIECES = Limit(
     "the pieces of a chess endgame table",
     4,
     "each piece more multiplies the index by 64: a table of 5 pieces has 335 million entries"
-    " (1.07 billion with pawns), and its build holds 18 bytes an entry (6 to 19 GB)",
+    " (1.07 billion with pawns), and its build in memory holds 18 bytes an entry (6 to 19 GB);"
+    " give --work-dir DIR to build one without pawns out of core",
 )
 
 
@@ -132,12 +139,18 @@ def build(
     folder: str | os.PathLike,
     *,
     progress: Callable[[Progress], None] | None = None,
+    work_dir: str | os.PathLike | None = None,
+    note: Callable[[str], None] = lambda text: None,
 ) -> list[Built]:
     """Build `material`'s table into `folder` (`KRvK.ztb`), and first every smaller table it
-    needs that the folder lacks (the folder's are read, verified). The tables built, smallest
-    first; a table already in the folder is read, not built again."""
+    needs that the folder lacks (the folder's are read, verified). With `work_dir`, the table
+    of `material` is built out of core in `work_dir/KRvK` (`zerosum.solve.chess_work`:
+    resumed from its last checkpoint, removed once the table is written; `note` hears of a
+    resumed build), the smaller ones in memory. The tables built, smallest first; a table
+    already in the folder is read, not built again."""
     made: list[Built] = []
-    _build(material, Path(folder), {}, made, progress)
+    work = None if work_dir is None else Path(work_dir)
+    _build(material, Path(folder), {}, made, progress, work, note)
     return made
 
 
@@ -147,6 +160,8 @@ def _build(
     known: dict[Material, Built],
     made: list[Built],
     progress: Callable[[Progress], None] | None,
+    work: Path | None = None,
+    note: Callable[[str], None] = lambda text: None,
 ) -> Built:
     if material in known:
         return known[material]
@@ -155,6 +170,16 @@ def _build(
         table = load(path)
         if table.material != material:
             raise ValueError(f"{path}: a table of {table.material.name}, not {material.name}")
+    elif work is not None:
+        from zerosum.solve import chess_work
+
+        chess_work.check(material)
+        smaller = [_build(sub, folder, known, made, progress) for sub in material.smaller()]
+        where = work / material.name
+        table = chess_work.solve(material, smaller, where, progress=progress, note=note)
+        save(table, check_destination(path))
+        chess_work.remove(where)
+        made.append(table)
     else:
         smaller = [_build(sub, folder, known, made, progress) for sub in material.smaller()]
         table = solve(material, smaller, progress)
@@ -164,42 +189,114 @@ def _build(
     return table
 
 
+@dataclass(frozen=True)
+class Level:
+    """A build between two levels: the last level settled (0: the checkmates and stalemates),
+    how many positions it settled, how many the next one finds won already (listed first in
+    the frontier), the positions and stalemates of the table, and whether the build is over."""
+
+    level: int
+    settled: int
+    won: int
+    positions: int
+    stalemates: int
+    over: bool
+
+
+@dataclass(frozen=True)
+class Arrays:
+    """Where a build settles a table (`compiled_chess_tables`): `codes`, the smaller tables'
+    entries then the table's own (its own from `start`); `wake` (4 rows of the table's
+    entries); `frontier` and `following`, the positions settled at a level and those won at
+    the next (one int32 an entry). In memory (`solve`) or mapped from files (`chess_work`)."""
+
+    codes: np.ndarray
+    wake: np.ndarray
+    frontier: np.ndarray
+    following: np.ndarray
+    start: int
+
+    @classmethod
+    def allocate(cls, material: Material, smaller: list[Built]) -> Arrays:
+        """The arrays in memory, the smaller tables' entries copied in."""
+        size = material.entries
+        codes = np.empty(sum(len(table.codes) for table in smaller) + size, np.int16)
+        start = fill_smaller(codes, smaller)
+        wake = np.zeros((4, size), np.int16)
+        return cls(codes, wake, np.empty(size, np.int32), np.empty(size, np.int32), start)
+
+    @property
+    def own(self) -> np.ndarray:
+        return self.codes[self.start :]
+
+
+def fill_smaller(codes: np.ndarray, smaller: list[Built]) -> int:
+    """Copy the smaller tables' entries to the start of `codes`, one after the other; where
+    the table's own begin."""
+    start = 0
+    for table in smaller:
+        codes[start : start + len(table.codes)] = table.codes
+        start += len(table.codes)
+    return start
+
+
 def solve(
     material: Material,
     smaller: list[Built],
     progress: Callable[[Progress], None] | None = None,
 ) -> Built:
-    """`material`'s table, reading the smaller tables its captures and promotions reach."""
+    """`material`'s table, in memory, reading the smaller tables its captures and promotions
+    reach."""
+    began = time.perf_counter()
+    arrays = Arrays.allocate(material, smaller)
+    end = settle(material, smaller, arrays, progress=progress)
+    own = arrays.own
+    return counted(material, own.copy(), end.stalemates, time.perf_counter() - began)
+
+
+def settle(
+    material: Material,
+    smaller: list[Built],
+    arrays: Arrays,
+    *,
+    begin: Level | None = None,
+    after: Callable[[Level], None] | None = None,
+    progress: Callable[[Progress], None] | None = None,
+) -> Level:
+    """Settle `material`'s entries in `arrays` level by level, from level 0 or from after
+    `begin` (a build resumed: the arrays as they were when it was settled), calling `after`
+    after each level (the kernels' step, whose arrays are in memory or mapped from files);
+    then the positions never settled are draws. Returns the last level."""
     from zerosum.solve import compiled_chess_tables as kernel
 
-    began = time.perf_counter()
-    tables = [*(table.material for table in smaller), material]
-    specs = specs_of(tables)
-    codes = np.empty(sum(of.entries for of in tables), np.int16)
-    start = 0
-    for table in smaller:
-        codes[start : start + len(table.codes)] = table.codes
-        start += len(table.codes)
+    specs = specs_of([*(table.material for table in smaller), material])
     m = len(smaller)
-    size = material.entries
-    wake = np.zeros((4, size), np.int16)
-    frontier = np.empty(size, np.int32)  # the positions settled at a level
-    following = np.empty(size, np.int32)  # those won at the next, before its losses
-    positions, stalemates, won = kernel.settle_first(specs, codes, m, wake, frontier, following)
-    if progress is not None:
-        progress(Progress(material.name, 0, 0, positions))
+    codes, wake, frontier, following = (
+        arrays.codes, arrays.wake, arrays.frontier, arrays.following,
+    )  # fmt: skip
     deepest = max((table.longest for table in smaller), default=0)
-    level = 1
-    while True:
-        settled, won = kernel.settle_level(specs, codes, m, level, wake, frontier, following, won)
+    state = begin
+    if state is None:
+        positions, stalemates, won = kernel.settle_first(specs, codes, m, wake, frontier, following)
+        state = Level(0, 0, won, positions, stalemates, over=False)
         if progress is not None:
-            progress(Progress(material.name, level, settled, positions))
-        if settled == 0 and level > deepest + 1:
-            break
-        level += 1
-    own = codes[start:]
+            progress(Progress(material.name, 0, 0, positions))
+        if after is not None:
+            after(state)
+    while not state.over:
+        level = state.level + 1
+        count, won = kernel.settle_level(
+            specs, codes, m, level, wake, frontier, following, state.won
+        )
+        over = count == 0 and level > deepest + 1
+        state = Level(level, count, won, state.positions, state.stalemates, over)
+        if progress is not None:
+            progress(Progress(material.name, level, count, state.positions))
+        if after is not None:
+            after(state)
+    own = arrays.own
     kernel.finish(own, 0, len(own))
-    return counted(material, own.copy(), stalemates, time.perf_counter() - began)
+    return state
 
 
 def specs_of(tables: list[Material]) -> np.ndarray:
@@ -224,13 +321,21 @@ def specs_of(tables: list[Material]) -> np.ndarray:
     return specs
 
 
+CHUNK = 1 << 24
+"""Entries a pass over a table takes at once (a table mapped from a file is never read whole)."""
+
+
 def counted(material: Material, codes: np.ndarray, stalemates: int, seconds: float = 0.0) -> Built:
-    """The table of `codes` with its counts."""
-    valid = codes != np.int16(-32768)
-    wins = int(np.count_nonzero(codes > 0))
-    losses = int(np.count_nonzero(valid & (codes < 0)))
-    positions = int(np.count_nonzero(valid))
-    longest = max(int(codes.max(initial=0)), -1 - int(codes[valid].min(initial=0)))
+    """The table of `codes` with its counts, read a chunk at a time."""
+    wins = losses = positions = checkmates = longest = 0
+    for begin in range(0, len(codes), CHUNK):
+        part = np.asarray(codes[begin : begin + CHUNK])
+        valid = part != INVALID
+        wins += int(np.count_nonzero(part > 0))
+        losses += int(np.count_nonzero(valid & (part < 0)))
+        positions += int(np.count_nonzero(valid))
+        checkmates += int(np.count_nonzero(part == -1))
+        longest = max(longest, int(part.max(initial=0)), -1 - int(part[valid].min(initial=0)))
     return Built(
         material,
         codes,
@@ -238,7 +343,7 @@ def counted(material: Material, codes: np.ndarray, stalemates: int, seconds: flo
         wins=wins,
         draws=positions - wins - losses,
         losses=losses,
-        checkmates=int(np.count_nonzero(codes == -1)),
+        checkmates=checkmates,
         stalemates=stalemates,
         longest=max(longest, 0),
         seconds=seconds,
@@ -250,13 +355,19 @@ def _entry_bytes(longest: int) -> int:
 
 
 def save(table: Built, path: Path) -> int:
-    """Write `table` to `path` atomically; its size in bytes."""
+    """Write `table` to `path` atomically, a chunk of its entries at a time; its size in
+    bytes."""
     header = _json(table.header())
-    if _entry_bytes(table.longest) == 1:
-        body = np.where(table.codes == np.int16(-32768), -128, table.codes).astype("<i1")
-    else:
-        body = table.codes.astype("<i2")
-    return write_file(path, MAGIC, FORMAT, header, [body.tobytes()])
+    return write_file(path, MAGIC, FORMAT, header, _body(table.codes, table.longest))
+
+
+def _body(codes: np.ndarray, longest: int) -> Iterable[bytes]:
+    for begin in range(0, len(codes), CHUNK):
+        part = np.asarray(codes[begin : begin + CHUNK])
+        if _entry_bytes(longest) == 1:
+            yield np.where(part == INVALID, -128, part).astype("<i1").tobytes()
+        else:
+            yield part.astype("<i2").tobytes()
 
 
 def _json(header: dict[str, Any]) -> bytes:
