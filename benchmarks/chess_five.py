@@ -27,7 +27,7 @@ import chess.syzygy
 import numpy as np
 
 from zerosum.games.chess.endgame import Material
-from zerosum.solve import chess_tables
+from zerosum.solve import chess_builds, chess_tables
 from zerosum.solve.chess_work import BYTES_PER_ENTRY
 
 
@@ -54,7 +54,7 @@ def main() -> int:
         print(f"{target} exists: delete it to build it again", file=sys.stderr)
         return 2
     for smaller in material.smaller():
-        chess_tables.build(smaller, folder)
+        chess_builds.build(smaller, folder)
     own = [0]
     levels = [0]
 
@@ -66,7 +66,7 @@ def main() -> int:
 
     cpu = resource.getrusage(resource.RUSAGE_SELF)
     began = time.perf_counter()
-    (table,) = chess_tables.build(material, folder, progress=shown, work_dir=args.work_dir)
+    (table,) = chess_builds.build(material, folder, progress=shown, work_dir=args.work_dir)
     seconds = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_SELF)
     user = after.ru_utime - cpu.ru_utime

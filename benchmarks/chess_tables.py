@@ -24,7 +24,7 @@ import chess.syzygy
 import numpy as np
 
 from zerosum.games.chess.endgame import Material
-from zerosum.solve import chess_tables
+from zerosum.solve import chess_builds, chess_tables
 
 LONGEST_KNOWN = {
     "KQvKR": "35 moves (Komissarchik and Futer 1974; Thompson)",
@@ -55,7 +55,7 @@ def main() -> int:
     began = time.perf_counter()
     built = []
     for material in chess_tables.materials(args.materials):
-        built += chess_tables.build(material, folder)
+        built += chess_builds.build(material, folder)
     total = time.perf_counter() - began
     if built:
         positions = sum(table.positions for table in built)

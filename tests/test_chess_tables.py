@@ -19,7 +19,8 @@ from zerosum.games.chess import Chess
 from zerosum.games.chess.endgame import Material
 from zerosum.search.engine import Engine
 from zerosum.solve import chess_tables
-from zerosum.solve.chess_tables import ChessTables, build, load
+from zerosum.solve.chess_builds import build
+from zerosum.solve.chess_tables import ChessTables, load
 
 SYZYGY = DATA / "chess" / "syzygy"
 PROMOTIONS = DATA / "chess" / "KNvKP-promotions.tsv"

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from zerosum.games.chess.endgame import Material
-from zerosum.solve import chess_tables, chess_work
+from zerosum.solve import chess_builds, chess_tables, chess_work
 
 KPK = Material.parse("KPK")
 LAST_LEVEL = 57
@@ -25,7 +25,7 @@ LAST_LEVEL = 57
 def in_memory(tmp_path_factory):
     """KPK's table and those its promotions reach, built in memory."""
     where = tmp_path_factory.mktemp("in-memory")
-    chess_tables.build(KPK, where)
+    chess_builds.build(KPK, where)
     return where
 
 
@@ -51,7 +51,7 @@ def test_the_out_of_core_build_is_the_in_memory_build_byte_for_byte(in_memory, t
     out, work = tmp_path / "out", tmp_path / "work"
     out.mkdir()
     levels: list[chess_tables.Progress] = []
-    built = chess_tables.build(KPK, out, work_dir=work, progress=levels.append)
+    built = chess_builds.build(KPK, out, work_dir=work, progress=levels.append)
     assert [table.material.name for table in built][-1] == "KPvK"
     assert max(report.level for report in levels if report.material == "KPvK") == LAST_LEVEL
     _same_tables(out, in_memory)

@@ -21,6 +21,7 @@ from zerosum.registry import GameEntry
 from zerosum.solve import (
     Progress,
     Table,
+    chess_builds,
     chess_tables,
     chess_work,
     compact,
@@ -233,7 +234,7 @@ def run_chess_build(args: argparse.Namespace) -> int:
     built: list[chess_tables.Built] = []
     with ChessProgress() as shown:
         for material in wanted:
-            built += chess_tables.build(
+            built += chess_builds.build(
                 material, folder, progress=shown, work_dir=args.work_dir, note=_notice
             )
     tables = []

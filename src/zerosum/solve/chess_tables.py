@@ -2,8 +2,8 @@
 of a material of few pieces, both sides to move, and the tables that read them.
 
 A material's positions move among themselves (quiet moves) and out of it (a capture, a promotion, a
-capture that promotes: a smaller material, whose table is built first, so that `build` builds the
-materials a table needs before it). The build settles the positions level by level, as
+capture that promotes: a smaller material, whose table is built first: `zerosum.solve.chess_builds`
+builds the materials a table needs before it). The build settles the positions level by level, as
 `zerosum.solve.retrograde` settles any game's, but over the whole index of the table at once
 (`zerosum.games.chess.endgame`): level 0 marks the checkmates and stalemates, and level d the
 positions won in d plies (a move reaches a position lost in d - 1) and lost in d plies (every move
@@ -40,7 +40,6 @@ from zerosum.games.chess.rules import WIN, Position
 from zerosum.limits import Limit
 from zerosum.solve.table import (
     begins_with,
-    check_destination,
     open_file,
     verified_header,
     write_file,
@@ -132,61 +131,6 @@ def materials(names: Iterable[str]) -> list[Material]:
 
 def path_of(folder: str | os.PathLike, material: Material) -> Path:
     return Path(folder) / f"{material.name}{SUFFIX}"
-
-
-def build(
-    material: Material,
-    folder: str | os.PathLike,
-    *,
-    progress: Callable[[Progress], None] | None = None,
-    work_dir: str | os.PathLike | None = None,
-    note: Callable[[str], None] = lambda text: None,
-) -> list[Built]:
-    """Build `material`'s table into `folder` (`KRvK.ztb`), and first every smaller table it
-    needs that the folder lacks (the folder's are read, verified). With `work_dir`, the table
-    of `material` is built out of core in `work_dir/KRvK` (`zerosum.solve.chess_work`:
-    resumed from its last checkpoint, removed once the table is written; `note` hears of a
-    resumed build), the smaller ones in memory. The tables built, smallest first; a table
-    already in the folder is read, not built again."""
-    made: list[Built] = []
-    work = None if work_dir is None else Path(work_dir)
-    _build(material, Path(folder), {}, made, progress, work, note)
-    return made
-
-
-def _build(
-    material: Material,
-    folder: Path,
-    known: dict[Material, Built],
-    made: list[Built],
-    progress: Callable[[Progress], None] | None,
-    work: Path | None = None,
-    note: Callable[[str], None] = lambda text: None,
-) -> Built:
-    if material in known:
-        return known[material]
-    path = path_of(folder, material)
-    if path.exists():
-        table = load(path)
-        if table.material != material:
-            raise ValueError(f"{path}: a table of {table.material.name}, not {material.name}")
-    elif work is not None:
-        from zerosum.solve import chess_work
-
-        chess_work.check(material)
-        smaller = [_build(sub, folder, known, made, progress) for sub in material.smaller()]
-        where = work / material.name
-        table = chess_work.solve(material, smaller, where, progress=progress, note=note)
-        save(table, check_destination(path))
-        chess_work.remove(where)
-        made.append(table)
-    else:
-        smaller = [_build(sub, folder, known, made, progress) for sub in material.smaller()]
-        table = solve(material, smaller, progress)
-        save(table, check_destination(path))
-        made.append(table)
-    known[material] = table
-    return table
 
 
 @dataclass(frozen=True)
