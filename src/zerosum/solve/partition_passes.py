@@ -38,6 +38,7 @@ from zerosum.solve.workdir import (
     ENUMERATED,
     ROUTED,
     SOLVED,
+    DamagedManifest,
     file_name,
     first_damage,
     fresh,
@@ -50,6 +51,15 @@ from zerosum.solve.workdir import (
 
 KEEP_WHILE_FREE = 0.10
 """The share of the disk that must stay free for a build to keep a layer's expansion."""
+
+
+def _read(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """The manifest in `path` and None; (None, None) when there is none; (None, what is wrong)
+    when it is damaged."""
+    try:
+        return read_json(path), None
+    except DamagedManifest as error:
+        return None, str(error)
 
 
 class Run:
@@ -83,32 +93,42 @@ class Run:
         return sorted(int(path.name.removeprefix("layer-")) for path in found)
 
     def verify(self, note: Callable[[str], None]) -> int:
-        """Check every finished layer's files; drop the first damaged enumerated layer and
-        every one after it, any damaged outbox and any damaged solved layer. The layers kept
-        (enumerated and solved)."""
+        """Check every finished layer's manifests and files; drop the first damaged enumerated
+        layer and every one after it, any damaged outbox, record of what a layer sent (the
+        enumeration then walks the layers again to route it anew) or solved layer, each
+        rebuilt with a note. The layers kept (enumerated and solved)."""
         kept = 0
+        top = self.folder / ENUMERATED
+        damage = _read(top)[1]
+        if damage is not None:
+            note(f"{damage}: the end of the enumeration is found again")
+            top.unlink()
         for layer in self.layers():
             folder = layer_dir(self.folder, layer)
-            damage = first_damage(folder, read_json(folder / ENUMERATED) or {})
+            manifest, damage = _read(folder / ENUMERATED)
+            damage = damage or first_damage(folder, manifest or {})
             if damage is not None:
                 note(f"{damage}: layer {layer} and the layers after it are rebuilt")
                 self._drop_from(layer)
                 break
             kept += 1
-            outbox = read_json(folder / ASKED_MANIFEST)
-            if outbox is not None:
-                damage = first_damage(folder, outbox)
-                if damage is not None:
-                    note(f"{damage}: layer {layer} is expanded again")
-                    (folder / ASKED_MANIFEST).unlink()
-            solved = read_json(folder / SOLVED)
-            if solved is not None:
-                damage = first_damage(folder, solved)
-                if damage is None:
-                    kept += 1
-                else:
-                    note(f"{damage}: the values of layer {layer} are rebuilt")
-                    (folder / SOLVED).unlink()
+            damage = _read(folder / ROUTED)[1]
+            if damage is not None:
+                note(f"{damage}: layer {layer} is routed again")
+                (folder / ROUTED).unlink()
+                top.unlink(missing_ok=True)
+            outbox, damage = _read(folder / ASKED_MANIFEST)
+            damage = damage or (first_damage(folder, outbox) if outbox else None)
+            if damage is not None:
+                note(f"{damage}: layer {layer} is expanded again")
+                (folder / ASKED_MANIFEST).unlink()
+            solved, damage = _read(folder / SOLVED)
+            damage = damage or (first_damage(folder, solved) if solved else None)
+            if damage is not None:
+                note(f"{damage}: the values of layer {layer} are rebuilt")
+                (folder / SOLVED).unlink()
+            elif solved is not None:
+                kept += 1
         return kept
 
     def _drop_from(self, layer: int) -> None:

@@ -74,7 +74,6 @@ from zerosum.solve.partition_plan import PROCESS_BYTES as PROCESS_BYTES
 from zerosum.solve.retrograde import Progress, section
 from zerosum.solve.table import Table
 from zerosum.solve.workdir import (
-    BUILD,
     ENUMERATED,
     SOLVED,
     DamagedPartition,
@@ -85,7 +84,13 @@ from zerosum.solve.workdir import (
     read_json,
     read_manifest,
 )
-from zerosum.solve.workdir_claim import check_game, check_same_game, claim, usable_work_dir
+from zerosum.solve.workdir_claim import (
+    check_game,
+    check_same_game,
+    claim,
+    read_record,
+    usable_work_dir,
+)
 
 __all__ = ["Build", "DamagedPartition", "Plan", "build", "open_build", "parse_bytes", "plan"]
 
@@ -201,7 +206,7 @@ def open_build(game: Game, work_dir: str | os.PathLike) -> Build:
     """The finished build in `work_dir` for `game`; ValueError when it is not one, or not
     finished."""
     folder = Path(work_dir)
-    record = read_json(folder / BUILD)
+    record = read_record(folder)
     if record is None:
         raise ValueError(f"{folder}: no partitioned build here")
     check_same_game(folder, record, game)
