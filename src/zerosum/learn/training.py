@@ -16,8 +16,10 @@ A run lives in a directory. Each round of the loop:
    `mcts:iterations=100`, each played by the player maker the caller gives for it), what
    `zerosum chart learning` turns into Elo against time;
 5. **keeps** it all: the weights being trained and the best, the optimizer's state, the
-   buffer, each file with its SHA-256 in the manifest, written atomically, the manifest last.
-   A run stopped anywhere (Ctrl-C, a killed process) resumes from its last round.
+   buffer, each file with its SHA-256 in the manifest, written atomically, the manifest last
+   (sealed with its own checksum, and the length of the log then: `zerosum.learn.log`).
+   A run stopped anywhere (Ctrl-C, a killed process) resumes from its last round, its log
+   cut back to that round.
 
 Ctrl-C is answered at the points where a run may stop (`stop_points`): between two
 simulations, gradient steps or moves, and within a tenth of a second while worker processes
@@ -39,6 +41,7 @@ import math
 import multiprocessing
 import os
 import random
+import re
 import signal
 import threading
 import time as clock
@@ -50,7 +53,8 @@ from typing import Any
 
 import numpy as np
 
-from zerosum.files import write_atomically
+from zerosum import faults
+from zerosum.files import sealed_json, unsealed_json, write_atomically
 from zerosum.game import Game
 from zerosum.learn import log, network
 from zerosum.learn.network import Params, Shape
@@ -60,7 +64,8 @@ from zerosum.limits import Limit
 from zerosum.match import Chooser, MatchResult, play_match
 
 FORMAT = "zerosum self-play run"
-VERSION = 1
+VERSION = 2
+"""2: the manifest sealed with its checksum, and the log's length recorded."""
 MANIFEST = "manifest.json"
 OPENING_PLIES = 2
 """Random moves before a gate or evaluation game: the games differ, the players don't."""
@@ -181,7 +186,8 @@ class Progress:
 class Run:
     """A run in memory: its plan and progress, the weights being trained (`params`), the
     best (`best`), the optimizer's state as arrays (`optimizer`, empty before the first
-    step) and the replay buffer."""
+    step), the replay buffer, and the length of the log when the round was kept
+    (`log_bytes`)."""
 
     directory: str
     plan: Plan
@@ -191,11 +197,18 @@ class Run:
     best: Params
     optimizer: list[np.ndarray]
     buffer: Examples
+    log_bytes: int = 0
+
+
+STARTED = re.compile(r"\.?(params|best|optimizer|buffer)-000000\.npz(\..+)?|\.manifest\.json\..+")
+"""The names of what a run stopped before its round 0 was kept leaves (its files, whole or
+being written): a new run may start over them."""
 
 
 def start(directory: str, plan: Plan, game: Game) -> Run:
     """A new run of `plan` learning `game` (the game `plan.game` names) in `directory` (made
-    if missing; ValueError if it holds a run or other files), its round 0 kept at once."""
+    if missing; ValueError if it holds a run or other files than those of a start stopped
+    before its round 0 was kept, `STARTED`), its round 0 kept at once."""
     plan.check()
     shape = network.shape_for(game, plan.hidden)
     path = Path(directory)
@@ -203,7 +216,7 @@ def start(directory: str, plan: Plan, game: Game) -> Run:
         raise ValueError(f"{directory} is not a directory")
     if (path / MANIFEST).exists():
         raise ValueError(f"{directory} holds a run already: --resume goes on with it")
-    if path.exists() and any(path.iterdir()):
+    if path.exists() and not all(STARTED.fullmatch(found.name) for found in path.iterdir()):
         raise ValueError(f"{directory} is not empty: a run starts in an empty directory")
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -250,6 +263,7 @@ def keep(run: Run) -> None:
         write_atomically(str(directory / file), data)
         files[name] = {"file": file, "sha256": network.digest(data)}
     progress = asdict(run.progress)
+    run.log_bytes = log.size(directory)
     manifest = {
         "format": FORMAT,
         "version": VERSION,
@@ -258,22 +272,25 @@ def keep(run: Run) -> None:
         "plan": asdict(run.plan),
         "progress": progress,
         "files": files,
+        "log_bytes": run.log_bytes,
     }
-    write_atomically(str(directory / MANIFEST), json.dumps(manifest, indent=1) + "\n")
+    write_atomically(str(directory / MANIFEST), sealed_json(manifest, indent=1) + "\n")
     kept = {entry["file"] for entry in files.values()}
     for stale in directory.glob("*-[0-9][0-9][0-9][0-9][0-9][0-9].npz"):
         if stale.name not in kept:
             stale.unlink(missing_ok=True)
+    faults.reached("kept")
 
 
 def read_manifest(directory: str) -> dict[str, Any]:
-    """The manifest of the run in `directory`; ValueError in one line when there is none or
-    it is not one of ours."""
+    """The manifest of the run in `directory`; ValueError in one line when there is none, it is
+    not one of ours (of this version), or it is damaged or edited (its seal does not match)."""
     path = Path(directory) / MANIFEST
     if not Path(directory).is_dir():
         raise ValueError(f"{directory} is not a directory of a training run")
     try:
-        manifest = json.loads(path.read_text())
+        text = path.read_text()
+        manifest = json.loads(text)
     except FileNotFoundError:
         raise ValueError(f"{directory} holds no training run (no {MANIFEST})") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
@@ -285,6 +302,9 @@ def read_manifest(directory: str) -> dict[str, Any]:
             f"{path} is a run of format version {manifest.get('version')!r}; this zerosum"
             f" reads version {VERSION}"
         )
+    manifest = unsealed_json(str(path), text)
+    if type(manifest.get("log_bytes")) is not int or manifest["log_bytes"] < 0:
+        raise ValueError(f"{path} is damaged: no length of its log")
     return manifest
 
 
@@ -330,7 +350,9 @@ def resume(directory: str) -> Run:
     except KeyError:
         raise ValueError(f"{directory}'s buffer is not one of a run") from None
     ordered = [optimizer[str(i)] for i in range(len(optimizer))]
-    return Run(directory, plan, shape, progress, params, best, ordered, buffer)
+    return Run(
+        directory, plan, shape, progress, params, best, ordered, buffer, manifest["log_bytes"]
+    )
 
 
 Report = Callable[[Progress], None]
@@ -370,6 +392,7 @@ def train(
 
         trainer = Trainer(run.plan, run.shape, run.params, run.optimizer)
         progress = run.progress
+        log.rewind(run.directory, run.log_bytes)  # the lines of a round stopped before kept
         log.append(
             run.directory,
             log.Start(run.plan.game, progress.steps, progress.games, progress.seconds),
