@@ -96,7 +96,12 @@ class Run:
         """Check every finished layer's manifests and files; drop the first damaged enumerated
         layer and every one after it, any damaged outbox, record of what a layer sent (the
         enumeration then walks the layers again to route it anew) or solved layer, each
-        rebuilt with a note. The layers kept (enumerated and solved)."""
+        rebuilt with a note; remove what a write stopped midway left (a temporary file: the
+        directory is this build's, no other write runs in it). The layers kept (enumerated and
+        solved)."""
+        for stray in self.folder.rglob(".*"):
+            if stray.is_file():
+                stray.unlink()
         kept = 0
         top = self.folder / ENUMERATED
         damage = _read(top)[1]
