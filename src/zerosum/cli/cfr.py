@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from zerosum import faults
 from zerosum.cli.common import add_game_argument, add_no_limit, game_setup, print_json
 from zerosum.cli.progress import progress
 from zerosum.game import InformationSets
@@ -159,6 +160,7 @@ def train(solver: Solver, iterations: int | None, seconds: float | None) -> None
                 step = min(step, total - solver.iterations)
             began = time.perf_counter()
             solver.run(step)
+            faults.reached("iterations")
             bar.to(solver.iterations)
             took = time.perf_counter() - began
             step = max(1, min(2 * step, int(step * STEP_SECONDS / took) if took else 2 * step))
