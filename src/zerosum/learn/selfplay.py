@@ -172,7 +172,7 @@ def play(
     """`games` games of self-play side by side, each move searched by `settings.simulations`
     PUCT simulations with the network's answers batched across the games; their examples.
     `poll()`, when given, is called before each simulation of the games: what it raises
-    (KeyboardInterrupt, `zerosum.learn.training.stop_points`) stops them."""
+    (KeyboardInterrupt, `zerosum.stopping.stop_points`) stops them."""
     evaluation = Evaluation(game, params)
     rng = random.Random(seed)
     moves: int = game.move_count()  # type: ignore[attr-defined]

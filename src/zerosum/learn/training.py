@@ -42,11 +42,8 @@ import multiprocessing
 import os
 import random
 import re
-import signal
-import threading
 import time as clock
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -62,6 +59,7 @@ from zerosum.learn.player import network_player
 from zerosum.learn.selfplay import Evaluation, Examples, Settings, play
 from zerosum.limits import Limit
 from zerosum.match import Chooser, MatchResult, play_match
+from zerosum.stopping import Poll, stop_points
 
 FORMAT = "zerosum self-play run"
 VERSION = 2
@@ -99,8 +97,6 @@ ROUNDS = Limit(
 
 Maker = Callable[[int], Chooser]
 """`make(seed)`: a fresh player for each game of a match (`zerosum.players.player_maker`)."""
-Poll = Callable[[], None]
-"""`poll()`: KeyboardInterrupt if Ctrl-C was pressed, else nothing (`stop_points`)."""
 
 
 @dataclass(frozen=True)
@@ -417,63 +413,6 @@ def train(
                 if on_progress is not None:
                     on_progress(run.progress)
     return run.progress
-
-
-@contextmanager
-def stop_points() -> Iterator[Poll]:
-    """Ctrl-C answered only at the points where training may stop: within the block SIGINT is
-    recorded, and `poll()` (what the block is given) raises KeyboardInterrupt once it was, as
-    does the block's end.
-
-    Python raises KeyboardInterrupt wherever the main thread is when the signal comes, and
-    with JAX loaded that is not safe. Raised in JAX's garbage-collection call back (in
-    `gc.callbacks`, run by any allocation), it is printed as ignored and lost: training goes
-    on. Raised while XLA compiles (the first gradient step of each batch shape), it leaves
-    the compiler's thread running while the interpreter exits, which crashes the process
-    (SIGSEGV) and leaves its worker processes behind. `train` polls between the simulations
-    of self-play played in this process, every `zerosum.solve.parallel.POLL_SECONDS` while
-    worker processes play, between gradient steps, before each move of a gate's or
-    evaluation's game, and between rounds.
-
-    Blocks nest: an inner one shares the outer one's record. Where Ctrl-C is not Python's
-    KeyboardInterrupt (SIGINT ignored, or a handler of the caller's own) or cannot be handled
-    (in a thread other than the main one), it is left as it is and `poll` does nothing."""
-    handler = signal.getsignal(signal.SIGINT)
-    if isinstance(handler, _CtrlC):
-        yield handler.poll
-        handler.poll()
-        return
-    if (
-        handler is not signal.default_int_handler
-        or threading.current_thread() is not threading.main_thread()
-    ):
-        yield _no_poll
-        return
-    pressed = _CtrlC()
-    signal.signal(signal.SIGINT, pressed)
-    try:
-        yield pressed.poll
-    finally:
-        signal.signal(signal.SIGINT, handler)
-    pressed.poll()
-
-
-class _CtrlC:
-    """SIGINT's handler within `stop_points`: it records the signal, and `poll` answers it."""
-
-    def __init__(self) -> None:
-        self.pressed = False
-
-    def __call__(self, signum: int, frame: Any) -> None:
-        self.pressed = True
-
-    def poll(self) -> None:
-        if self.pressed:
-            raise KeyboardInterrupt
-
-
-def _no_poll() -> None:
-    """The poll of a block that leaves Ctrl-C as it is."""
 
 
 def _stopwatch(seconds: float) -> Callable[[], float]:

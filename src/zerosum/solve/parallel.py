@@ -89,7 +89,7 @@ def mapper(
     (a `multiprocessing` context; the platform's default when None). `poll`, when given, is
     called every `POLL_SECONDS` while the processes of this machine work, and between tasks
     mapped in this process: a caller that answers Ctrl-C only at points of its own choosing
-    (`zerosum.learn.training.stop_points`) raises KeyboardInterrupt there."""
+    (`zerosum.stopping.stop_points`) raises KeyboardInterrupt there."""
     if scheduler is not None:
         with _dask(scheduler) as cluster:
             yield cluster
