@@ -196,21 +196,22 @@ def test_a_lock_is_whole_when_seen_and_refuses_a_second_build(tmp_path):
 # The training run
 
 
-def train(out: Path, *more: str) -> list[str]:
-    """The arguments of a small training run in `out`: 8 games, 4 a round (or `more`)."""
+def train(out: Path) -> list[str]:
+    """The arguments of a small training run in `out`: 12 games, 4 a round."""
     return ["train", "tictactoe", "--out", str(out), "--simulations", "4", "--games-per-round",
-            "4", "--hidden", "8", "--workers", "1", *(more or ("--games", "8"))]  # fmt: skip
+            "4", "--hidden", "8", "--workers", "1", "--games", "12"]  # fmt: skip
 
 
-ROUND_2 = 5
-"""The log's line of round 2's training, after a start and round 1's training, gate and
-evaluation against the default opponent (its gate accepts the network): a stop there or at its
-gate's line leaves lines past the kept round."""
+ROUND_3 = 8
+"""The log's line of round 3's training, after a start and the training, gate and evaluation
+of rounds 1 and 2 (their gates accept the network, round 3's does not): a kill there leaves a
+line past the kept round, and the resumed run keeps the best network it read from round 2's
+files."""
 
 
 @pytest.fixture(scope="module")
 def clean_run(tmp_path_factory) -> Path:
-    """A training run of `train`'s two rounds never stopped (run in this process)."""
+    """A training run of `train`'s three rounds never stopped (run in this process)."""
     pytest.importorskip("jax")
     pytest.importorskip("optax")
     run = tmp_path_factory.mktemp("training") / "run"
@@ -231,11 +232,21 @@ def weights_and_log(run: Path) -> tuple[dict, list[dict]]:
 def test_a_training_run_killed_past_its_kept_round_resumes_equal_to_one_never_stopped(
     tmp_path, clean_run
 ):
-    run, fault = tmp_path / "run", f"logged:{ROUND_2 + 1}"  # at round 2's gate
+    run, fault = tmp_path / "run", f"logged:{ROUND_3}"
     stopped_as_asked(zerosum(*train(run), fault=fault, cwd=tmp_path), fault)
-    assert json.loads((run / "manifest.json").read_text())["progress"]["rounds"] == 1
-    assert len((run / "log.jsonl").read_text().splitlines()) == ROUND_2 + 1  # two past round 1
-    resume = ["train", "tictactoe", "--out", str(run), "--resume", "--games", "8", "--workers", "1"]
+    assert json.loads((run / "manifest.json").read_text())["progress"]["rounds"] == 2
+    assert len((run / "log.jsonl").read_text().splitlines()) == ROUND_3  # one past round 2
+    resume = [
+        "train",
+        "tictactoe",
+        "--out",
+        str(run),
+        "--resume",
+        "--games",
+        "12",
+        "--workers",
+        "1",
+    ]
     assert main(resume) == 0
     assert weights_and_log(run) == weights_and_log(clean_run)
 
@@ -248,13 +259,13 @@ def test_damaged_files_of_a_training_run_are_refused_in_one_line(
     run = Path("run")  # as the command names it
 
     def resume_refused(named: Path) -> str:
-        code, _, err = cli("train", "tictactoe", "--out", str(run), "--resume", "--games", "12")
+        code, _, err = cli("train", "tictactoe", "--out", str(run), "--resume", "--games", "16")
         assert code == 2 and err.count("\n") == 1 and str(named) in err, err
         return err
 
     manifest = run / "manifest.json"
     whole = manifest.read_text()
-    manifest.write_text(whole.replace('"rounds": 2', '"rounds": 3'))
+    manifest.write_text(whole.replace('"rounds": 3', '"rounds": 2'))
     assert "damaged or edited" in resume_refused(manifest)
     manifest.write_text(whole[: len(whole) // 2])
     assert "is damaged" in resume_refused(manifest)
