@@ -39,6 +39,12 @@ from pathlib import Path
 SHARE = {"tablebase": 0.6, "cfr": 0.3, "train": 0.1}
 """The share of the trials each job gets (a training run takes ten times a build)."""
 
+ROWS = ("trials", "ended before the stop", "stopped by KILL", "stopped by INT",
+        "ran to its end after the stop", "Ctrl-C not one line and 130", "traceback",
+        "orphans alive 3 s after", "rerun refused", "temporary files left after the rerun",
+        "equal to the clean run", "different from the clean run")  # fmt: skip
+"""The counts of the table, each shown even when 0, in this order."""
+
 JOBS = {
     "tablebase": ["tablebase", "build", "connect4(width=4,height=4)", "--work-dir", "work",
                   "-o", "c4.tb", "--workers", "2"],
@@ -180,7 +186,7 @@ def main() -> None:
             continue
         shutil.rmtree(folder)
     seconds = time.perf_counter() - began
-    names = sorted({name for count in counts.values() for name in count})
+    names = [*ROWS, *sorted({name for count in counts.values() for name in count} - set(ROWS))]
     print(f"| count | {' | '.join(jobs)} |")
     print(f"|---|{'---:|' * len(jobs)}")
     for name in names:
