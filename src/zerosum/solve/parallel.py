@@ -99,15 +99,16 @@ def mapper(
         raise ValueError(f"workers must be at least 1, got {workers}")
     workers_limit().check(workers)
     if workers == 1:
-        yield Mapper(lambda function, tasks: _serial(function, tasks, poll), 1)
+        yield Mapper(lambda function, tasks: serial(function, tasks, poll), 1)
         return
     with processes(workers, context, poll) as pool:
         yield Mapper(pool, workers)
 
 
-def _serial(
+def serial(
     function: Callable[..., Any], tasks: list[tuple], poll: Poll | None = None
 ) -> Iterator[Any]:
+    """The results of `function(*task)` in this process, in task order, `poll()` before each."""
     for task in tasks:
         if poll is not None:
             poll()
@@ -133,7 +134,7 @@ class _Pool:
         """The results of `function(*task)` in task order; in this process for a single task
         (not worth a process)."""
         if len(tasks) < 2:
-            return _serial(function, tasks, self.poll)
+            return serial(function, tasks, self.poll)
         return self._results(function, tasks)
 
     def _results(self, function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:

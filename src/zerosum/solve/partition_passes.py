@@ -29,7 +29,7 @@ import numpy as np
 
 from zerosum.game import Game
 from zerosum.solve.layers import split_by_owner
-from zerosum.solve.parallel import Mapper, peak_memory
+from zerosum.solve.parallel import Mapper, Poll, peak_memory, serial
 from zerosum.solve.partition_tasks import answer, gather, place, route, settle
 from zerosum.solve.retrograde import Progress
 from zerosum.solve.workdir import (
@@ -65,7 +65,7 @@ def _read(path: Path) -> tuple[dict[str, Any] | None, str | None]:
 class Run:
     """One run of a build: the steps over the layers, each a map of tasks over partitions, on
     `mapping` (None for a build only read); a step of fewer than `here_at_most` positions in
-    all runs in this process."""
+    all runs in this process, `poll()` (`zerosum.stopping.stop_points`) before each task."""
 
     def __init__(
         self,
@@ -77,9 +77,10 @@ class Run:
         progress: Callable[[Progress], None] | None,
         keep: bool | None = None,
         here_at_most: int = 0,
+        poll: Poll | None = None,
     ) -> None:
         self.game, self.folder, self.parts, self.batch = game, folder, parts, batch
-        self.keep, self.here_at_most = keep, here_at_most
+        self.keep, self.here_at_most, self.poll = keep, here_at_most, poll
         self.mapping, self.progress = mapping, progress
         self.first = int(game.layer(game.initial_state()))  # type: ignore[attr-defined]
         self.peak = peak_memory()
@@ -354,7 +355,7 @@ class Run:
         would cost more: this process sees the work directory as they do)."""
         assert self.mapping is not None  # a build being read has no mapper, and runs no task
         if positions < self.here_at_most:
-            return (function(*task) for task in tasks)
+            return serial(function, tasks, self.poll)
         return self.mapping(function, tasks)
 
     def _start(self, phase: str) -> None:

@@ -91,6 +91,7 @@ from zerosum.solve.workdir_claim import (
     read_record,
     usable_work_dir,
 )
+from zerosum.stopping import stop_points
 
 __all__ = ["Build", "DamagedPartition", "Plan", "build", "open_build", "parse_bytes", "plan"]
 
@@ -188,14 +189,21 @@ def build(
         if notice is not None:
             notice(text)
 
-    with ExitStack() as stack, mapper(1 if workers is None else workers, scheduler) as mapping:
+    with ExitStack() as stack:
+        # Ctrl-C answered between tasks and while waiting for the workers, never inside numpy
+        # (which turned it into a TypeError in the middle of np.load)
+        poll = stack.enter_context(stop_points())
+        mapping = stack.enter_context(
+            mapper(1 if workers is None else workers, scheduler, poll=poll)
+        )
         chosen = plan(game, memory_per_worker, mapping.width, partitions)
         usable_work_dir(folder, make=True)
         stack.enter_context(locked(folder, note))
         parts = claim(folder, game, chosen.partitions, note)
         run = Run(
-            game, folder, parts, chosen.batch, mapping, progress, keep_expansions, HERE_AT_MOST
-        )
+            game, folder, parts, chosen.batch, mapping, progress, keep_expansions, HERE_AT_MOST,
+            poll,
+        )  # fmt: skip
         resumed = run.verify(note)
         run.enumerate()
         run.propagate()
