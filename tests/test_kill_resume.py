@@ -355,3 +355,14 @@ def test_a_run_killed_before_its_round_0_was_kept_starts_over(tmp_path):
     (tmp_path / "other" / "notes.txt").write_text("mine")
     with pytest.raises(ValueError, match="is not empty"):
         training.start(str(tmp_path / "other"), plan, TicTacToe())
+
+
+def test_a_build_killed_while_writing_its_record_starts_again(tmp_path):
+    from zerosum.games.tictactoe import TicTacToe
+    from zerosum.solve.partitioned import build as partitioned_build
+
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / ".build.json.x1y2").write_text('{"form')  # its first file, cut by a kill
+    assert partitioned_build(TicTacToe(), work, partitions=1).positions == 5478
+    assert not (work / ".build.json.x1y2").exists()

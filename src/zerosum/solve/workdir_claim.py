@@ -82,7 +82,8 @@ def claim(folder: Path, game: Game, partitions: int, note: Callable[[str], None]
     one that holds other files."""
     record = read_record(folder)
     if record is None:
-        if any(path.name != LOCK for path in folder.iterdir()):
+        # (a temporary file, `.NAME...`, is what a build killed while writing this left)
+        if any(path.name != LOCK and not path.name.startswith(".") for path in folder.iterdir()):
             raise ValueError(
                 f"cannot use {str(folder)!r} as a work directory: it holds other files"
                 " and no zerosum build"
