@@ -267,8 +267,8 @@ def test_damaged_truncated_or_foreign_runs_are_refused_in_one_line(small_run, tm
     manifest.write_text(json.dumps({"format": "something else"}))
     with pytest.raises(ValueError, match="is not a zerosum training run's manifest"):
         trained(str(small_run), TTT)
-    manifest.write_text(text.replace('"version": 1', '"version": 99'))
-    with pytest.raises(ValueError, match="format version 99; this zerosum reads version 1"):
+    manifest.write_text(text.replace('"version": 2', '"version": 99'))
+    with pytest.raises(ValueError, match="format version 99; this zerosum reads version 2"):
         training.resume(str(small_run))
     with pytest.raises(ValueError, match="holds no training run"):
         trained(str(tmp_path), TTT)

@@ -337,7 +337,7 @@ def test_only_steps_of_many_positions_go_to_the_workers(tmp_path, monkeypatch):
     sent = []
 
     @contextmanager
-    def recording(workers, scheduler):
+    def recording(workers, scheduler, poll=None):
         def mapping(function, tasks):
             sent.append(function.__name__)
             return (function(*task) for task in tasks)

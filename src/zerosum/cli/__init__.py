@@ -4,7 +4,8 @@ Each subcommand lives in its own module with two functions: `add_parser(subparse
 its arguments and `run(args) -> int` does the work and returns the exit code. A user's mistake
 (a malformed tree, an illegal move, a bad option) raises `ValueError` and becomes one line on
 stderr with exit code 2, as does a refusal of the system (a full disk, an unwritable output);
-Ctrl-C exits with 130; a reader that leaves (`| head`) ends the command quietly.
+Ctrl-C, wherever it comes, is one line and exit code 130 (`zerosum.interrupt`); a
+reader that leaves (`| head`) ends the command quietly.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import time
 from collections.abc import Iterable, Sequence
 
 from zerosum.cli.common import Parser
+from zerosum.interrupt import interrupted
 from zerosum.limits import one_line
 
 COMMANDS: dict[str, str] = {
@@ -65,6 +67,13 @@ def build_parser(commands: Iterable[str] | None = None) -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line `argv` (default: the process's arguments); return the exit code."""
+    try:
+        return _command(argv)
+    except KeyboardInterrupt:  # while a command's module imports, or its arguments are read
+        return interrupted()
+
+
+def _command(argv: Sequence[str] | None) -> int:
     started = time.perf_counter()  # a command's time budget counts from here (`args.started`)
     arguments = sys.argv[1:] if argv is None else list(argv)
     named = next((word for word in arguments if not word.startswith("-")), None)
@@ -87,8 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         return _refused(str(error))
     except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130
+        return interrupted()
     except BrokenPipeError:  # the reader left (`zerosum games | head -1`): nothing more to say
         _quiet_stdout()
         return 0

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from zerosum import faults
 from zerosum.cli.common import add_game_argument, add_no_limit, game_setup, print_json
 from zerosum.cli.progress import progress
 from zerosum.game import InformationSets
@@ -24,6 +25,7 @@ from zerosum.imperfect.cfr import ALGORITHMS, Solver
 from zerosum.imperfect.strategy import Strategy
 from zerosum.imperfect.tree import HISTORIES, GameTree, unroll
 from zerosum.limits import Limit
+from zerosum.stopping import stop_points
 
 ITERATIONS = Limit(
     "CFR iterations",
@@ -75,12 +77,13 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--time must be more than 0 and at most {MOST_SECONDS:,g} seconds")
     setup = game_setup(args, hidden=True)
     tree = unrolled(setup.game, setup.state, args.no_limit)
-    solver = Solver(tree, args.algorithm, seed=args.seed)
-    started = time.perf_counter()
-    train(solver, args.iterations, args.time)
-    seconds = time.perf_counter() - started
-    average = solver.average()
-    measured = measure(tree, average)
+    with stop_points():  # Ctrl-C answered between steps and at the end, never while compiling
+        solver = Solver(tree, args.algorithm, seed=args.seed)
+        started = time.perf_counter()
+        train(solver, args.iterations, args.time)
+        seconds = time.perf_counter() - started
+        average = solver.average()
+        measured = measure(tree, average)
     strategy = Strategy.of(tree, average, setup.name)
     if args.save:
         strategy.save(args.save)
@@ -151,14 +154,16 @@ def train(solver: Solver, iterations: int | None, seconds: float | None) -> None
     else:
         total, deadline = iterations or DEFAULT_ITERATIONS, math.inf
     step, measured_at, wait = 1, time.perf_counter(), MEASURE_EVERY
-    with progress("iterations", total=total, what="CFR") as bar:
+    with stop_points() as poll, progress("iterations", total=total, what="CFR") as bar:
         while time.perf_counter() < deadline:
+            poll()  # Ctrl-C is answered here, never while numba compiles
             if total is not None:
                 if solver.iterations >= total:
                     return
                 step = min(step, total - solver.iterations)
             began = time.perf_counter()
             solver.run(step)
+            faults.reached("iterations")
             bar.to(solver.iterations)
             took = time.perf_counter() - began
             step = max(1, min(2 * step, int(step * STEP_SECONDS / took) if took else 2 * step))

@@ -15,9 +15,12 @@ frozen dataclass that checks its fields when made, so a record the training cann
 refused as it is made, and a line that does not make one is refused as it is read.
 
 `append` adds one record and flushes it to the disk, so a killed training loses at most the line
-it was writing. `read_log` reads the records back: a last line cut short (it has no newline and
-is not JSON) is what a kill leaves and is ignored; a damaged line anywhere else is refused in
-one line naming the file and the line's number.
+it was writing. The run's manifest records the log's length at each round it keeps (`size`);
+a run resumed from that round first cuts the log back to it (`rewind`), dropping the lines of
+the round that was stopped, which is played again: the log then reads as if the run had never
+stopped, but for the `start` record of each resume. `read_log` reads the records back: a last
+line cut short (it has no newline and is not JSON) is what a kill leaves and is ignored; a
+damaged line anywhere else is refused in one line naming the file and the line's number.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, ClassVar
 
+from zerosum import faults
 from zerosum.limits import clipped
 from zerosum.match import MatchResult
 
@@ -264,6 +268,36 @@ def append(directory: str | os.PathLike[str], record: Record) -> None:
             _drop_cut_short(file)
             file.write(text)
             file.flush()
+            os.fsync(file.fileno())
+    except OSError as error:
+        raise ValueError(f"cannot write {path}: {error.strerror}") from None
+    faults.reached("logged")
+
+
+def size(directory: str | os.PathLike[str]) -> int:
+    """The length of `directory`'s log in bytes, 0 when it has none yet."""
+    try:
+        return _log_path(directory).stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
+def rewind(directory: str | os.PathLike[str], length: int) -> None:
+    """Cut `directory`'s log back to its first `length` bytes (the length `size` gave when the
+    run's last round was kept): the lines written after it are dropped. ValueError naming the
+    log when it is shorter than that (cut short, or replaced)."""
+    path = _log_path(directory)
+    found = size(directory)
+    if found < length:
+        raise ValueError(
+            f"{path}: damaged ({found:,} bytes, shorter than the {length:,} its run's last"
+            " round was kept with)"
+        )
+    if found == length:
+        return
+    try:
+        with open(path, "r+b") as file:
+            file.truncate(length)
             os.fsync(file.fileno())
     except OSError as error:
         raise ValueError(f"cannot write {path}: {error.strerror}") from None

@@ -132,10 +132,14 @@ def masked_softmax(scores: np.ndarray, legal: np.ndarray) -> np.ndarray:
 
 
 def to_bytes(arrays: Mapping[str, Any], compressed: bool = False) -> bytes:
-    """Named arrays (a network's weights, a run's buffer) as an `.npz` file's bytes."""
+    """Named arrays (a network's weights, a run's buffer) as an `.npz` file's bytes, in the
+    order of their names: the same arrays make the same bytes, whatever order the mapping
+    holds them in (JAX's steps give the weights back sorted, a file read gives them in its
+    network's order, and a resumed run wrote its best network's file unlike a run never
+    stopped)."""
     buffer = io.BytesIO()
     write = np.savez_compressed if compressed else np.savez
-    write(buffer, **{name: np.asarray(value) for name, value in arrays.items()})  # type: ignore[arg-type]
+    write(buffer, **{name: np.asarray(arrays[name]) for name in sorted(arrays)})  # type: ignore[arg-type]
     return buffer.getvalue()
 
 

@@ -75,7 +75,7 @@ class Trainer:
     ) -> tuple[float, float]:
         """`steps` gradient steps on batches drawn uniformly from `examples`; the mean policy
         and value losses over them. `poll()`, when given, is called before each step: what it
-        raises (KeyboardInterrupt, `zerosum.learn.training.stop_points`) stops them."""
+        raises (KeyboardInterrupt, `zerosum.stopping.stop_points`) stops them."""
         size = min(self.batch, len(examples))
         totals = np.zeros(2)
         for _ in range(steps):

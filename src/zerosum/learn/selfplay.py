@@ -139,7 +139,7 @@ def play(
     `impl` chooses the search (`IMPLS`): both play the same games from the same `seed` (where
     the compiled rules list the moves in the Python game's order, as the built-in games do).
     `poll()`, when given, is called before each simulation of the games: what it raises
-    (KeyboardInterrupt, `zerosum.learn.training.stop_points`) stops them."""
+    (KeyboardInterrupt, `zerosum.stopping.stop_points`) stops them."""
     if chosen_impl(game, impl) == "compiled":
         from zerosum.learn import selfplay_compiled
 

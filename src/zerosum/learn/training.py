@@ -16,8 +16,10 @@ A run lives in a directory. Each round of the loop:
    `mcts:iterations=100`, each played by the player maker the caller gives for it), what
    `zerosum chart learning` turns into Elo against time;
 5. **keeps** it all: the weights being trained and the best, the optimizer's state, the
-   buffer, each file with its SHA-256 in the manifest, written atomically, the manifest last.
-   A run stopped anywhere (Ctrl-C, a killed process) resumes from its last round.
+   buffer, each file with its SHA-256 in the manifest, written atomically, the manifest last
+   (sealed with its own checksum, and the length of the log then: `zerosum.learn.log`).
+   A run stopped anywhere (Ctrl-C, a killed process) resumes from its last round, its log
+   cut back to that round.
 
 Ctrl-C is answered at the points where a run may stop (`stop_points`): between two
 simulations, gradient steps or moves, and within a tenth of a second while worker processes
@@ -39,18 +41,17 @@ import math
 import multiprocessing
 import os
 import random
-import signal
-import threading
+import re
 import time as clock
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from zerosum.files import write_atomically
+from zerosum import faults
+from zerosum.files import sealed_json, unsealed_json, write_atomically
 from zerosum.game import Game
 from zerosum.learn import log, network
 from zerosum.learn.network import Params, Shape
@@ -59,9 +60,11 @@ from zerosum.learn.records import Examples, Settings
 from zerosum.learn.selfplay import Evaluation, chosen_impl, play
 from zerosum.limits import Limit
 from zerosum.match import Chooser, MatchResult, play_match
+from zerosum.stopping import Poll, stop_points
 
 FORMAT = "zerosum self-play run"
-VERSION = 1
+VERSION = 2
+"""2: the manifest sealed with its checksum, and the log's length recorded."""
 MANIFEST = "manifest.json"
 OPENING_PLIES = 2
 """Random moves before a gate or evaluation game: the games differ, the players don't."""
@@ -95,8 +98,6 @@ ROUNDS = Limit(
 
 Maker = Callable[[int], Chooser]
 """`make(seed)`: a fresh player for each game of a match (`zerosum.players.player_maker`)."""
-Poll = Callable[[], None]
-"""`poll()`: KeyboardInterrupt if Ctrl-C was pressed, else nothing (`stop_points`)."""
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,8 @@ class Progress:
 class Run:
     """A run in memory: its plan and progress, the weights being trained (`params`), the
     best (`best`), the optimizer's state as arrays (`optimizer`, empty before the first
-    step) and the replay buffer."""
+    step), the replay buffer, and the length of the log when the round was kept
+    (`log_bytes`)."""
 
     directory: str
     plan: Plan
@@ -192,11 +194,18 @@ class Run:
     best: Params
     optimizer: list[np.ndarray]
     buffer: Examples
+    log_bytes: int = 0
+
+
+STARTED = re.compile(r"\.?(params|best|optimizer|buffer)-000000\.npz(\..+)?|\.manifest\.json\..+")
+"""The names of what a run stopped before its round 0 was kept leaves (its files, whole or
+being written): a new run may start over them."""
 
 
 def start(directory: str, plan: Plan, game: Game) -> Run:
     """A new run of `plan` learning `game` (the game `plan.game` names) in `directory` (made
-    if missing; ValueError if it holds a run or other files), its round 0 kept at once."""
+    if missing; ValueError if it holds a run or other files than those of a start stopped
+    before its round 0 was kept, `STARTED`), its round 0 kept at once."""
     plan.check()
     shape = network.shape_for(game, plan.hidden)
     path = Path(directory)
@@ -204,7 +213,7 @@ def start(directory: str, plan: Plan, game: Game) -> Run:
         raise ValueError(f"{directory} is not a directory")
     if (path / MANIFEST).exists():
         raise ValueError(f"{directory} holds a run already: --resume goes on with it")
-    if path.exists() and any(path.iterdir()):
+    if path.exists() and not all(STARTED.fullmatch(found.name) for found in path.iterdir()):
         raise ValueError(f"{directory} is not empty: a run starts in an empty directory")
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -251,6 +260,7 @@ def keep(run: Run) -> None:
         write_atomically(str(directory / file), data)
         files[name] = {"file": file, "sha256": network.digest(data)}
     progress = asdict(run.progress)
+    run.log_bytes = log.size(directory)
     manifest = {
         "format": FORMAT,
         "version": VERSION,
@@ -259,22 +269,25 @@ def keep(run: Run) -> None:
         "plan": asdict(run.plan),
         "progress": progress,
         "files": files,
+        "log_bytes": run.log_bytes,
     }
-    write_atomically(str(directory / MANIFEST), json.dumps(manifest, indent=1) + "\n")
+    write_atomically(str(directory / MANIFEST), sealed_json(manifest, indent=1) + "\n")
     kept = {entry["file"] for entry in files.values()}
     for stale in directory.glob("*-[0-9][0-9][0-9][0-9][0-9][0-9].npz"):
         if stale.name not in kept:
             stale.unlink(missing_ok=True)
+    faults.reached("kept")
 
 
 def read_manifest(directory: str) -> dict[str, Any]:
-    """The manifest of the run in `directory`; ValueError in one line when there is none or
-    it is not one of ours."""
+    """The manifest of the run in `directory`; ValueError in one line when there is none, it is
+    not one of ours (of this version), or it is damaged or edited (its seal does not match)."""
     path = Path(directory) / MANIFEST
     if not Path(directory).is_dir():
         raise ValueError(f"{directory} is not a directory of a training run")
     try:
-        manifest = json.loads(path.read_text())
+        text = path.read_text()
+        manifest = json.loads(text)
     except FileNotFoundError:
         raise ValueError(f"{directory} holds no training run (no {MANIFEST})") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
@@ -286,6 +299,9 @@ def read_manifest(directory: str) -> dict[str, Any]:
             f"{path} is a run of format version {manifest.get('version')!r}; this zerosum"
             f" reads version {VERSION}"
         )
+    manifest = unsealed_json(str(path), text)
+    if type(manifest.get("log_bytes")) is not int or manifest["log_bytes"] < 0:
+        raise ValueError(f"{path} is damaged: no length of its log")
     return manifest
 
 
@@ -331,7 +347,9 @@ def resume(directory: str) -> Run:
     except KeyError:
         raise ValueError(f"{directory}'s buffer is not one of a run") from None
     ordered = [optimizer[str(i)] for i in range(len(optimizer))]
-    return Run(directory, plan, shape, progress, params, best, ordered, buffer)
+    return Run(
+        directory, plan, shape, progress, params, best, ordered, buffer, manifest["log_bytes"]
+    )
 
 
 Report = Callable[[Progress], None]
@@ -374,6 +392,7 @@ def train(
 
         trainer = Trainer(run.plan, run.shape, run.params, run.optimizer)
         progress = run.progress
+        log.rewind(run.directory, run.log_bytes)  # the lines of a round stopped before kept
         log.append(
             run.directory,
             log.Start(run.plan.game, progress.steps, progress.games, progress.seconds),
@@ -398,63 +417,6 @@ def train(
                 if on_progress is not None:
                     on_progress(run.progress)
     return run.progress
-
-
-@contextmanager
-def stop_points() -> Iterator[Poll]:
-    """Ctrl-C answered only at the points where training may stop: within the block SIGINT is
-    recorded, and `poll()` (what the block is given) raises KeyboardInterrupt once it was, as
-    does the block's end.
-
-    Python raises KeyboardInterrupt wherever the main thread is when the signal comes, and
-    with JAX loaded that is not safe. Raised in JAX's garbage-collection call back (in
-    `gc.callbacks`, run by any allocation), it is printed as ignored and lost: training goes
-    on. Raised while XLA compiles (the first gradient step of each batch shape), it leaves
-    the compiler's thread running while the interpreter exits, which crashes the process
-    (SIGSEGV) and leaves its worker processes behind. `train` polls between the simulations
-    of self-play played in this process, every `zerosum.solve.parallel.POLL_SECONDS` while
-    worker processes play, between gradient steps, before each move of a gate's or
-    evaluation's game, and between rounds.
-
-    Blocks nest: an inner one shares the outer one's record. Where Ctrl-C is not Python's
-    KeyboardInterrupt (SIGINT ignored, or a handler of the caller's own) or cannot be handled
-    (in a thread other than the main one), it is left as it is and `poll` does nothing."""
-    handler = signal.getsignal(signal.SIGINT)
-    if isinstance(handler, _CtrlC):
-        yield handler.poll
-        handler.poll()
-        return
-    if (
-        handler is not signal.default_int_handler
-        or threading.current_thread() is not threading.main_thread()
-    ):
-        yield _no_poll
-        return
-    pressed = _CtrlC()
-    signal.signal(signal.SIGINT, pressed)
-    try:
-        yield pressed.poll
-    finally:
-        signal.signal(signal.SIGINT, handler)
-    pressed.poll()
-
-
-class _CtrlC:
-    """SIGINT's handler within `stop_points`: it records the signal, and `poll` answers it."""
-
-    def __init__(self) -> None:
-        self.pressed = False
-
-    def __call__(self, signum: int, frame: Any) -> None:
-        self.pressed = True
-
-    def poll(self) -> None:
-        if self.pressed:
-            raise KeyboardInterrupt
-
-
-def _no_poll() -> None:
-    """The poll of a block that leaves Ctrl-C as it is."""
 
 
 def _stopwatch(seconds: float) -> Callable[[], float]:

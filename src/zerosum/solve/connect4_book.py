@@ -370,7 +370,10 @@ def finished_chunk(
     """The scores and record of a chunk a build in `folder` finished, None when it has not (or
     its files are damaged, or hold other positions: it is then solved again)."""
     name = _chunk_name(game, plies, first)
-    record = workdir.read_json(folder / f"{name}.json")
+    try:
+        record = workdir.read_json(folder / f"{name}.json")
+    except workdir.DamagedManifest:
+        return None
     if record is None or not isinstance(record.get("array"), dict):
         return None
     pairs = workdir.what_is_wrong(folder / f"{name}.npy", record["array"])

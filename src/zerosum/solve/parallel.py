@@ -9,12 +9,18 @@ Ctrl-C belongs to the process that maps: a worker process ignores SIGINT from it
 instruction (it is started with the signal blocked, which it inherits, and ignores it before
 unblocking it), so a Ctrl-C sent to the whole process group, as a terminal does, never prints
 a worker's traceback, even one still starting.
+
+A worker process ends with the process that started it: a thread of its own looks every
+`PARENT_POLL_SECONDS` whether its parent is still there, and ends the worker when it is gone
+(killed by `kill -9`, or out of memory), which no signal tells a child.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -31,6 +37,8 @@ CONNECT_TIMEOUT = "10s"
 """How long to wait for a Dask scheduler to answer."""
 POLL_SECONDS = 0.1
 """How often a pool waiting for a result calls its `poll`."""
+PARENT_POLL_SECONDS = 0.2
+"""How often a worker process looks whether the process that started it is still there."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +89,7 @@ def mapper(
     (a `multiprocessing` context; the platform's default when None). `poll`, when given, is
     called every `POLL_SECONDS` while the processes of this machine work, and between tasks
     mapped in this process: a caller that answers Ctrl-C only at points of its own choosing
-    (`zerosum.learn.training.stop_points`) raises KeyboardInterrupt there."""
+    (`zerosum.stopping.stop_points`) raises KeyboardInterrupt there."""
     if scheduler is not None:
         with _dask(scheduler) as cluster:
             yield cluster
@@ -91,15 +99,16 @@ def mapper(
         raise ValueError(f"workers must be at least 1, got {workers}")
     workers_limit().check(workers)
     if workers == 1:
-        yield Mapper(lambda function, tasks: _serial(function, tasks, poll), 1)
+        yield Mapper(lambda function, tasks: serial(function, tasks, poll), 1)
         return
     with processes(workers, context, poll) as pool:
         yield Mapper(pool, workers)
 
 
-def _serial(
+def serial(
     function: Callable[..., Any], tasks: list[tuple], poll: Poll | None = None
 ) -> Iterator[Any]:
+    """The results of `function(*task)` in this process, in task order, `poll()` before each."""
     for task in tasks:
         if poll is not None:
             poll()
@@ -125,7 +134,7 @@ class _Pool:
         """The results of `function(*task)` in task order; in this process for a single task
         (not worth a process)."""
         if len(tasks) < 2:
-            return _serial(function, tasks, self.poll)
+            return serial(function, tasks, self.poll)
         return self._results(function, tasks)
 
     def _results(self, function: Callable[..., Any], tasks: list[tuple]) -> Iterator[Any]:
@@ -133,7 +142,10 @@ class _Pool:
         while done < len(tasks):
             if self.pool is None:
                 self.pool = ProcessPoolExecutor(
-                    self.workers, mp_context=self.context, initializer=_ignore_interrupts
+                    self.workers,
+                    mp_context=self.context,
+                    initializer=_start_worker,
+                    initargs=(os.getpid(),),
                 )
             try:  # a worker may die before the last task is even submitted
                 with _interrupts_blocked():  # the processes start at a submission
@@ -186,7 +198,7 @@ def processes(workers: int, context: Any = None, poll: Poll | None = None) -> It
 @contextmanager
 def _interrupts_blocked() -> Iterator[None]:
     """SIGINT blocked in this thread within the block, so that a process started there
-    inherits it blocked (through fork and exec alike) until `_ignore_interrupts` ignores it. A
+    inherits it blocked (through fork and exec alike) until `_start_worker` ignores it. A
     Ctrl-C arriving meanwhile is not lost: another thread takes it, or this one when the
     block ends. (Where signals cannot be blocked, on Windows, a worker ignores Ctrl-C from its
     initializer on.)"""
@@ -200,13 +212,23 @@ def _interrupts_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def _ignore_interrupts() -> None:
-    """In a worker: leave Ctrl-C to the mapping process, which stops the pool (a worker
-    interrupted mid-task would print its traceback). The worker started with SIGINT blocked
-    (`_interrupts_blocked`): ignored first, a Ctrl-C that came while it started is dropped."""
+def _start_worker(parent: int) -> None:
+    """In a worker, first: leave Ctrl-C to the mapping process, which stops the pool (a worker
+    interrupted mid-task would print its traceback), and end with the process `parent` that
+    started it. The worker started with SIGINT blocked (`_interrupts_blocked`): ignored first, a
+    Ctrl-C that came while it started is dropped."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    threading.Thread(target=_end_with, args=(parent,), name="parent-watch", daemon=True).start()
+
+
+def _end_with(parent: int) -> None:
+    """End this process once `parent` is no longer its parent (it died: the orphan was handed to
+    another process), looking every `PARENT_POLL_SECONDS`."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 def peak_memory() -> int:

@@ -29,7 +29,7 @@ import numpy as np
 
 from zerosum.game import Game
 from zerosum.solve.layers import split_by_owner
-from zerosum.solve.parallel import Mapper, peak_memory
+from zerosum.solve.parallel import Mapper, Poll, peak_memory, serial
 from zerosum.solve.partition_tasks import answer, gather, place, route, settle
 from zerosum.solve.retrograde import Progress
 from zerosum.solve.workdir import (
@@ -38,6 +38,7 @@ from zerosum.solve.workdir import (
     ENUMERATED,
     ROUTED,
     SOLVED,
+    DamagedManifest,
     file_name,
     first_damage,
     fresh,
@@ -52,10 +53,19 @@ KEEP_WHILE_FREE = 0.10
 """The share of the disk that must stay free for a build to keep a layer's expansion."""
 
 
+def _read(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """The manifest in `path` and None; (None, None) when there is none; (None, what is wrong)
+    when it is damaged."""
+    try:
+        return read_json(path), None
+    except DamagedManifest as error:
+        return None, str(error)
+
+
 class Run:
     """One run of a build: the steps over the layers, each a map of tasks over partitions, on
     `mapping` (None for a build only read); a step of fewer than `here_at_most` positions in
-    all runs in this process."""
+    all runs in this process, `poll()` (`zerosum.stopping.stop_points`) before each task."""
 
     def __init__(
         self,
@@ -67,9 +77,10 @@ class Run:
         progress: Callable[[Progress], None] | None,
         keep: bool | None = None,
         here_at_most: int = 0,
+        poll: Poll | None = None,
     ) -> None:
         self.game, self.folder, self.parts, self.batch = game, folder, parts, batch
-        self.keep, self.here_at_most = keep, here_at_most
+        self.keep, self.here_at_most, self.poll = keep, here_at_most, poll
         self.mapping, self.progress = mapping, progress
         self.first = int(game.layer(game.initial_state()))  # type: ignore[attr-defined]
         self.peak = peak_memory()
@@ -83,32 +94,47 @@ class Run:
         return sorted(int(path.name.removeprefix("layer-")) for path in found)
 
     def verify(self, note: Callable[[str], None]) -> int:
-        """Check every finished layer's files; drop the first damaged enumerated layer and
-        every one after it, any damaged outbox and any damaged solved layer. The layers kept
-        (enumerated and solved)."""
+        """Check every finished layer's manifests and files; drop the first damaged enumerated
+        layer and every one after it, any damaged outbox, record of what a layer sent (the
+        enumeration then walks the layers again to route it anew) or solved layer, each
+        rebuilt with a note; remove what a write stopped midway left (a temporary file: the
+        directory is this build's, no other write runs in it). The layers kept (enumerated and
+        solved)."""
+        for stray in self.folder.rglob(".*"):
+            if stray.is_file():
+                stray.unlink()
         kept = 0
+        top = self.folder / ENUMERATED
+        damage = _read(top)[1]
+        if damage is not None:
+            note(f"{damage}: the end of the enumeration is found again")
+            top.unlink()
         for layer in self.layers():
             folder = layer_dir(self.folder, layer)
-            damage = first_damage(folder, read_json(folder / ENUMERATED) or {})
+            manifest, damage = _read(folder / ENUMERATED)
+            damage = damage or first_damage(folder, manifest or {})
             if damage is not None:
                 note(f"{damage}: layer {layer} and the layers after it are rebuilt")
                 self._drop_from(layer)
                 break
             kept += 1
-            outbox = read_json(folder / ASKED_MANIFEST)
-            if outbox is not None:
-                damage = first_damage(folder, outbox)
-                if damage is not None:
-                    note(f"{damage}: layer {layer} is expanded again")
-                    (folder / ASKED_MANIFEST).unlink()
-            solved = read_json(folder / SOLVED)
-            if solved is not None:
-                damage = first_damage(folder, solved)
-                if damage is None:
-                    kept += 1
-                else:
-                    note(f"{damage}: the values of layer {layer} are rebuilt")
-                    (folder / SOLVED).unlink()
+            damage = _read(folder / ROUTED)[1]
+            if damage is not None:
+                note(f"{damage}: layer {layer} is routed again")
+                (folder / ROUTED).unlink()
+                top.unlink(missing_ok=True)
+            outbox, damage = _read(folder / ASKED_MANIFEST)
+            damage = damage or (first_damage(folder, outbox) if outbox else None)
+            if damage is not None:
+                note(f"{damage}: layer {layer} is expanded again")
+                (folder / ASKED_MANIFEST).unlink()
+            solved, damage = _read(folder / SOLVED)
+            damage = damage or (first_damage(folder, solved) if solved else None)
+            if damage is not None:
+                note(f"{damage}: the values of layer {layer} are rebuilt")
+                (folder / SOLVED).unlink()
+            elif solved is not None:
+                kept += 1
         return kept
 
     def _drop_from(self, layer: int) -> None:
@@ -329,7 +355,7 @@ class Run:
         would cost more: this process sees the work directory as they do)."""
         assert self.mapping is not None  # a build being read has no mapper, and runs no task
         if positions < self.here_at_most:
-            return (function(*task) for task in tasks)
+            return serial(function, tasks, self.poll)
         return self.mapping(function, tasks)
 
     def _start(self, phase: str) -> None:

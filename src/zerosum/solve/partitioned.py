@@ -74,7 +74,6 @@ from zerosum.solve.partition_plan import PROCESS_BYTES as PROCESS_BYTES
 from zerosum.solve.retrograde import Progress, section
 from zerosum.solve.table import Table
 from zerosum.solve.workdir import (
-    BUILD,
     ENUMERATED,
     SOLVED,
     DamagedPartition,
@@ -85,7 +84,14 @@ from zerosum.solve.workdir import (
     read_json,
     read_manifest,
 )
-from zerosum.solve.workdir_claim import check_game, check_same_game, claim, usable_work_dir
+from zerosum.solve.workdir_claim import (
+    check_game,
+    check_same_game,
+    claim,
+    read_record,
+    usable_work_dir,
+)
+from zerosum.stopping import stop_points
 
 __all__ = ["Build", "DamagedPartition", "Plan", "build", "open_build", "parse_bytes", "plan"]
 
@@ -183,14 +189,21 @@ def build(
         if notice is not None:
             notice(text)
 
-    with ExitStack() as stack, mapper(1 if workers is None else workers, scheduler) as mapping:
+    with ExitStack() as stack:
+        # Ctrl-C answered between tasks and while waiting for the workers, never inside numpy
+        # (which turned it into a TypeError in the middle of np.load)
+        poll = stack.enter_context(stop_points())
+        mapping = stack.enter_context(
+            mapper(1 if workers is None else workers, scheduler, poll=poll)
+        )
         chosen = plan(game, memory_per_worker, mapping.width, partitions)
         usable_work_dir(folder, make=True)
         stack.enter_context(locked(folder, note))
         parts = claim(folder, game, chosen.partitions, note)
         run = Run(
-            game, folder, parts, chosen.batch, mapping, progress, keep_expansions, HERE_AT_MOST
-        )
+            game, folder, parts, chosen.batch, mapping, progress, keep_expansions, HERE_AT_MOST,
+            poll,
+        )  # fmt: skip
         resumed = run.verify(note)
         run.enumerate()
         run.propagate()
@@ -201,7 +214,7 @@ def open_build(game: Game, work_dir: str | os.PathLike) -> Build:
     """The finished build in `work_dir` for `game`; ValueError when it is not one, or not
     finished."""
     folder = Path(work_dir)
-    record = read_json(folder / BUILD)
+    record = read_record(folder)
     if record is None:
         raise ValueError(f"{folder}: no partitioned build here")
     check_same_game(folder, record, game)

@@ -3,16 +3,18 @@
 Arrays are numpy `.npy` files, each written under a temporary name and renamed into place, and
 described by a manifest entry (shape, dtype, CRC-32 of the data) that a reader checks before
 using it; what one partition sends every other in a step is one file of shares (`send`,
-`share_of`); manifests are small JSON files written the same way; a lock file holds the directory
-for the build running in it.
+`share_of`); manifests are small JSON files written the same way, each sealed with its
+checksum (`zerosum.files.sealed_json`) and refused when damaged or edited (`DamagedManifest`);
+a lock file holds the directory for the build running in it.
 """
 
 from __future__ import annotations
 
-import json
+import contextlib
 import os
 import shutil
 import socket
+import tempfile
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -20,6 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from zerosum import faults
+from zerosum.files import sealed_json, unsealed_json, write_atomically
 
 # The names in a work directory (its layout: `zerosum.solve.partitioned`): the manifests of a
 # layer's keys and of its ranks (`enumerated.json` at the top too, once the enumeration is
@@ -33,37 +38,71 @@ class DamagedPartition(ValueError):
     """A partition file that is not what its layer's manifest recorded."""
 
 
+class DamagedManifest(ValueError):
+    """A manifest that is not whole, not sealed, or not what was written (edited)."""
+
+
 @contextmanager
 def locked(folder: Path, note: Callable[[str], None]) -> Iterator[None]:
     """Hold the work directory for this build while it runs: a lock file naming this machine
-    and process, removed at the end. ValueError when another build that is still running (or
-    one on another machine, whose end cannot be seen from here) holds it; a lock left by a
-    build of this machine that has ended is taken over, with a note."""
+    and process, made whole at once (written aside, then linked into place: another build sees
+    no lock or this one, never an empty file), removed at the end. ValueError when another
+    build that is still running (or one on another machine, whose end cannot be seen from
+    here) holds it; a lock left by a build of this machine that has ended is taken over, with
+    a note."""
     path = folder / LOCK
-    while True:
+    mine = f"{socket.gethostname()} {os.getpid()}"
+    while not _made(path, mine):
         try:
-            handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
-            host, _, pid = path.read_text(errors="replace").partition(" ")
-            if host != socket.gethostname():
-                raise ValueError(
-                    f"{folder} is in use by a build on {host or 'another machine'}: if it has"
-                    f" ended, remove {path}"
-                ) from None
-            if pid.isdigit() and running(int(pid)):
-                raise ValueError(
-                    f"{folder} is in use by another build (process {pid}): wait for it to end"
-                ) from None
-            note(f"{path}: left by a build that has ended: taken over")
-            path.unlink(missing_ok=True)
+            held = path.read_text(errors="replace")
+        except FileNotFoundError:  # its build ended meanwhile
             continue
-        with os.fdopen(handle, "w") as lock:
-            lock.write(f"{socket.gethostname()} {os.getpid()}")
-        break
+        host, _, pid = held.partition(" ")
+        if host != socket.gethostname():
+            raise ValueError(
+                f"{folder} is in use by a build on {host or 'another machine'}: if it has"
+                f" ended, remove {path}"
+            )
+        if pid.isdigit() and running(int(pid)):
+            raise ValueError(
+                f"{folder} is in use by another build (process {pid}): wait for it to end"
+            )
+        note(f"{path}: left by a build that has ended: taken over")
+        _remove_if_held(path, held)
     try:
         yield
     finally:
-        path.unlink(missing_ok=True)
+        _remove_if_held(path, mine)
+
+
+def _made(path: Path, content: str) -> bool:
+    """Make the file `path` holding `content`, whole at once; False when it exists."""
+    handle, aside = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w") as file:
+            file.write(content)
+        os.link(aside, path)
+    except FileExistsError:
+        return False
+    finally:
+        os.unlink(aside)
+    return True
+
+
+def _remove_if_held(path: Path, held: str) -> None:
+    """Remove the lock `path` if it still holds `held`: it is moved aside first, and put back
+    if another build took it meanwhile."""
+    aside = path.with_name(f".{path.name}.{os.getpid()}.removed")
+    try:
+        os.rename(path, aside)
+    except FileNotFoundError:
+        return
+    try:
+        if aside.read_text(errors="replace") != held:
+            with contextlib.suppress(FileExistsError):
+                os.link(aside, path)
+    finally:
+        aside.unlink()
 
 
 def running(pid: int) -> bool:
@@ -178,26 +217,29 @@ def first_damage(folder: Path, manifest: dict[str, Any]) -> str | None:
 
 
 def write_json(path: Path, record: dict[str, Any]) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_text(json.dumps(record))
-        os.replace(temporary, path)
-    except OSError as error:
-        temporary.unlink(missing_ok=True)
-        raise ValueError(f"cannot write {path}: {(error.strerror or str(error)).lower()}") from None
+    """Write the manifest `record` to `path` atomically, sealed with its checksum
+    (`zerosum.files.sealed_json`)."""
+    write_atomically(str(path), sealed_json(record))
+    faults.reached("manifest")
 
 
 def read_json(path: Path) -> dict[str, Any] | None:
-    """The JSON object in `path`, None when there is none (or not a whole one)."""
+    """The manifest in `path`, None when there is none; `DamagedManifest` naming it when it is
+    not whole, not sealed, or not what was written (edited)."""
     try:
-        record = json.loads(path.read_text())
-    except (OSError, ValueError):
+        text = path.read_text(errors="replace")
+    except FileNotFoundError:
         return None
-    return record if isinstance(record, dict) else None
+    except OSError as error:
+        raise DamagedManifest(f"{path}: unreadable ({error.strerror})") from None
+    try:
+        return unsealed_json(str(path), text)
+    except ValueError as error:
+        raise DamagedManifest(str(error)) from None
 
 
 def read_manifest(path: Path) -> dict[str, Any]:
     record = read_json(path)
     if record is None:
-        raise ValueError(f"{path}: missing or unreadable (rerun the build to rebuild it)")
+        raise ValueError(f"{path}: missing (rerun the build to rebuild it)")
     return record

@@ -8,6 +8,7 @@ made for another game, another board or another layout (`FORMAT`) is refused.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -15,10 +16,10 @@ from typing import Any
 
 from zerosum.game import Game, Keyed, Layered, Restorable, Vectorized, has_chance, require
 from zerosum.solve.table import describe_game, identity
-from zerosum.solve.workdir import BUILD, LOCK, read_json, write_json
+from zerosum.solve.workdir import BUILD, LOCK, DamagedManifest, read_json, write_json
 
-FORMAT = 3
-"""The layout of the work directory, recorded in its `build.json`."""
+FORMAT = 4
+"""The layout of the work directory, recorded in its `build.json` (4: its manifests sealed)."""
 
 
 def check_game(game: Game) -> None:
@@ -57,13 +58,32 @@ def usable_work_dir(work_dir: str | os.PathLike, *, make: bool) -> Path:
     return folder
 
 
+def read_record(folder: Path) -> dict[str, Any] | None:
+    """The `build.json` record of `folder`, None when there is none. ValueError naming it when
+    it is damaged or edited (`DamagedManifest`), or one of another layout (`FORMAT`), which
+    an older zerosum did not seal."""
+    try:
+        return read_json(folder / BUILD)
+    except DamagedManifest as damaged:
+        try:
+            found = json.loads((folder / BUILD).read_text(errors="replace")).get("format")
+        except (OSError, ValueError, AttributeError, RecursionError):
+            raise damaged from None
+        if found != FORMAT:
+            raise ValueError(
+                f"{folder}: not a work directory of this zerosum (format {found})"
+            ) from None
+        raise
+
+
 def claim(folder: Path, game: Game, partitions: int, note: Callable[[str], None]) -> int:
     """The partitions of the build in `folder`: those recorded when it was made for `game`,
     else `partitions`, recorded now. ValueError for a directory of another game's build, or
     one that holds other files."""
-    record = read_json(folder / BUILD)
+    record = read_record(folder)
     if record is None:
-        if any(path.name != LOCK for path in folder.iterdir()):
+        # (a temporary file, `.NAME...`, is what a build killed while writing this left)
+        if any(path.name != LOCK and not path.name.startswith(".") for path in folder.iterdir()):
             raise ValueError(
                 f"cannot use {str(folder)!r} as a work directory: it holds other files"
                 " and no zerosum build"
