@@ -20,6 +20,10 @@ A state is one word per field, then one per point, then the history:
 when a neighbour is empty, or an own group there keeps another liberty, or an opponent's group
 there has it as its last liberty (a capture), and the board it makes is not in the history.
 Moves are listed as the Python game lists them: the points in order, then the pass.
+
+`playout_move` is the playout policy (`CompiledGame.playout_move`, the twin of
+`Go.playout_moves`): a random empty point, tested alone, never one of the mover's simple eyes
+(`is_eye`), the pass when none is left. It is no rule: `moves` keeps every legal move.
 """
 
 from __future__ import annotations
