@@ -1,11 +1,14 @@
 """Go's random playouts per second on one core: the Python rules, the compiled rules alone, and
 MCTS iterations (each a descent and a playout) with the Python and the compiled search.
 
-A playout is a game of uniformly random legal moves from the empty board to its end (two
-passes, or the move limit of three times the points). The compiled rules' figure is playouts
-played by a compiled loop over `moves` and `play`, as the compiled MCTS plays them; the MCTS
-figures are iterations per second of a search of the empty board for `--seconds`. CPU seconds
-of this process, so that other jobs on a shared machine disturb the figures less.
+A playout is a game of random moves from the empty board to its end (two passes, or the move
+limit of three times the points): uniformly random legal moves, or the compiled rules' playout
+policy (`compiled_go.playout_move`: a random empty point, tested, never filling a simple eye
+of the mover's). The compiled rules' figures are playouts played by a compiled loop over
+`moves` (or `playout_move`) and `play`, as the compiled MCTS plays them; the MCTS figures are
+iterations per second of a search of the empty board for `--seconds`, with each kind of
+playout. CPU seconds of this process, so that other jobs on a shared machine disturb the
+figures less.
 
     python benchmarks/go_speed.py [--size 9] [--seconds 5]
 
@@ -22,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from zerosum.compiled.mcts import MCTS as CompiledMCTS
-from zerosum.games.compiled_go import go_rules, moves, play, terminal
+from zerosum.games.compiled_go import go_rules, moves, play, playout_move, terminal
 from zerosum.games.go import Go
 from zerosum.search.mcts import MCTS
 
@@ -38,6 +41,19 @@ def playouts(start, games, out, child, scratch):
             count = moves(scratch, out)
             draw = draw * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
             play(scratch, out[np.int64((draw >> np.uint64(33)) % np.uint64(count))], child)
+            scratch[:] = child
+            plies += 1
+    return plies
+
+
+@njit(cache=True)
+def policy_playouts(start, games, child, scratch, rng):
+    """Play `games` games of the playout policy from `start`; return the plies played."""
+    plies = 0
+    for _ in range(games):
+        scratch[:] = start
+        while not terminal(scratch):
+            play(scratch, playout_move(scratch, rng), child)
             scratch[:] = child
             plies += 1
     return plies
@@ -73,6 +89,22 @@ def compiled_playouts(game: Go, seconds: float) -> tuple[int, int, float]:
     return games, plies, time.process_time() - start
 
 
+def compiled_policy_playouts(game: Go, seconds: float) -> tuple[int, int, float]:
+    """Games of the compiled playout policy for about `seconds` CPU seconds."""
+    rules = go_rules(game)
+    start_words = rules.initial_words()
+    child = np.empty(rules.words, np.uint64)
+    scratch = np.empty(rules.words, np.uint64)
+    rng = np.array([0x853C49E6748FEA9B], np.uint64)
+    policy_playouts(start_words, 1, child, scratch, rng)  # compiled before the clock starts
+    games = plies = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        plies += policy_playouts(start_words, 100, child, scratch, rng)
+        games += 100
+    return games, plies, time.process_time() - start
+
+
 def mcts_iterations(search: object, game: Go) -> tuple[int, float]:
     """Iterations of `search` from the empty board, and their CPU seconds."""
     start = time.process_time()
@@ -87,17 +119,23 @@ def main() -> None:
     args = parser.parse_args()
     game = Go(size=args.size)
     print(f"Go {args.size}x{args.size}, random playouts from the empty board")
-    for name, run in (("Python rules", python_playouts), ("compiled rules", compiled_playouts)):
+    for name, run in (
+        ("Python rules", python_playouts),
+        ("compiled rules", compiled_playouts),
+        ("compiled policy", compiled_policy_playouts),
+    ):
         games, plies, seconds = run(game, args.seconds)
-        print(f"{name:>16}: {games / seconds:10,.0f} playouts/s, {plies / games:.0f} plies"
+        print(f"{name:>22}: {games / seconds:10,.0f} playouts/s, {plies / games:.0f} plies"
               f" a playout, {plies / seconds:12,.0f} moves/s")  # fmt: skip
-    CompiledMCTS(game, iterations=10, seed=1).search(game.initial_state())  # compiled first
+    for playouts in ("random", "game"):  # compiled before any clock starts
+        CompiledMCTS(game, iterations=10, seed=1, playouts=playouts).search(game.initial_state())
     for name, search in (
         ("Python MCTS", MCTS(game, time=args.seconds, seed=1)),
-        ("compiled MCTS", CompiledMCTS(game, time=args.seconds, seed=1)),
+        ("compiled MCTS, random", CompiledMCTS(game, time=args.seconds, seed=1, playouts="random")),
+        ("compiled MCTS, policy", CompiledMCTS(game, time=args.seconds, seed=1)),
     ):
         iterations, seconds = mcts_iterations(search, game)
-        print(f"{name:>16}: {iterations / seconds:10,.0f} iterations/s")
+        print(f"{name:>22}: {iterations / seconds:10,.0f} iterations/s")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from zerosum.compiled import choice
+from zerosum.compiled.protocol import PLAYOUTS
 from zerosum.game import Evaluating, Game, NumberedMoves, has_chance, require
 from zerosum.learn.network import shape_for
 from zerosum.learn.player import LearnedEvaluation, az_search
@@ -379,10 +380,12 @@ def _human_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
 PLAYERS: dict[str, PlayerKind] = {
     "random": PlayerKind({}, _random_player, "a uniformly random legal move"),
     "mcts": PlayerKind(
-        {"iterations": int, "time": float, "c": float, "impl": str},
+        {"iterations": int, "time": float, "c": float, "impl": str, "playouts": str},
         _mcts_player,
         "Monte Carlo tree search (UCT with the solver): iterations=N and/or time=SECONDS, c=X;"
-        " impl=compiled (the default for a game with compiled rules) or impl=python",
+        " impl=compiled (the default for a game with compiled rules) or impl=python;"
+        " playouts=game (the game's playout policy, Go's: no eye filled) or playouts=random"
+        " (compiled)",
     ),
     "alphabeta": PlayerKind(
         {"depth": int, "eval": str},
@@ -460,6 +463,12 @@ def parse_player(text: str) -> PlayerSpec:
             if value not in choice.IMPLEMENTATIONS:
                 raise ValueError(
                     f"bad value {clipped(value)} for {name} option 'impl': compiled or python"
+                )
+            options[option] = value
+        elif option == "playouts":
+            if value not in PLAYOUTS:
+                raise ValueError(
+                    f"bad value {clipped(value)} for {name} option 'playouts': game or random"
                 )
             options[option] = value
         else:

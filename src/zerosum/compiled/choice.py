@@ -68,6 +68,8 @@ def mcts(game: Any, impl: str | None = None, **options: Any) -> Any:
         from zerosum.compiled.mcts import MCTS as CompiledMCTS
 
         return CompiledMCTS(game, **options)
+    if "playouts" in options:
+        raise ValueError("playouts= is the compiled MCTS's option: the Python MCTS's are random")
     from zerosum.search.mcts import MCTS
 
     return MCTS(game, **options)

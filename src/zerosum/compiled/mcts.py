@@ -5,7 +5,8 @@ bounds), over a compiled game, the tree in preallocated arrays.
 `MCTS` (read the ideas there) and returns the same `MCTSResult`, for the player to move at the
 root; states and moves are the Python game's. The same four steps: down the tree by UCB1
 (every child tried once first, in a random order; with the solver, children proven no better
-than the node's guaranteed value are passed over), a new position scored by a random playout,
+than the node's guaranteed value are passed over), a new position scored by a random playout
+(its moves drawn by the game's playout policy where it has one, `playouts=`),
 the score added on the way back up, proven bounds tightened from the leaf up; a proven root
 ends the search. A node is a row of the tree's arrays (its children a run of rows); states are
 not stored but replayed along the path from the root. Scores are kept from player 0's point of
@@ -26,12 +27,13 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from zerosum.compiled import mcts_search
 from zerosum.compiled.cache import build
 from zerosum.compiled.checked import checked_once
 from zerosum.compiled.mcts_tree import COUNT, FIRST, KIND, LOWER, MOVE, TOTAL, UPPER, VISITS
-from zerosum.compiled.protocol import CompiledGame, compiled_twin
+from zerosum.compiled.protocol import PLAYOUTS, CompiledGame, compiled_twin
 from zerosum.compiled.rules import python_rules
 from zerosum.game import Bounded
 from zerosum.search.mcts import (
@@ -51,16 +53,25 @@ INITIAL_NODES = 1 << 16
 
 
 @functools.cache
-def kernel(compiled: CompiledGame) -> Any:
-    """The compiled iterations of `compiled`: `run(states, nodes, values, info, rng, moves,
-    path, iterations, c, solver, low, high) -> iterations done` (the template
-    `zerosum.compiled.mcts_search` made the game's, read from the cache if it was)."""
+def kernel(compiled: CompiledGame, playouts: str = "game") -> Any:
+    """The compiled iterations of `compiled`, playing out as `playouts` says (`PLAYOUTS`):
+    `run(states, nodes, values, info, rng, moves, path, iterations, c, solver, low, high) ->
+    iterations done` (the template `zerosum.compiled.mcts_search` made the game's, read from
+    the cache if it was)."""
+    policy = compiled.playout_move if playouts == "game" else None
     bindings = {
         "to_move": compiled.to_move, "legal": compiled.moves, "play": compiled.play,
         "terminal": compiled.terminal, "utility": compiled.utility,
+        "playout_move": policy if policy is not None else _uniform,
     }  # fmt: skip
     module = build(mcts_search, bindings, f"compiling MCTS for {compiled.name}", _compiled)
     return module.run
+
+
+@njit(cache=True)
+def _uniform(state, rng):
+    """No playout policy: -1, and the playout draws uniformly from the legal moves."""
+    return -1
 
 
 def _compiled(module: Any) -> None:
@@ -69,7 +80,8 @@ def _compiled(module: Any) -> None:
 
 class MCTS:
     """Compiled Monte Carlo tree search (see the module); `iterations` and `time` (seconds) are
-    budgets, at least one needed; `c` the exploration constant of UCB1."""
+    budgets, at least one needed; `c` the exploration constant of UCB1; `playouts` how the
+    playouts move (`PLAYOUTS`: the game's playout policy, the default, or uniformly random)."""
 
     def __init__(
         self,
@@ -80,8 +92,11 @@ class MCTS:
         c: float | None = None,
         solver: bool = True,
         seed: int | None = None,
+        playouts: str = "game",
     ) -> None:
         check_budget(iterations, time, c)
+        if playouts not in PLAYOUTS:
+            raise ValueError(f"playouts must be one of {', '.join(PLAYOUTS)}, got {playouts!r}")
         compiled = compiled_twin(game)
         if compiled is None:
             raise ValueError(f"{type(game).__name__} has no compiled rules: use the Python MCTS")
@@ -95,6 +110,7 @@ class MCTS:
             self.game = python_rules(compiled)
             self._to_words, self._numbered_move = self.game.words, int
         self.iterations, self.time, self.solver = iterations, time, solver
+        self.playouts = playouts
         self.c = math.sqrt(2) if c is None else c
         self.low, self.high = (
             self.game.value_bounds() if isinstance(self.game, Bounded) else (-math.inf, math.inf)
@@ -108,7 +124,7 @@ class MCTS:
         self.path = np.zeros(compiled.max_plies + 2, np.int64)
         self.info = np.zeros(1, np.int64)
         self.stop_requested = threading.Event()
-        kernel(compiled)  # compiled, or read from numba's cache, now: before any search's clock
+        kernel(compiled, playouts)  # compiled, or read from numba's cache, now: before the clock
 
     def stop(self) -> None:
         """Ask the running search (from any thread) to return after its current slice."""
@@ -123,7 +139,7 @@ class MCTS:
         game = self.game
         if game.is_terminal(state):
             raise ValueError("the game is over in this position: there is no move to search")
-        run = kernel(self.compiled)
+        run = kernel(self.compiled, self.playouts)
         nodes, values = self.nodes, self.values
         nodes[0] = (-1, 0, -1, 0, game.to_move(state))
         values[0] = (0.0, self.low, self.high)

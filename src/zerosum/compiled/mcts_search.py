@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from zerosum.compiled.cache import placeholder, uncompiled
+from zerosum.compiled.draws import below
 from zerosum.compiled.mcts_tree import (
     COUNT,
     FIRST,
@@ -27,24 +28,27 @@ from zerosum.compiled.mcts_tree import (
     UPPER,
     VISITS,
     back_up,
-    below,
     is_open,
     open_only,
 )
 
 # -- the game: bound per game by zerosum.compiled.cache --
-to_move = legal = play = terminal = utility = placeholder
+to_move = legal = play = terminal = utility = playout_move = placeholder
 compiled = uncompiled
 # -- end of the game --
 
 
 @compiled()
 def playout(state, scratch, child, moves, rng):
-    """The result for player 0 of a game played out at random from `state`."""
+    """The result for player 0 of a game played out at random from `state`: each move the
+    game's playout policy's (`playout_move`), or where it gives -1 (none bound) one drawn
+    uniformly from the legal moves."""
     scratch[:] = state
     while not terminal(scratch):
-        count = legal(scratch, moves)
-        play(scratch, moves[below(rng, count)], child)
+        move = playout_move(scratch, rng)
+        if move < 0:
+            move = moves[below(rng, legal(scratch, moves))]
+        play(scratch, move, child)
         scratch[:] = child
     return float(utility(scratch, 0))
 

@@ -1,12 +1,11 @@
 """The compiled MCTS's tree, shared by its iterations (`zerosum.compiled.mcts_search` and
 `zerosum.compiled.puct_search`, templates) and their drivers (`zerosum.compiled.mcts`,
 `zerosum.compiled.puct`): the fields of the tree's arrays, the signature of the iterations,
-the random numbers of the playouts, and what both searches do alike over the arrays (which
-children are still open, the proven bounds tightened)."""
+and what both searches do alike over the arrays (which children are still open, the proven
+bounds tightened). Their random numbers are `zerosum.compiled.draws`'."""
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit, types
 
 TERMINAL = 3
@@ -27,23 +26,6 @@ RUN_SIGNATURE = types.int64(
     types.float64, types.float64,
 )  # fmt: skip
 """`run(states, nodes, values, info, rng, moves, path, iterations, c, solver, low, high)`"""
-
-
-@njit(cache=True)
-def next_random(rng):
-    """The next of a xorshift64* sequence kept in `rng[0]` (never 0)."""
-    x = rng[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[0] = x
-    return x * np.uint64(0x2545F4914F6CDD1D)
-
-
-@njit(cache=True)
-def below(rng, n):
-    """A random integer in `[0, n)`."""
-    return np.int64(next_random(rng) % np.uint64(n))
 
 
 @njit(cache=True)

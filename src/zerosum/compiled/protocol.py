@@ -44,7 +44,11 @@ The functions, each compiled with `numba.njit` (`CompiledGame` holds them):
 - optional `path_key(state) -> uint64`: for a game whose outcome depends on the way to a
   position (`zerosum.game.HistoryDependent`), a hash of what of it matters (the Python game's
   `path_key`: two states with equal ones have the same future), so that the engine reuses a
-  stored score only along an equal path.
+  stored score only along an equal path;
+- optional `playout_move(state, rng) -> int`: the game's playout policy, the move a random
+  playout plays in the non-terminal `state` (a legal one), drawn with `rng`, the searches'
+  one-word generator (`zerosum.compiled.draws`); without it a playout draws uniformly from
+  `moves` (the compiled MCTS's `playouts="random"` does so even with it).
 
 Python glue, not compiled: `format_move(move)` and `parse_state(text)` for a game without a
 Python twin; `twin` maps the game to an ordinary Python game with the same rules (`Twin`:
@@ -62,14 +66,19 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Compilable", "CompiledGame", "Twin", "compiled_twin", "new_state"]
+__all__ = ["PLAYOUTS", "Compilable", "CompiledGame", "Twin", "compiled_twin", "new_state"]
 
 REQUIRED = ("initial", "to_move", "moves", "play", "terminal", "utility", "key")
 """The compiled functions every compiled game gives."""
 
 OPTIONAL = (
     "evaluate", "noisy", "in_check", "capture", "pass_move", "exchange", "path_key", "observe",
+    "playout_move",
 )  # fmt: skip
+
+PLAYOUTS = ("game", "random")
+"""How the compiled MCTS's playouts choose their moves: by the game's playout policy where it
+has one (`CompiledGame.playout_move`, else uniformly), or uniformly from the legal moves."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +124,7 @@ class CompiledGame:
     exchange: Any = None
     path_key: Any = None
     observe: Any = None
+    playout_move: Any = None
     format_move: Callable[[int], str] | None = None
     parse_state: Callable[[str], np.ndarray] | None = None
     twin: Twin | None = field(default=None, compare=False)

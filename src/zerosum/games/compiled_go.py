@@ -20,6 +20,10 @@ A state is one word per field, then one per point, then the history:
 when a neighbour is empty, or an own group there keeps another liberty, or an opponent's group
 there has it as its last liberty (a capture), and the board it makes is not in the history.
 Moves are listed as the Python game lists them: the points in order, then the pass.
+
+`playout_move` is the playout policy (`CompiledGame.playout_move`, the twin of
+`Go.playout_moves`): a random empty point, tested alone, never one of the mover's simple eyes
+(`is_eye`), the pass when none is left. It is no rule: `moves` keeps every legal move.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import functools
 import numpy as np
 from numba import njit
 
+from zerosum.compiled.draws import below
 from zerosum.compiled.protocol import CompiledGame, Twin
 from zerosum.games.go import LARGEST, MOVES_PER_POINT, Go, Position
 
@@ -272,6 +277,126 @@ def play(state, move, child):
 
 
 @njit(cache=True)
+def is_eye(state, point, colour):
+    """Whether the empty `point` is a simple eye of `colour` (1 Black, 2 White): `Go.is_eye`,
+    its definition there."""
+    size = np.int64(state[SIZE])
+    if state[POINTS + point] != 0:
+        return False
+    row, column = point // size, point % size
+    if row > 0 and state[POINTS + point - size] != colour:
+        return False
+    if row < size - 1 and state[POINTS + point + size] != colour:
+        return False
+    if column > 0 and state[POINTS + point - 1] != colour:
+        return False
+    if column < size - 1 and state[POINTS + point + 1] != colour:
+        return False
+    diagonals = 0
+    foes = 0
+    for rows in (-1, 1):
+        for columns in (-1, 1):
+            r, c = row + rows, column + columns
+            if 0 <= r < size and 0 <= c < size:
+                diagonals += 1
+                if state[POINTS + r * size + c] == 3 - colour:
+                    foes += 1
+    return foes <= (1 if diagonals == 4 else 0)
+
+
+@njit(cache=True)
+def _fill(state, start, point, size, marks, stamp, stack, around):
+    """Flood the group holding `start` (marking its stones `stamp` in `marks`) until it shows
+    a liberty other than the empty `point`; return whether it has one, and when it has none
+    the exclusive or of its stones' Zobrist words and how many they are."""
+    colour = np.int64(state[POINTS + start])
+    marks[start] = stamp
+    stack[0] = start
+    depth = 1
+    stones = 0
+    key = U(0)
+    while depth:
+        depth -= 1
+        here = stack[depth]
+        stones += 1
+        key ^= ZOBRIST_WORDS[colour - 1, here]
+        for index in range(_neighbours(here, size, around)):
+            other = around[index]
+            held = np.int64(state[POINTS + other])
+            if held == 0 and other != point:
+                return True, U(0), 0
+            if held == colour and marks[other] != stamp:
+                marks[other] = stamp
+                stack[depth] = other
+                depth += 1
+    return False, key, stones
+
+
+@njit(cache=True)
+def _legal(state, point, size, marks, stamp, stack, around):
+    """Whether a stone of the player to move on the empty `point` is legal: `moves`'s test of
+    one point, flooding only the groups next to it, the one from its `index`-th neighbour
+    marked `stamp + index` (`around` holds eight words: the point's neighbours, a group's)."""
+    mine = np.int64(state[PLAYER]) + 1
+    key = state[HASH] ^ ZOBRIST_WORDS[mine - 1, point]
+    after = np.int64(state[STONES]) + 1
+    breathes = False
+    captures = False
+    beside = around[4:]
+    for index in range(_neighbours(point, size, around)):
+        other = around[index]
+        held = np.int64(state[POINTS + other])
+        if held == 0:
+            breathes = True
+        elif held == mine:
+            if not breathes:
+                breathes = _fill(state, other, point, size, marks, stamp + index, stack, beside)[0]
+        elif not stamp <= marks[other] < stamp + index:  # a group not flooded from this point yet
+            free, taken, stones = _fill(
+                state, other, point, size, marks, stamp + index, stack, beside
+            )
+            if not free:
+                captures = True
+                key ^= taken
+                after -= stones
+    return (breathes or captures) and not _repeats(state, key, after)
+
+
+@njit(cache=True)
+def playout_move(state, rng):
+    """A playout's move in the non-terminal `state`: a point drawn uniformly from the empty
+    ones, kept if a stone there is legal and fills no simple eye of the player to move
+    (`is_eye`), else struck off and another drawn; the pass once none is left. A uniform
+    draw from `Go.playout_moves`, testing a point or a few instead of listing every move."""
+    size = np.int64(state[SIZE])
+    points = size * size
+    work = np.empty(3 * points + 8, np.int64)  # one allocation for the working arrays
+    empty = work[:points]
+    marks = work[points : 2 * points]
+    stack = work[2 * points : 3 * points]
+    around = work[3 * points :]
+    count = 0
+    for point in range(points):
+        marks[point] = -1
+        if state[POINTS + point] == 0:
+            empty[count] = point
+            count += 1
+    colour = np.int64(state[PLAYER]) + 1
+    stamp = 0
+    while count:
+        index = below(rng, count)
+        point = empty[index]
+        if not is_eye(state, point, colour) and _legal(
+            state, point, size, marks, stamp, stack, around
+        ):
+            return point
+        stamp += 4
+        count -= 1
+        empty[index] = empty[count]
+    return points  # the pass
+
+
+@njit(cache=True)
 def area(state):
     """Black's points and White's by area (`Go.area`)."""
     size = np.int64(state[SIZE])
@@ -386,7 +511,7 @@ def go_rules(game: Go) -> CompiledGame:
     return CompiledGame(
         "go", words=words_for(size), max_moves=points + 1, move_space=points + 1,
         max_plies=game.move_limit, initial=initial, to_move=to_move, moves=moves, play=play,
-        terminal=terminal, utility=utility, key=key,
+        terminal=terminal, utility=utility, key=key, playout_move=playout_move,
         format_move=lambda move: game.format_move(game.initial_state(), move),
         twin=Twin(game, to_words, from_words),
     )  # fmt: skip

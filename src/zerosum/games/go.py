@@ -168,6 +168,39 @@ class Go:
             return f"{self.point_name(point)} repeats an earlier position (positional superko)"
         return board
 
+    # -- the playout policy (not the rules) ------------------------------------------------
+
+    def is_eye(self, state: Position, point: int, player: Player) -> bool:
+        """Whether the empty `point` is a simple eye of `player`: each point next to it
+        (above, below, left, right) holds one of `player`'s stones, and of its diagonal points
+        on the board, none holds an opponent's stone when `point` is on the edge or in a
+        corner, at most one when it is inside the board (an empty diagonal point is no harm).
+        A point failing the diagonals (a false eye) may be a group's only way to connect."""
+        own, other = (state.black, state.white) if player == 0 else (state.white, state.black)
+        if (own | other) >> point & 1 or self.around[point] & ~own:
+            return False
+        row, column = divmod(point, self.size)
+        diagonals = [
+            (row + rows) * self.size + column + columns
+            for rows in (-1, 1)
+            for columns in (-1, 1)
+            if 0 <= row + rows < self.size and 0 <= column + columns < self.size
+        ]
+        foes = sum(other >> diagonal & 1 for diagonal in diagonals)
+        return foes <= (1 if len(diagonals) == 4 else 0)
+
+    def playout_moves(self, state: Position) -> list[int]:
+        """The moves a playout draws from in the non-terminal `state` (`compiled_go`'s
+        `playout_move` draws one of them uniformly): the legal stones that fill no simple eye
+        of the player to move (`is_eye`), or the pass alone when there is none."""
+        player = state.player
+        stones = [
+            move
+            for move in self.legal_moves(state)
+            if move != self.pass_move and not self.is_eye(state, move, player)
+        ]
+        return stones or [self.pass_move]
+
     # -- the protocol ----------------------------------------------------------------------
 
     def initial_state(self) -> Position:
