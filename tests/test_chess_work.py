@@ -134,7 +134,7 @@ def killed(tmp_path_factory):
         ("wake.npy", _flip_last_byte, "checksum mismatch"),
         ("wake.npy", _cut_short, "unreadable or cut short"),
         ("won-0004.npy", _flip_last_byte, "checksum mismatch"),
-        ("level.json", _garble, "unreadable"),
+        ("level.json", _garble, "unreadable or edited"),
     ],
 )
 def test_a_damaged_checkpoint_is_refused_in_one_line_naming_the_file(

@@ -18,6 +18,7 @@ from starlette.testclient import TestClient
 from test_web_play import HOST, URL, error_for, new, position_after, until
 
 from zerosum.cli.serve import own_hosts
+from zerosum.files import SEAL, sealed_json
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.players import Seat, Watch, make_player, trained
 from zerosum.registry import setup
@@ -65,8 +66,9 @@ def test_a_run_naming_code_is_refused_unread_as_the_page_never_loads_code_it_is_
     marker = tmp_path / "imported"
     (tmp_path / "evil.py").write_text(f"open({str(marker)!r}, 'w').close()\nGame = None\n")
     manifest = json.loads((copied / "manifest.json").read_text())
+    del manifest[SEAL]  # sealed again below: a run written so, not a manifest edited
     manifest["game"] = "evil.py:Game"
-    (copied / "manifest.json").write_text(json.dumps(manifest))
+    (copied / "manifest.json").write_text(sealed_json(manifest))
     with client.websocket_connect(URL) as websocket:
         until(websocket, "games")
         refused = error_for(websocket, new("tictactoe", strength=network(str(copied))))

@@ -63,7 +63,14 @@ from zerosum.solve.chess_tables import (
     settle,
     specs_of,
 )
-from zerosum.solve.workdir import locked, read_json, save, what_is_wrong, write_json
+from zerosum.solve.workdir import (
+    DamagedManifest,
+    locked,
+    read_json,
+    save,
+    what_is_wrong,
+    write_json,
+)
 
 FORMAT = 1
 """The layout of a chess work directory, recorded in its `build.json`."""
@@ -158,17 +165,20 @@ def _claim(folder: Path, material: Material) -> None:
 
 def _checkpoint_record(folder: Path) -> dict[str, Any] | None:
     """The checkpoint of `folder`, None when it has none yet; ValueError naming the file when it
-    is there but unreadable."""
+    is there but unreadable, or edited (its seal does not match)."""
     path = folder / LEVEL
     if not path.exists():
         return None
-    record = read_json(path)
+    try:
+        record = read_json(path)
+    except DamagedManifest:
+        raise _damaged(path, "unreadable or edited") from None
     keys = (
         "level", "settled", "won", "positions", "stalemates", "over",
         "codes_crc32", "smaller_crc32", "wake_crc32",
     )  # fmt: skip
     if record is None or not all(isinstance(record.get(key), int) for key in keys):
-        raise _damaged(path, "unreadable")
+        raise _damaged(path, "unreadable or edited")
     return record
 
 
