@@ -12,9 +12,11 @@ solver runs without its opening book in both. `--book` measures the book instead
 entries and bytes on disk, and for positions within it (`BOOK_LINES`) the time and nodes of the
 score and best move (what `play --perfect` asks) with the book and from scratch, each from an
 empty table, and of the whole answer with its line of best play (what `solve` prints).
+`--book --bitbully` answers every position of at most the book's plies (mirror images
+included) with the book and with BitBully's opening books (`BITBULLY_BOOKS`), scores checked.
 
     python benchmarks/connect4_solver.py [--sets Test_L3_R1,Test_L2_R1] [--limit N] [--empty]
-    python benchmarks/connect4_solver.py --book
+    python benchmarks/connect4_solver.py --book [--bitbully]
 """
 
 from __future__ import annotations
@@ -46,20 +48,37 @@ BOOK_LINES = ["", "4", "44", "443", "4444"]
 """Positions within the package's book (columns played from the empty board), one a ply."""
 
 
-class BitBully:
-    """BitBully's solver, each position from an empty table, no book."""
+BITBULLY_BOOKS = ("8-ply", "12-ply-dist")
+"""BitBully's opening books measured by `--book`, from `bitbully_databases` (installed with it):
+the smallest (win, draw or loss at 8 plies) and the smallest with exact scores (12 plies)."""
 
-    def __init__(self) -> None:
+
+class BitBully:
+    """BitBully's solver, each position from an empty table, no book unless `book` names one of
+    `bitbully_databases`' ("8-ply", "12-ply", "12-ply-dist")."""
+
+    def __init__(self, book: str | None = None) -> None:
         from bitbully import bitbully_core
 
         self.core = bitbully_core
-        self.solver = bitbully_core.BitBullyCore()
+        if book is None:
+            self.solver = bitbully_core.BitBullyCore()
+        else:
+            from bitbully_databases import BitBullyDatabases
+
+            self.solver = bitbully_core.BitBullyCore(BitBullyDatabases.get_database_path(book))
 
     def solve(self, moves: str) -> tuple[int, int]:
         """The score of the position after `moves` and the nodes BitBully searched."""
         board = self.core.BoardCore()
         board.play([int(c) - 1 for c in moves])
         return self.solver.mtdf(board, 0), self.solver.getNodeCounter()
+
+    def score_moves(self, moves: str) -> list[int]:
+        """The score of each column's move after `moves` (Pons's convention, the mover's)."""
+        board = self.core.BoardCore()
+        board.play([int(c) - 1 for c in moves])
+        return list(self.solver.scoreMoves(board))
 
     def reset(self) -> None:
         """An empty table (BitBully allocates a new one: 80 ms, kept off the clock)."""
@@ -201,6 +220,90 @@ def book(args: argparse.Namespace) -> None:
         print("| " + " | ".join(cells) + " |", flush=True)
 
 
+def book_positions(game: ConnectFour, plies: int) -> list[list[str]]:
+    """For each number of stones from 0 to `plies`, every position (mirror images apart) as the
+    columns played to reach it, the first line found for each, in the order of a walk."""
+    layers = [{(0, 0): ""}]
+    for _ in range(plies):
+        following: dict[tuple[int, int], str] = {}
+        for moves in layers[-1].values():
+            state = game.parse_state(moves)
+            for column in game.legal_moves(state):
+                child = game.result(state, column)
+                if not game.is_terminal(child):
+                    following.setdefault((child[0], child[1]), moves + str(column + 1))
+        layers.append(following)
+    return [list(layer.values()) for layer in layers]
+
+
+def book_against_bitbully(game: ConnectFour, opening: connect4_book.OpeningBook,
+                          table_mb: float, impl: str) -> None:  # fmt: skip
+    """Issue 34's target: every position of at most the book's plies, its exact score answered
+    by zerosum with its book and by BitBully with each of `BITBULLY_BOOKS`, each solver made
+    once (loading off the clock) and its table emptied before each position (off the clock),
+    then every move from the empty board scored by both."""
+    solver = ConnectFourSolver(game, table_mb, impl=impl, book=opening)
+    solver.solve(game.parse_state("4453"))  # compile (or read numba's cache) first
+    layers = book_positions(game, opening.plies)
+    ours: dict[str, tuple[int, float, int]] = {}
+    for moves in (moves for layer in layers for moves in layer):
+        solver.reset()
+        solution = solver.solve(game.parse_state(moves))
+        ours[moves] = (solution.score, solution.seconds, solution.nodes)
+    try:
+        theirs = {}
+        for name in BITBULLY_BOOKS:
+            start = time.perf_counter()
+            other = BitBully(name)
+            print(f"BitBully's {name} book loaded in {milliseconds(time.perf_counter() - start)}")
+            found: dict[str, tuple[int, float, int]] = {}
+            for moves in ours:
+                other.reset()
+                start = time.perf_counter()
+                score, nodes = other.solve(moves)
+                found[moves] = (score, time.perf_counter() - start, nodes)
+            theirs[name] = (other, found)
+    except ImportError:
+        print("(BitBully is not installed: pip install 'zerosum[bench-bitbully]')")
+        return
+    header = "| stones | positions | zerosum mean | zerosum worst | zerosum nodes"
+    for name in BITBULLY_BOOKS:
+        header += f" | BitBully {name} mean | worst | nodes | disagreements | BitBully / zerosum"
+    print("\n" + header + " |")
+    print("|---" * (5 + 5 * len(BITBULLY_BOOKS)) + "|")
+    for stones, layer in enumerate(layers):
+        times = [ours[moves][1] for moves in layer]
+        mean = sum(times) / len(times)
+        nodes = sum(ours[moves][2] for moves in layer) / len(layer)
+        cells = [str(stones), f"{len(layer):,}", milliseconds(mean), milliseconds(max(times)),
+                 f"{nodes:,.0f}"]  # fmt: skip
+        for name in BITBULLY_BOOKS:
+            found = theirs[name][1]
+            their_times = [found[moves][1] for moves in layer]
+            their_mean = sum(their_times) / len(their_times)
+            wrong = sum(found[moves][0] != ours[moves][0] for moves in layer)
+            nodes = sum(found[moves][2] for moves in layer) / len(layer)
+            cells += [milliseconds(their_mean), milliseconds(max(their_times)), f"{nodes:,.0f}",
+                      str(wrong), f"**{their_mean / mean:,.0f}**"]  # fmt: skip
+        print("| " + " | ".join(cells) + " |", flush=True)
+    # Every move from the empty board: zerosum scores the 7 children (in its book).
+    solver.reset()
+    start = time.perf_counter()
+    scores = [-solver.solve(game.parse_state(str(column))).score for column in range(1, 8)]
+    seconds = time.perf_counter() - start
+    print(f"\nevery move from the empty board, zerosum with its book: {scores},"
+          f" {milliseconds(seconds)}")  # fmt: skip
+    for name in BITBULLY_BOOKS:
+        other = theirs[name][0]
+        other.reset()
+        start = time.perf_counter()
+        their_scores = other.score_moves("")
+        seconds = time.perf_counter() - start
+        agree = "agree" if their_scores == scores else "DISAGREE"
+        print(f"BitBully with its {name} book (scoreMoves): {their_scores},"
+              f" {milliseconds(seconds)} ({agree})")  # fmt: skip
+
+
 def milliseconds(seconds: float) -> str:
     return f"{seconds * 1000:,.3f} ms"
 
@@ -215,8 +318,17 @@ def main() -> None:
     parser.add_argument("--empty", action="store_true", help="solve the empty board instead")
     parser.add_argument("--only", choices=("zerosum", "bitbully"), help="with --empty")
     parser.add_argument("--book", action="store_true", help="measure the opening book instead")
+    parser.add_argument(
+        "--bitbully", action="store_true", help="with --book: its positions, beside BitBully's"
+    )
     args = parser.parse_args()
-    if args.book:
+    if args.book and args.bitbully:
+        game = ConnectFour()
+        path = connect4_book.shipped_path(game)
+        assert path is not None, "no opening book in the package"
+        opening = connect4_book.OpeningBook.load(path, game)
+        book_against_bitbully(game, opening, args.table_mb, args.impl)
+    elif args.book:
         book(args)
     elif args.empty:
         empty(args)
