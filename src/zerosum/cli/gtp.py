@@ -39,6 +39,7 @@ from dataclasses import replace
 from typing import IO
 
 import zerosum
+from zerosum.cli.lines import bounded_line
 from zerosum.game import Player
 from zerosum.games.go import LARGEST, SMALLEST, Go, Position
 from zerosum.limits import clipped, one_line
@@ -354,13 +355,12 @@ def serve(
     source = sys.stdin.buffer if source is None else source
     sink = sys.stdout.buffer if output is None else output
     while session.running:
-        line = source.readline(LONGEST_LINE + 1)
-        if not line:
-            break
-        if len(line) > LONGEST_LINE and not line.endswith(b"\n"):
-            size = len(line) + _skip_line(source)
-            answer: str | None = f"? syntax error: a line of {size:,} bytes, the longest read is"
+        line = bounded_line(source, LONGEST_LINE)
+        if isinstance(line, int):
+            answer: str | None = f"? syntax error: a line of {line:,} bytes, the longest read is"
             answer = f"{answer} {LONGEST_LINE:,}\n\n"
+        elif not line:
+            break
         else:
             answer = session.handle(line.decode("utf-8", errors="replace"))
         if answer is None:
@@ -373,16 +373,6 @@ def serve(
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             break
     return 0
-
-
-def _skip_line(source: IO[bytes]) -> int:
-    """Read the rest of the current line of `source` in pieces; return its length in bytes."""
-    size = 0
-    while piece := source.readline(1 << 16):
-        size += len(piece)
-        if piece.endswith(b"\n"):
-            break
-    return size
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -44,6 +44,7 @@ import chess
 import chess.polyglot
 import chess.syzygy
 
+from zerosum.cli.lines import bounded_line
 from zerosum.compiled import choice
 from zerosum.compiled.choice import IMPLEMENTATIONS
 from zerosum.games.chess import WIN, Chess, Position
@@ -569,29 +570,18 @@ def serve(
 
     session = UciSession(write, impl)
     while not closed.is_set():
-        line = source.readline(LONGEST_LINE + 1)
-        if not line:
+        line = bounded_line(source, LONGEST_LINE)
+        if isinstance(line, int):
+            session.note(f"skipped a line of {line:,} bytes: the longest read is {LONGEST_LINE:,}")
+        elif not line:
             session.finish()
             break
-        if len(line) > LONGEST_LINE and not line.endswith(b"\n"):
-            size = len(line) + _skip_line(source)
-            session.note(f"skipped a line of {size:,} bytes: the longest read is {LONGEST_LINE:,}")
         elif not session.handle(line.decode("utf-8", errors="replace")):
             break
     session.stop()
     if closed.is_set() and output is None:  # no flush of the lost output at exit, no message
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
-
-
-def _skip_line(source: IO[bytes]) -> int:
-    """Read the rest of the current line of `source` in pieces; return its length in bytes."""
-    size = 0
-    while piece := source.readline(1 << 16):
-        size += len(piece)
-        if piece.endswith(b"\n"):
-            break
-    return size
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
