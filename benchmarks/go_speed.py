@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 
 import numpy as np
 from numba import njit
@@ -80,13 +81,7 @@ def compiled_playouts(game: Go, seconds: float) -> tuple[int, int, float]:
     out = np.empty(rules.max_moves, np.int64)
     child = np.empty(rules.words, np.uint64)
     scratch = np.empty(rules.words, np.uint64)
-    playouts(start_words, 1, out, child, scratch)  # compiled before the clock starts
-    games = plies = 0
-    start = time.process_time()
-    while time.process_time() - start < seconds:
-        plies += playouts(start_words, 100, out, child, scratch)
-        games += 100
-    return games, plies, time.process_time() - start
+    return _timed(lambda count: playouts(start_words, count, out, child, scratch), seconds)
 
 
 def compiled_policy_playouts(game: Go, seconds: float) -> tuple[int, int, float]:
@@ -96,11 +91,17 @@ def compiled_policy_playouts(game: Go, seconds: float) -> tuple[int, int, float]
     child = np.empty(rules.words, np.uint64)
     scratch = np.empty(rules.words, np.uint64)
     rng = np.array([0x853C49E6748FEA9B], np.uint64)
-    policy_playouts(start_words, 1, child, scratch, rng)  # compiled before the clock starts
+    return _timed(lambda count: policy_playouts(start_words, count, child, scratch, rng), seconds)
+
+
+def _timed(batch: Callable[[int], int], seconds: float) -> tuple[int, int, float]:
+    """Batches of 100 games of `batch(count) -> plies` for about `seconds` CPU seconds (one game
+    first, so that it is compiled before the clock starts): games, plies and CPU seconds."""
+    batch(1)
     games = plies = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        plies += policy_playouts(start_words, 100, child, scratch, rng)
+        plies += batch(100)
         games += 100
     return games, plies, time.process_time() - start
 
