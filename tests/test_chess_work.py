@@ -13,6 +13,7 @@ import sys
 import numpy as np
 import pytest
 
+from zerosum import faults
 from zerosum.games.chess.endgame import Material
 from zerosum.solve import chess_builds, chess_tables, chess_work
 
@@ -31,9 +32,9 @@ def in_memory(tmp_path_factory):
 
 def _zerosum(*arguments, kill_at=None):
     environment = dict(os.environ)
-    environment.pop(chess_work.KILL_AT_LEVEL, None)
-    if kill_at is not None:
-        environment[chess_work.KILL_AT_LEVEL] = str(kill_at)
+    environment.pop(faults.VARIABLE, None)
+    if kill_at is not None:  # level kill_at is settled the (kill_at + 1)-th time
+        environment[faults.VARIABLE] = f"level:{kill_at + 1}"
     return subprocess.run(
         [sys.executable, "-m", "zerosum", "tablebase", "build", "chess", *arguments],
         capture_output=True,

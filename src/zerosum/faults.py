@@ -11,7 +11,9 @@ is between two steps:
   directory;
 - `logged`: a training run (`train`) appended a line to its log;
 - `kept`: a training run kept a round (its files and manifest written);
-- `iterations`: `cfr` ran a step of its iterations.
+- `iterations`: `cfr` ran a step of its iterations;
+- `level`: an out-of-core chess table build (`tablebase build chess --work-dir`) settled a level
+  (level N - 1 the N-th time), before the level's checkpoint is written.
 
 Unset, as always outside those tests, `reached` costs a look-up in a dictionary.
 """
@@ -22,7 +24,7 @@ import os
 import signal
 
 VARIABLE = "ZEROSUM_FAULT"
-POINTS = ("manifest", "logged", "kept", "iterations")
+POINTS = ("manifest", "logged", "kept", "iterations", "level")
 """The names of the points a job passes (see the module)."""
 SIGNALS = {"KILL": signal.SIGKILL, "INT": signal.SIGINT}
 

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import time
 import zlib
 from collections.abc import Callable
@@ -50,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from zerosum import faults
 from zerosum.games.chess.endgame import Material
 from zerosum.solve.chess_tables import (
     CHUNK,
@@ -79,9 +79,6 @@ CODES, WAKE, FRONTIER, FOLLOWING = "codes.npy", "wake.npy", "frontier.npy", "fol
 BYTES_PER_ENTRY = 2 + 4 * 2 + 4 + 4
 """The work directory's bytes for each entry of the table: its code, its wake rows, its place
 in the frontier and in the following list."""
-KILL_AT_LEVEL = "ZEROSUM_CHESS_KILL_AT_LEVEL"
-"""An environment variable for the tests: the build kills itself (SIGKILL) once this level is
-settled, before its checkpoint is written, as a kill at the worst moment would."""
 
 
 def check(material: Material) -> None:
@@ -127,8 +124,7 @@ def solve(
             note(f"{folder}: resumed after level {begin.level}")
 
         def checkpoint(state: Level) -> None:
-            if os.environ.get(KILL_AT_LEVEL) == str(state.level):
-                os.kill(os.getpid(), signal.SIGKILL)
+            faults.reached("level")  # settled, its checkpoint not yet written: the worst moment
             if state.level == 0:
                 fixed["wake_crc32"] = _crc(arrays.wake[1:])
             _write_checkpoint(folder, arrays, state, fixed)
