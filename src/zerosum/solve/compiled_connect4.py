@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from zerosum.compiled.bits import popcount
+from zerosum.solve.connect4_book import mirror_key
 
 # The layout of `info` (int64): counters, the position the search started from, and the plies
 # of the opening book (-1 without one).
@@ -33,8 +34,10 @@ INFO = 6
 MOVES, ALPHA, BETA, BUCKET, KNOWN_LOWER, KNOWN_UPPER, COUNT, NEXT = range(8)
 FRAME = 8
 
-# The columns of `boards` (uint64): the stones of the player to move, every stone, the key.
-POSITION, MASK, KEY = range(3)
+# The columns of `boards` (uint64): the stones of the player to move, every stone, the key, and
+# the mirror images of the first two (kept move by move: a key's image is the sum of theirs).
+POSITION, MASK, KEY, MIRRORED_POSITION, MIRRORED_MASK = range(5)
+BOARD_WORDS = 5
 
 # The layout of `geometry` (uint64): the board's constants, then its columns' masks, centre first.
 HEIGHT, CELLS, STRIDE, BOTTOM_ROW, BOARD, BUCKETS, MIRRORED_BELOW, CUTOFF_ABOVE, COLUMNS = range(9)
@@ -74,15 +77,10 @@ ENTER, NEXT_MOVE, RETURN = range(3)
 
 
 @njit(cache=True, inline="always")
-def mirror(key, width, stride):
-    """The key of the position's mirror image (the Python kernel's `mirror`)."""
-    column_bits = (_ONE << stride) - _ONE
-    image = np.uint64(0)
-    for column in range(width):
-        image |= ((key >> (np.uint64(column) * stride)) & column_bits) << (
-            np.uint64(width - 1 - column) * stride
-        )
-    return image
+def mirrored(stones, shift):
+    """The mirror image of `stones` of one column, whose image lies `shift` away in `geometry`'s
+    convention (64 + n: n bits right; n: n left)."""
+    return stones << shift if shift < _SIXTY_FOUR else stones >> (shift - _SIXTY_FOUR)
 
 
 @njit(cache=True, inline="always")
@@ -163,7 +161,7 @@ def run(info, frames, boards, order, keys, data, geometry, book_keys, book_score
                 continue
             key = position + mask
             if moves < mirrored_below:  # a position and its mirror image share their entries
-                key = min(key, mirror(key, width, stride))
+                key = min(key, boards[ply, MIRRORED_POSITION] + boards[ply, MIRRORED_MASK])
             if moves <= book_plies:  # the opening book knows the exact score
                 at = np.searchsorted(book_keys, key)
                 if at < book_size and book_keys[at] == key:
@@ -194,14 +192,14 @@ def run(info, frames, boards, order, keys, data, geometry, book_keys, book_score
                 cut = False
                 base = (position ^ mask) + mask  # a child's key is this plus its move
                 if moves + 1 < mirrored_below:
-                    base_image = mirror(base, width, stride)
+                    image_mask = boards[ply, MIRRORED_MASK]
+                    base_image = (boards[ply, MIRRORED_POSITION] ^ image_mask) + image_mask
                 for rank in range(width):
                     move = safe & geometry[COLUMNS + rank]
                     if move:
                         child_key = base + move
                         if moves + 1 < mirrored_below:  # the mirror of a sum of columns
-                            shift = geometry[COLUMNS + width + rank]
-                            image = move << shift if shift < 64 else move >> (shift - _SIXTY_FOUR)
+                            image = mirrored(move, geometry[COLUMNS + width + rank])
                             child_key = min(child_key, base_image + image)
                         child_bucket = np.int64(child_key % buckets) << 1
                         child_slot = find(keys, data, child_bucket, child_key, generation)
@@ -238,11 +236,17 @@ def run(info, frames, boards, order, keys, data, geometry, book_keys, book_score
         elif step == NEXT_MOVE:
             following = frames[ply, NEXT]
             if following < frames[ply, COUNT]:
-                column = geometry[COLUMNS + 15 - (order[ply, following] & 15)]
+                rank = 15 - (order[ply, following] & 15)
                 position, mask = boards[ply, POSITION], boards[ply, MASK]
+                stone = (mask + bottom) & geometry[COLUMNS + rank]
                 child = ply + 1
                 boards[child, POSITION] = position ^ mask
-                boards[child, MASK] = mask | ((mask + bottom) & column)
+                boards[child, MASK] = mask | stone
+                image_mask = boards[ply, MIRRORED_MASK]
+                boards[child, MIRRORED_POSITION] = boards[ply, MIRRORED_POSITION] ^ image_mask
+                boards[child, MIRRORED_MASK] = image_mask | mirrored(
+                    stone, geometry[COLUMNS + width + rank]
+                )
                 frames[child, MOVES] = frames[ply, MOVES] + 1
                 frames[child, ALPHA] = -frames[ply, BETA]
                 frames[child, BETA] = -frames[ply, ALPHA]
@@ -296,7 +300,7 @@ def make_compiled_kernel(
     rows = game.cells + 2
     info = np.zeros(INFO, np.int64)
     frames = np.zeros((rows, FRAME), np.int64)
-    boards = np.zeros((rows, 3), np.uint64)
+    boards = np.zeros((rows, BOARD_WORDS), np.uint64)
     order = np.zeros((rows, game.width), np.int64)
     if book is None:
         book_keys, book_scores, book_plies = np.empty(0, np.uint64), np.empty(0, np.int8), -1
@@ -305,6 +309,8 @@ def make_compiled_kernel(
 
     def negamax(position: int, mask: int, moves: int, alpha: int, beta: int) -> int:
         boards[0, POSITION], boards[0, MASK] = position, mask
+        boards[0, MIRRORED_POSITION] = mirror_key(position, game.width, game.stride)
+        boards[0, MIRRORED_MASK] = mirror_key(mask, game.width, game.stride)
         frames[0, MOVES], frames[0, ALPHA], frames[0, BETA] = moves, alpha, beta
         frames[0, NEXT] = -1
         info[NODES], info[DEPTH], info[GENERATION] = counter[0], 0, table.generation
