@@ -228,6 +228,15 @@ def test_a_stopped_build_goes_on_from_its_last_whole_chunk(tmp_path, small_book)
     assert np.array_equal(built.book.scores, book.scores)
 
 
+def test_a_build_on_two_processes_writes_the_same_book(tmp_path, small_book):
+    built = build(ConnectFour(5, 4), SMALL_PLIES, tmp_path, table_mb=4, workers=2)
+    book, _ = small_book
+    assert (built.frontier, built.resumed) == (1_626, 0)
+    assert np.array_equal(built.book.keys, book.keys)
+    assert np.array_equal(built.book.scores, book.scores)
+    assert len(list(tmp_path.glob("frontier-*.npy"))) == -(-1_626 // connect4_book.CHUNK)
+
+
 def test_bad_book_builds_are_one_line_errors(cli, tmp_path):
     output = str(tmp_path / "b.zbook")
     assert "needs its depth: --plies N" in cli.error(
@@ -251,7 +260,7 @@ def test_the_build_command_writes_info_and_probe_read_it(cli, tmp_path, small_bo
     assert (report["positions"], report["plies"], report["score"]) == (2_411, 6, 0)
     assert report["bytes"] == output.stat().st_size and report["frontier"] == 1_626
     assert Path(report["work_dir"]) == Path(f"{output}.work")
-    again = cli.json(*argv, "-o", str(output))  # every chunk is found solved
+    again = cli.json(*argv, "-o", str(output), "--workers", "2")  # every chunk found solved
     assert again["resumed"] == again["frontier"] == 1_626
     info = cli.json("tablebase", "info", str(output))
     assert [layer["positions"] for layer in info["layers"]][:3] == [1, 3, 13]

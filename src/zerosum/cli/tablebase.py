@@ -81,7 +81,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers",
         type=int,
         help="processes to use (default: every core; one for games whose rules work on whole"
-        " arrays, as tic-tac-toe's and Connect Four's do)",
+        " arrays, as tic-tac-toe's and Connect Four's do, and for connect4-book, whose"
+        " processes each take a table of 1 GB)",
     )
     build.add_argument("--scheduler", help="address of a Dask scheduler to build on")
     build.add_argument(
@@ -274,7 +275,7 @@ def run_book_build(args: argparse.Namespace) -> int:
         raise ValueError("connect4-book needs its depth: --plies N (e.g. --plies 4)")
     if args.materials:
         raise ValueError(f"connect4-book takes no materials ({' '.join(args.materials)})")
-    for option in ("memory_per_worker", "scheduler", "workers"):
+    for option in ("memory_per_worker", "scheduler"):
         if getattr(args, option) is not None:
             raise ValueError(f"--{option.replace('_', '-')} is not for an opening book")
     name = "connect4" + args.game.strip()[len(BOOK) :]
@@ -295,7 +296,12 @@ def run_book_build(args: argparse.Namespace) -> int:
             bar.to(report.solved)
 
         built = connect4.build_book(
-            game, args.plies, work_dir, progress=shown, no_limit=args.no_limit
+            game,
+            args.plies,
+            work_dir,
+            progress=shown,
+            no_limit=args.no_limit,
+            workers=1 if args.workers is None else args.workers,
         )
     size = built.book.save(output)
     report = book_report(name, built.book, str(output), size)

@@ -27,6 +27,7 @@ with the same signature can replace it without touching its callers.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 import time
@@ -41,7 +42,7 @@ from zerosum.compiled.cache import told
 from zerosum.games.connect4 import ConnectFour, State
 from zerosum.limits import Limit, check_megabytes
 from zerosum.search.table import DEFAULT_MEGABYTES, ENTRY_BYTES, next_prime, slots_for
-from zerosum.solve import connect4_book
+from zerosum.solve import connect4_book, parallel
 from zerosum.solve.answer import ExactAnswer, ExactSolver, MoveValues
 from zerosum.solve.connect4_book import OpeningBook, mirror_key
 
@@ -638,14 +639,17 @@ def build_book(
     table_mb: float | None = None,
     progress: Callable[[connect4_book.BuildProgress], None] | None = None,
     no_limit: bool = False,
+    workers: int = 1,
 ) -> connect4_book.Built:
     """The opening book (`zerosum.solve.connect4_book`) of `game`'s board to `plies` stones:
     its frontier solved by this module's solver (without any book) in chunks checkpointed in
     `work_dir` (made if missing; chunks a build there finished are read back, checked, not
-    solved again), then minimax down to the empty board. The solver's table has `table_mb`
-    megabytes (by default the book module's `BUILD_TABLE_MB`, or `SMALL_BOARD_TABLE_MB` on a
-    small board). ValueError past its `PLIES` unless `no_limit`. It lives here, beside the
-    solver, so that the book module, which the solver reads, does not import the solver."""
+    solved again), then minimax down to the empty board. The chunks are solved by `workers`
+    processes, each taking the next chunk when it is done with one (one: in this process), each
+    with its own solver, whose table has `table_mb` megabytes (by default the book module's
+    `BUILD_TABLE_MB`, or `SMALL_BOARD_TABLE_MB` on a small board). ValueError past its `PLIES`
+    unless `no_limit`. It lives here, beside the solver, so that the book module, which the
+    solver reads, does not import the solver."""
     connect4_book.check_board(game)
     if plies < 0:
         raise ValueError(f"a book of {plies} plies: give 0 or more")
@@ -656,38 +660,67 @@ def build_book(
     except OSError as error:
         raise ValueError(f"cannot make the work directory {folder}: {error.strerror}") from None
     layers = connect4_book.positions_by_ply(game, plies)
-    frontier = list(layers[plies].items())
+    frontier = list(layers[plies].values())
     if table_mb is None:
         small = game.cells <= connect4_book.SMALL_BOARD_CELLS
         table_mb = connect4_book.SMALL_BOARD_TABLE_MB if small else connect4_book.BUILD_TABLE_MB
-    solver = ConnectFourSolver(game, table_mb, book=None)
-    keys = np.fromiter((key for key, _ in frontier), np.uint64, len(frontier))
+    keys = np.fromiter(layers[plies], np.uint64, len(frontier))
     scores = np.zeros(len(frontier), np.int8)
-    resumed = nodes = 0
-    seconds = 0.0
-    for first in range(0, len(frontier), connect4_book.CHUNK):
-        chunk_keys = keys[first : first + connect4_book.CHUNK]
-        done = connect4_book.finished_chunk(folder, game, plies, first, chunk_keys)
+    board, size = (game.width, game.height), connect4_book.CHUNK
+    tasks, nodes, seconds = [], 0, 0
+    for first in range(0, len(frontier), size):
+        done = connect4_book.finished_chunk(folder, game, plies, first, keys[first : first + size])
         if done is None:
-            began, counted = time.perf_counter(), 0
-            chunk_scores = np.zeros(len(chunk_keys), np.int8)
-            for at, (_, state) in enumerate(frontier[first : first + connect4_book.CHUNK]):
-                solver.counter[:] = [0, sys.maxsize]
-                chunk_scores[at] = solver.score(state)
-                counted += solver.counter[0]
-            record: dict[str, Any] = {
-                "nodes": counted,
-                "seconds": round(time.perf_counter() - began, 3),
-            }
-            connect4_book.save_chunk(folder, game, plies, first, chunk_keys, chunk_scores, record)
-        else:
-            chunk_scores, record = done
-            resumed += len(chunk_keys)
-        scores[first : first + connect4_book.CHUNK] = chunk_scores
-        nodes += record["nodes"]
-        seconds += record["seconds"]
-        if progress is not None:
-            solved = min(first + connect4_book.CHUNK, len(frontier))
-            progress(connect4_book.BuildProgress(solved, len(frontier), resumed, nodes, seconds))
+            tasks.append(
+                (board, plies, str(folder), first, frontier[first : first + size], table_mb)
+            )
+        else:  # solved by an earlier run
+            scores[first : first + size], record = done
+            nodes, seconds = nodes + record["nodes"], seconds + record["seconds"]
+    resumed = len(frontier) - sum(len(task[4]) for task in tasks)
+    solved = resumed
+    try:
+        with parallel.mapper(workers if tasks else 1) as mapper:
+            for (_, _, _, first, states, _), (chunk_scores, record) in zip(
+                tasks, mapper(solve_chunk, tasks), strict=True
+            ):
+                scores[first : first + len(states)] = chunk_scores
+                nodes, seconds = nodes + record["nodes"], seconds + record["seconds"]
+                solved += len(states)
+                if progress is not None:
+                    progress(
+                        connect4_book.BuildProgress(solved, len(frontier), resumed, nodes, seconds)
+                    )
+    finally:
+        _book_solver.cache_clear()  # its table, when this process solved the chunks
     book = connect4_book.back_up(game, layers, keys, scores)
     return connect4_book.Built(book, len(frontier), resumed, nodes, seconds)
+
+
+def solve_chunk(
+    board: tuple[int, int], plies: int, work_dir: str, first: int, states: list[State],
+    table_mb: float,
+) -> tuple[np.ndarray, dict[str, Any]]:  # fmt: skip
+    """The exact scores of a chunk of a book's frontier, `states` from the `first`-th on,
+    checkpointed in `work_dir` before they are returned with the record of their cost; by the
+    solver this process keeps for the board (`_book_solver`), whose table carries what one
+    chunk proved to the next."""
+    solver = _book_solver(board, table_mb)
+    began, counted = time.perf_counter(), 0
+    scores = np.zeros(len(states), np.int8)
+    for at, state in enumerate(states):
+        solver.counter[:] = [0, sys.maxsize]
+        scores[at] = solver.score(state)
+        counted += solver.counter[0]
+    record: dict[str, Any] = {"nodes": counted, "seconds": round(time.perf_counter() - began, 3)}
+    keys = np.array([connect4_book.canonical_key(solver.game, *state[:2]) for state in states],
+                    np.uint64)  # fmt: skip
+    connect4_book.save_chunk(Path(work_dir), solver.game, plies, first, keys, scores, record)
+    return scores, record
+
+
+@functools.lru_cache(maxsize=1)
+def _book_solver(board: tuple[int, int], table_mb: float) -> ConnectFourSolver:
+    """The solver a process building a book keeps from one chunk to the next (one at a time)."""
+    width, height = board
+    return ConnectFourSolver(ConnectFour(width, height), table_mb, book=None)
