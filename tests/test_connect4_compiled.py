@@ -110,19 +110,20 @@ def test_a_new_generation_is_an_empty_table():
     assert solver.solve(state).nodes == fresh  # a new generation forgets all of it
 
 
-def test_the_generation_counter_wraps_by_wiping_the_table():
-    table = ArrayTable(slots=11)
-    table.data[:] = 5
-    table.generation = (1 << 14) - 1
+def test_a_table_word_keeps_enough_of_the_key_to_tell_a_buckets_keys_apart():
+    assert ArrayTable(slots=11, key_bits=49).buckets == 11  # more than 2 ** (49 - 46)
+    assert ArrayTable(slots=11, key_bits=64).buckets > 1 << 18  # an 8x7 board's keys
+    table = ArrayTable(slots=100, key_bits=49)
+    table.words[:] = 5
     table.clear()
-    assert (table.generation, int(table.data.max())) == (1, 0)
+    assert int(table.words.max()) == 0
 
 
 def test_tables_are_sized_in_buckets_of_two_prime_slots():
-    assert ArrayTable(slots=100).slots == BoundTable(slots=100).slots == 2 * 53
-    assert ArrayTable(1).slots == 2 * 43_691  # 1 MB of 12-byte entries, rounded up to a prime
+    assert ArrayTable(slots=100, key_bits=49).slots == BoundTable(slots=100).slots == 2 * 53
+    assert ArrayTable(1, key_bits=49).slots == 2 * 65_537  # 1 MB of 8-byte entries, rounded up
     with pytest.raises(ValueError, match="holds no entry"):
-        ArrayTable(0.00001)
+        ArrayTable(0.00001, key_bits=49)
 
 
 def test_a_board_too_large_for_64_bits_is_solved_by_the_python_kernel():

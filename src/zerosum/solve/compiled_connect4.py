@@ -8,11 +8,12 @@ has finished, or until the node counter reaches `info[PAUSE]`; called again it g
 stopped. Between its calls the caller checks the clock, Ctrl-C and the node limit, and prints
 progress.
 
-The table is two preallocated arrays, `keys` (uint64) and `data` (uint32: the generation that
-wrote the entry, the stones of its position, the lower and the upper bound, `generation << 18 |
-stones << 12 | (lower + 32) << 6 | (upper + 32)`), two slots a bucket; an entry of an older
-generation counts as empty, so clearing the table is one increment. With as many slots as the
-Python table, the two keep the same entries and search the same nodes.
+The table is one preallocated array of 64-bit words (`zerosum.solve.connect4.ArrayTable`), two
+slots a bucket, each word the Python table's entry `key << 18 | stones << 12 | (lower + 32) << 6
+| (upper + 32)` with the key's bits past the word's 64 dropped: a bucket's keys leave the same
+remainder by the prime number of buckets, so their low `KEPT_KEY_BITS` bits tell them apart. A
+bucket is 16 bytes, a probe one cache line. With as many slots as the Python table, the two keep
+the same entries and search the same nodes.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from zerosum.solve.connect4_book import mirror_key
 
 # The layout of `info` (int64): counters, the position the search started from, and the plies
 # of the opening book (-1 without one).
-NODES, PAUSE, GENERATION, DEPTH, RESULT, BOOK_PLIES = range(6)
-INFO = 6
+NODES, PAUSE, DEPTH, RESULT, BOOK_PLIES = range(5)
+INFO = 5
 
 # The columns of `frames` (int64), one row a ply.
 MOVES, ALPHA, BETA, BUCKET, KNOWN_LOWER, KNOWN_UPPER, COUNT, NEXT = range(8)
@@ -45,7 +46,12 @@ HEIGHT, CELLS, STRIDE, BOTTOM_ROW, BOARD, BUCKETS, MIRRORED_BELOW, CUTOFF_ABOVE,
 BOUND_OFFSET = 32
 """Bounds are stored plus this (scores lie within -32..31)."""
 
-_ONE, _TWO, _THREE, _SIXTY_FOUR = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(64)
+KEPT_KEY_BITS = 64 - 18
+"""The low bits of its key a table word keeps (the other 18 hold the stones and the bounds)."""
+_KEPT_KEY = np.uint64((1 << KEPT_KEY_BITS) - 1)
+
+_ZERO, _ONE, _TWO, _THREE = np.uint64(0), np.uint64(1), np.uint64(2), np.uint64(3)
+_TWELVE, _EIGHTEEN, _SIXTY_THREE, _SIXTY_FOUR = (np.uint64(n) for n in (12, 18, 63, 64))
 
 
 def geometry_of(height: int, order: list[int], bottom_row: int, board: int, buckets: int,
@@ -84,39 +90,40 @@ def mirrored(stones, shift):
 
 
 @njit(cache=True, inline="always")
-def find(keys, data, bucket, key, generation):
-    """The slot of `bucket` holding `key` in this generation, -1 if neither does (the Python
-    kernel's `find`)."""
+def find(words, bucket, key):
+    """The slot of `bucket` holding `key`, -1 if neither does (the Python kernel's `find`; a
+    word of 0 is an empty slot)."""
+    kept = key & _KEPT_KEY
     for slot in (bucket, bucket + 1):
-        if np.int64(data[slot] >> np.uint32(18)) == generation and keys[slot] == key:
+        word = words[slot]
+        if word != _ZERO and word >> _EIGHTEEN == kept:
             return slot
     return -1
 
 
 @njit(cache=True, inline="always")
-def store(keys, data, bucket, key, generation, moves, lower, upper):
+def store(words, bucket, key, moves, lower, upper):
     """Remember `lower <= score <= upper` for `key`, whose position has `moves` stones, in its
     bucket (the Python kernel's `store`)."""
-    first = data[bucket]
+    first = words[bucket]
     if (
-        np.int64(first >> np.uint32(18)) != generation
-        or keys[bucket] == key
-        or np.int64((first >> np.uint32(12)) & np.uint32(63)) >= moves
+        first == _ZERO
+        or first >> _EIGHTEEN == key & _KEPT_KEY
+        or np.int64((first >> _TWELVE) & _SIXTY_THREE) >= moves
     ):
         slot = bucket
     else:
         slot = bucket + 1
-    keys[slot] = key
-    data[slot] = (
-        np.uint32(generation) << np.uint32(18)
-        | np.uint32(moves) << np.uint32(12)
-        | np.uint32(lower + BOUND_OFFSET) << np.uint32(6)
-        | np.uint32(upper + BOUND_OFFSET)
+    words[slot] = (
+        key << _EIGHTEEN
+        | np.uint64(moves) << _TWELVE
+        | np.uint64(lower + BOUND_OFFSET) << np.uint64(6)
+        | np.uint64(upper + BOUND_OFFSET)
     )
 
 
 @njit(cache=True, nogil=True)  # a page's other searches and its event loop go on
-def run(info, frames, boards, order, keys, data, geometry, book_keys, book_scores):
+def run(info, frames, boards, order, words, geometry, book_keys, book_scores):
     """Search from the root (row 0 of the stack, set by `zerosum.solve.connect4`), or go on with
     a search that paused; return True when finished (the root's score in `info[RESULT]`), False
     when paused at `info[PAUSE]` nodes (it resumes at `info[DEPTH]`). A node of at most
@@ -128,7 +135,6 @@ def run(info, frames, boards, order, keys, data, geometry, book_keys, book_score
     mirrored_below = np.int64(geometry[MIRRORED_BELOW])
     transposition_cutoff_above = np.int64(geometry[CUTOFF_ABOVE])
     width = (geometry.shape[0] - COLUMNS) // 2
-    generation = info[GENERATION]
     book_plies, book_size = info[BOOK_PLIES], book_keys.shape[0]
     nodes, pause = info[NODES], info[PAUSE]
     ply = info[DEPTH]
@@ -170,11 +176,11 @@ def run(info, frames, boards, order, keys, data, geometry, book_keys, book_score
             lower = -((cells - 2 - moves) // 2)
             upper = (cells - 1 - moves) // 2
             bucket = np.int64(key % buckets) << 1
-            slot = find(keys, data, bucket, key, generation)
+            slot = find(words, bucket, key)
             if slot >= 0:
-                entry = data[slot]
-                lower = max(lower, np.int64((entry >> np.uint32(6)) & np.uint32(63)) - 32)
-                upper = min(upper, np.int64(entry & np.uint32(63)) - 32)
+                entry = words[slot]
+                lower = max(lower, np.int64((entry >> np.uint64(6)) & _SIXTY_THREE) - 32)
+                upper = min(upper, np.int64(entry & _SIXTY_THREE) - 32)
                 known_lower, known_upper = lower, upper
             else:
                 known_lower, known_upper = -32, 31
@@ -202,9 +208,9 @@ def run(info, frames, boards, order, keys, data, geometry, book_keys, book_score
                             image = mirrored(move, geometry[COLUMNS + width + rank])
                             child_key = min(child_key, base_image + image)
                         child_bucket = np.int64(child_key % buckets) << 1
-                        child_slot = find(keys, data, child_bucket, child_key, generation)
+                        child_slot = find(words, child_bucket, child_key)
                         if child_slot >= 0:
-                            child_upper = np.int64(data[child_slot] & np.uint32(63)) - 32
+                            child_upper = np.int64(words[child_slot] & _SIXTY_THREE) - 32
                             if -child_upper >= beta:
                                 result = int(-child_upper)
                                 cut = True
@@ -255,8 +261,8 @@ def run(info, frames, boards, order, keys, data, geometry, book_keys, book_score
                 step = ENTER
             else:  # every move failed low: the score is at most alpha
                 result = frames[ply, ALPHA]
-                store(keys, data, frames[ply, BUCKET], boards[ply, KEY], generation,
-                      frames[ply, MOVES], frames[ply, KNOWN_LOWER], result)  # fmt: skip
+                store(words, frames[ply, BUCKET], boards[ply, KEY], frames[ply, MOVES],
+                      frames[ply, KNOWN_LOWER], result)  # fmt: skip
                 step = RETURN
         else:  # RETURN: `result` is the score of the node at `ply`
             if ply == 0:
@@ -266,8 +272,8 @@ def run(info, frames, boards, order, keys, data, geometry, book_keys, book_score
             ply -= 1
             score = -result
             if score >= frames[ply, BETA]:  # a cut: the score is at least this
-                store(keys, data, frames[ply, BUCKET], boards[ply, KEY], generation,
-                      frames[ply, MOVES], score, frames[ply, KNOWN_UPPER])  # fmt: skip
+                store(words, frames[ply, BUCKET], boards[ply, KEY], frames[ply, MOVES], score,
+                      frames[ply, KNOWN_UPPER])  # fmt: skip
                 result = score
             else:
                 if score > frames[ply, ALPHA]:
@@ -313,12 +319,11 @@ def make_compiled_kernel(
         boards[0, MIRRORED_MASK] = mirror_key(mask, game.width, game.stride)
         frames[0, MOVES], frames[0, ALPHA], frames[0, BETA] = moves, alpha, beta
         frames[0, NEXT] = -1
-        info[NODES], info[DEPTH], info[GENERATION] = counter[0], 0, table.generation
+        info[NODES], info[DEPTH] = counter[0], 0
         info[BOOK_PLIES] = book_plies
         while True:
             info[PAUSE] = min(counter[0] + PAUSE_EVERY, counter[1] + 1)
-            done = run(info, frames, boards, order, table.keys, table.data, geometry, book_keys,
-                       book_scores)  # fmt: skip
+            done = run(info, frames, boards, order, table.words, geometry, book_keys, book_scores)
             counter[0] = int(info[NODES])
             if done:
                 return int(info[RESULT])

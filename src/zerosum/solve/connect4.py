@@ -93,31 +93,35 @@ class BoundTable:
 
 
 class ArrayTable:
-    """The compiled kernel's table: the `BoundTable`'s slots in two preallocated arrays, the
-    key and a word `generation << 18 | stones << 12 | (lower + 32) << 6 | (upper + 32)`;
-    clearing it starts a new generation (entries of older ones count as empty)."""
+    """The compiled kernel's table: the `BoundTable`'s slots in one preallocated array of 64-bit
+    words (`zerosum.solve.compiled_connect4`), each entry packed as the `BoundTable` packs it
+    but keeping only the low `KEPT_KEY_BITS` bits of its key, which tell apart the keys one
+    bucket can hold when there are more than `2 ** (key_bits - KEPT_KEY_BITS)` buckets: a table
+    is never smaller. A word of 0 is an empty slot."""
 
-    def __init__(self, megabytes: float = DEFAULT_MEGABYTES, slots: int | None = None) -> None:
+    def __init__(
+        self, megabytes: float = DEFAULT_MEGABYTES, slots: int | None = None, *, key_bits: int
+    ) -> None:
+        """A table of `megabytes` (or exactly `slots` entries, rounded up to two a prime number
+        of buckets) for keys of `key_bits` bits (a board's `width * stride`)."""
         if slots is None:
             slots = int(megabytes * 2**20) // ARRAY_ENTRY_BYTES
             if slots < 2:
                 raise ValueError(f"a table of {megabytes:g} MB holds no entry")
-        self.buckets = buckets_for(slots)
+        from zerosum.solve.compiled_connect4 import KEPT_KEY_BITS
+
+        fewest = 2 * ((1 << max(0, key_bits - KEPT_KEY_BITS)) + 1)
+        self.buckets = buckets_for(max(slots, fewest))
         self.slots = 2 * self.buckets
         # filled now, so that the first search does not pay the system for each page it touches
-        self.keys = np.full(self.slots, 0, np.uint64)
-        self.data = np.full(self.slots, 0, np.uint32)  # generation 0: empty
-        self.generation = 1
+        self.words = np.full(self.slots, 0, np.uint64)
 
     def clear(self) -> None:
-        self.generation += 1
-        if self.generation >= 1 << 14:  # the word keeps 14 bits of it: wipe, start again
-            self.data[:] = 0
-            self.generation = 1
+        self.words[:] = 0
 
 
-ARRAY_ENTRY_BYTES = 12
-"""A compiled table entry: an 8-byte key and a 4-byte word."""
+ARRAY_ENTRY_BYTES = 8
+"""A compiled table entry: one 64-bit word."""
 
 
 def buckets_for(slots: int) -> int:
@@ -320,7 +324,7 @@ class ConnectFourSolver:
         self.counter = [0, sys.maxsize]  # nodes searched, the most allowed
         self.table: BoundTable | ArrayTable
         if impl == "compiled":
-            self.table = ArrayTable(table_mb, slots)
+            self.table = ArrayTable(table_mb, slots, key_bits=game.width * game.stride)
         else:
             self.table = BoundTable(table_mb, slots)
         self.use_book(connect4_book.shipped(game) if book == SHIPPED_BOOK else book)
