@@ -35,10 +35,11 @@ INFO = 5
 MOVES, ALPHA, BETA, BUCKET, KNOWN_LOWER, KNOWN_UPPER, COUNT, NEXT = range(8)
 FRAME = 8
 
-# The columns of `boards` (uint64): the stones of the player to move, every stone, the key, and
-# the mirror images of the first two (kept move by move: a key's image is the sum of theirs).
-POSITION, MASK, KEY, MIRRORED_POSITION, MIRRORED_MASK = range(5)
-BOARD_WORDS = 5
+# The columns of `boards` (uint64): the stones of the player to move, every stone, the key, the
+# mirror images of the first two (kept move by move: a key's image is the sum of theirs), the
+# cells where the opponent would win (found by the node above when it ordered its moves), then
+# for each move in centre-first order the cells where its stone would make this player win.
+POSITION, MASK, KEY, MIRRORED_POSITION, MIRRORED_MASK, THREATS, MADE = range(7)
 
 # The layout of `geometry` (uint64): the board's constants, then its columns' masks, centre first.
 HEIGHT, CELLS, STRIDE, BOTTOM_ROW, BOARD, BUCKETS, MIRRORED_BELOW, CUTOFF_ABOVE, COLUMNS = range(9)
@@ -151,7 +152,10 @@ def run(info, frames, boards, order, words, geometry, book_keys, book_scores):
             moves = frames[ply, MOVES]
             alpha, beta = frames[ply, ALPHA], frames[ply, BETA]
             possible = (mask + bottom) & board
-            threats = winning(position ^ mask, mask, stride, board)
+            if ply == 0:
+                threats = winning(position ^ mask, mask, stride, board)
+            else:
+                threats = boards[ply, THREATS]
             forced = possible & threats
             if forced:
                 if forced & (forced - _ONE):  # two threats to stop at once
@@ -222,7 +226,9 @@ def run(info, frames, boards, order, words, geometry, book_keys, book_scores):
             for rank in range(width):
                 move = safe & geometry[COLUMNS + rank]
                 if move:
-                    threats = popcount(winning(position | move, mask, stride, board))
+                    made = winning(position | move, mask, stride, board)
+                    boards[ply, MADE + rank] = made
+                    threats = popcount(made)
                     if own & (move << _ONE):  # right under its own threat: one less
                         threats -= 1
                     code = (threats + 1) << 4
@@ -248,6 +254,7 @@ def run(info, frames, boards, order, words, geometry, book_keys, book_scores):
                 child = ply + 1
                 boards[child, POSITION] = position ^ mask
                 boards[child, MASK] = mask | stone
+                boards[child, THREATS] = boards[ply, MADE + rank] & ~stone  # its opponent's
                 image_mask = boards[ply, MIRRORED_MASK]
                 boards[child, MIRRORED_POSITION] = boards[ply, MIRRORED_POSITION] ^ image_mask
                 boards[child, MIRRORED_MASK] = image_mask | mirrored(
@@ -306,7 +313,7 @@ def make_compiled_kernel(
     rows = game.cells + 2
     info = np.zeros(INFO, np.int64)
     frames = np.zeros((rows, FRAME), np.int64)
-    boards = np.zeros((rows, BOARD_WORDS), np.uint64)
+    boards = np.zeros((rows, MADE + game.width), np.uint64)
     order = np.zeros((rows, game.width), np.int64)
     if book is None:
         book_keys, book_scores, book_plies = np.empty(0, np.uint64), np.empty(0, np.int8), -1
