@@ -174,6 +174,25 @@ class MCTS:
         """The move the search prefers in `state`."""
         return self.search(state).best_move
 
+    def principal_lines(self) -> dict[Any, tuple[Any, ...]]:
+        """Each move of the last search's root, with the line the search expects after it, as
+        the Python `MCTS.principal_lines` reads its tree: the move, then at each node below
+        its most visited child (the first of its run of rows on a tie) while it was visited."""
+        nodes = self.nodes
+        lines: dict[Any, tuple[Any, ...]] = {}
+        first = int(nodes[0, FIRST])
+        for row in range(first, first + int(nodes[0, COUNT])):
+            line, node = [int(nodes[row, MOVE])], row
+            while nodes[node, COUNT] > 0:
+                start = int(nodes[node, FIRST])
+                children = range(start, start + int(nodes[node, COUNT]))
+                node = max(children, key=lambda child: int(nodes[child, VISITS]))
+                if nodes[node, VISITS] == 0:
+                    break
+                line.append(int(nodes[node, MOVE]))
+            lines[self._numbered_move(line[0])] = tuple(map(self._numbered_move, line))
+        return lines
+
     def _grow(self) -> tuple[np.ndarray, np.ndarray]:
         """Twice the room for the tree, the nodes kept."""
         size = self.nodes.shape[0] * 2

@@ -213,6 +213,22 @@ class MCTS:
         """The move the search prefers in `state`."""
         return self.search(state).best_move
 
+    def principal_lines(self) -> dict[Any, tuple[Any, ...]]:
+        """Each move of the last search's root, with the line the search expects after it:
+        the move, then at each node below its most visited child (the first in the tree's
+        order on a tie) while that child was visited; a chance node ends a line."""
+        root = self.root
+        lines: dict[Any, tuple[Any, ...]] = {}
+        for child in (root.children or ()) if root is not None else ():
+            line, node = [child.move], child
+            while node.kind != CHANCE and node.children:
+                node = max(node.children, key=lambda ch: ch.visits)
+                if node.visits == 0:
+                    break
+                line.append(node.move)
+            lines[child.move] = tuple(line)
+        return lines
+
     def start(self, state: Any) -> _Node:
         """The root for a search of `state`: the node of the last tree that holds it (its
         statistics kept), or a new one. ValueError for a finished game or a chance node."""
