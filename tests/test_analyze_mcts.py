@@ -86,13 +86,23 @@ def test_the_text_lists_the_moves_and_the_best(cli):
         (["--time", "-1"], "--time must be"),
         (["--top", "0"], "--top must be at least 1"),
         (["--engine", "python", "--playouts", "random"], "the Python MCTS's are random"),
+        (["--rave", "-3"], "--rave must be from 0 to"),
     ],
 )
 def test_a_bad_position_or_option_is_one_line_and_exit_code_2(cli, argv, message):
     assert message in cli.error("analyze", "go", "--size", "5", *argv)
 
 
-@pytest.mark.parametrize("option", [["--iterations", "10"], ["--playouts", "random"]])
+def test_rave_changes_the_analysis_and_keeps_its_counts(cli):
+    argv = ("analyze", "go", "--size", "5", "--iterations", "600", "--top", "99")
+    plain, rave = cli.json(*argv), cli.json(*argv, "--rave", "300")
+    assert sum(move["visits"] for move in rave["moves"]) == 600 - 1
+    assert [m["visits"] for m in rave["moves"]] != [m["visits"] for m in plain["moves"]]
+
+
+@pytest.mark.parametrize(
+    "option", [["--iterations", "10"], ["--playouts", "random"], ["--rave", "100"]]
+)
 def test_the_options_of_mcts_are_refused_where_the_engine_analyses(cli, option):
     message = cli.error("analyze", "connect4", *option)
     assert "is MCTS's, and connect4 is analysed by the engine" in message

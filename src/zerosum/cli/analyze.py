@@ -119,6 +119,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " uniformly random moves",
     )
     parser.add_argument(
+        "--rave",
+        type=float,
+        metavar="K",
+        help="games analysed by MCTS: RAVE, K its equivalence parameter (default none)",
+    )
+    parser.add_argument(
         "--seed", type=int, help="games analysed by MCTS: its random draws (default 0)"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -135,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     game, state = setup.game, setup.state
     if not registry.end_in_reach(setup.entry, game) and not has_chance(game):
         return run_mcts(setup, args)
-    for option in ("iterations", "playouts", "seed"):
+    for option in ("iterations", "playouts", "rave", "seed"):
         if getattr(args, option) is not None:
             raise ValueError(
                 f"--{option} is MCTS's, and {setup.entry.name} is analysed by"

@@ -59,6 +59,9 @@ def run_mcts(setup: Setup, args: argparse.Namespace) -> int:
     options: dict[str, Any] = {"iterations": args.iterations, "time": seconds, "seed": seed}
     if args.playouts is not None:
         options["playouts"] = args.playouts
+    if args.rave is not None:
+        check_budget("rave", args.rave, "--rave")
+        options["rave"] = args.rave
     impl = choice.implementation(setup.game, args.engine)
     search = choice.mcts(setup.game, impl, **options)  # compiled (or read from the cache) here
     started = getattr(args, "started", None)  # when the command began, if it says
