@@ -19,7 +19,8 @@ user's evaluator gives), and adds the score to every node on the way back up (Co
   mean's weight `beta = sqrt(K / (3n + K))` fading as its own visits `n` grow (`K` is the
   equivalence parameter: at `n = K` both weigh about alike); a child never visited with AMAF
   results is valued by them alone, and only a child with neither is tried before the others.
-  In Go a move good later is often good now, and AMAF learns of every move from each playout.
+  The idea: in Go a move good later is often good now, and AMAF learns of every move from
+  each playout (docs/go.md measures it: with Go's light playouts it did not pay).
 - **MCTS-Solver** (Winands, Bjornsson and Saito 2008), in its score-bounded form (Cazenave and
   Saffidine 2010): every node keeps a proven lower and upper bound on its exact value; a
   terminal position is proven, a player's node is proven once its best child is proven at
