@@ -7,10 +7,10 @@ policy (`compiled_go.playout_move`: a random empty point, tested, never filling 
 of the mover's). The compiled rules' figures are playouts played by a compiled loop over
 `moves` (or `playout_move`) and `play`, as the compiled MCTS plays them; the MCTS figures are
 iterations per second of a search of the empty board for `--seconds`, with each kind of
-playout. CPU seconds of this process, so that other jobs on a shared machine disturb the
-figures less.
+playout, and with the policy and RAVE (`--rave K`: its AMAF statistics kept on the way up).
+CPU seconds of this process, so that other jobs on a shared machine disturb the figures less.
 
-    python benchmarks/go_speed.py [--size 9] [--seconds 5]
+    python benchmarks/go_speed.py [--size 9] [--seconds 5] [--rave 1000]
 
 The issue's target is 50,000 playouts a second on 9x9 on one core.
 """
@@ -117,6 +117,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=9, help="the board's side (5-19)")
     parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds of each run")
+    parser.add_argument("--rave", type=float, default=1000.0, help="RAVE's equivalence K")
     args = parser.parse_args()
     game = Go(size=args.size)
     print(f"Go {args.size}x{args.size}, random playouts from the empty board")
@@ -134,6 +135,7 @@ def main() -> None:
         ("Python MCTS", MCTS(game, time=args.seconds, seed=1)),
         ("compiled MCTS, random", CompiledMCTS(game, time=args.seconds, seed=1, playouts="random")),
         ("compiled MCTS, policy", CompiledMCTS(game, time=args.seconds, seed=1)),
+        ("... and RAVE", CompiledMCTS(game, time=args.seconds, seed=1, rave=args.rave)),
     ):
         iterations, seconds = mcts_iterations(search, game)
         print(f"{name:>22}: {iterations / seconds:10,.0f} iterations/s")

@@ -1,13 +1,14 @@
-"""The Play page's chess and Othello drawers in a real browser (chromium driven by Playwright).
+"""The Play page's chess, Othello and Go drawers in a real browser (chromium driven by
+Playwright).
 
-The drawers (`static/board-chess.js`, `static/board-othello.js`) are loaded with the page's
-own `boards.js` into a bare page, served from the package's `static` folder under the server's
-Content-Security-Policy (a made-up address answered by the test, so no server runs). Each test
-draws a position with the board and the moves the server would send (`zerosum.web.chess_board`,
-`zerosum.web.othello_board`), acts as a person would (clicks, a drag) and checks the move text
-the drawer hands to the page, read back by the game into the move meant. No test logs an error
-in the browser's console. Skipped, with the reason, only when no browser can be found.
-"""
+The drawers (`static/board-chess.js`, `static/board-othello.js`, `static/board-go.js`) are
+loaded with the page's own `boards.js` into a bare page, served from the package's `static`
+folder under the server's Content-Security-Policy (a made-up address answered by the test, so
+no server runs). Each test draws a position with the board and the moves the server would send
+(`zerosum.web.chess_board`, `zerosum.web.othello_board`, `zerosum.web.go_board`), acts as a
+person would (clicks, a drag) and checks the move text the drawer hands to the page, read back
+by the game into the move meant. No test logs an error in the browser's console. Skipped, with
+the reason, only when no browser can be found."""
 
 from __future__ import annotations
 
@@ -20,9 +21,10 @@ from test_animation_browser import (
 )
 
 from zerosum.games.chess import Chess
+from zerosum.games.go import Go
 from zerosum.games.othello import Othello
 from zerosum.notation import format_move, parse_move
-from zerosum.web import chess_board, othello_board
+from zerosum.web import chess_board, go_board, othello_board
 from zerosum.web.app import SECURITY_HEADERS, STATIC
 
 ORIGIN = "http://zerosum.test"
@@ -31,6 +33,7 @@ PAGE = """<!doctype html>
 <script src="/static/boards.js"></script>
 <script src="/static/board-chess.js"></script>
 <script src="/static/board-othello.js"></script>
+<script src="/static/board-go.js"></script>
 </head><body><div id="board"></div></body></html>"""
 STAND_IN = "window.zerosumBoards = window.zerosumBoards || {};"
 """What `boards.js` must at least do for the drawers, until the Play page's own exists."""
@@ -279,3 +282,70 @@ def test_chess_a1_is_a_dark_square_and_h1_a_light_one(page):
     assert h1 == page.get_attribute(fill.format("a8"), "fill")
     (a1_red, h1_red) = (int(colour[1:3], 16) for colour in (a1, h1))
     assert a1_red < h1_red  # a1 the darker
+
+
+def test_go_start_has_every_point_to_play_the_stars_and_a_click_on_e5_plays_it(page):
+    game = Go()
+    state = game.initial_state()
+    draw(page, go_board.describe(game, state, None, 0), legal(game, state, go_board))
+    points = page.eval_on_selector_all(".target", "ts => ts.map(t => Number(t.dataset.point))")
+    assert sorted(points) == list(range(81))
+    stars = page.eval_on_selector_all(".star", "ss => ss.map(s => Number(s.dataset.point))")
+    assert sorted(stars) == [20, 24, 40, 56, 60]
+    assert page.locator(".stone").count() == 0 and page.locator(".visits").count() == 0
+    assert page.locator(".counts").inner_text() == "area: Black (X) 0, White (O) 0; komi 7.5"
+    page.mouse.click(*centre(page, '.target[data-point="40"]'))
+    assert played(page) == ["E5"]
+    assert parse_move(game, state, "E5") == 40
+
+
+def test_go_a1_is_drawn_at_the_bottom_left(page):
+    game = Go(size=5)
+    state = game.parse_state("A1 E5")
+    draw(page, go_board.describe(game, state, 24, 0), legal(game, state, go_board))
+    a1, e5 = (centre(page, f'.stone[data-point="{point}"]') for point in (0, 24))
+    assert a1[0] < e5[0] and a1[1] > e5[1]  # left of E5, and below it
+    assert page.get_attribute(".stone[data-point='0']", "data-colour") == "B"
+    assert page.get_attribute(".last", "data-point") == "24"
+
+
+def test_go_mcts_visits_are_drawn_on_their_points_and_the_pass_button(page):
+    game = Go(size=5, komi=0.5)
+    state = game.parse_state("C3 D3 D2 A1 E3 A2 D4")  # Black's D4 took White's D3
+    board = go_board.describe(game, state, game.point_of("D4"), 0)
+    assert board["cells"][game.point_of("D3")] == ""
+    visits = [
+        {"place": go_board.target(game, state, move), "visits": 10 * (move % 7)}
+        for move in game.legal_moves(state)
+    ]
+    hint = go_board.target(game, state, game.point_of("B2"))
+    draw(page, board, [], hint=hint, visits=visits, interactive=False)
+    shown = page.eval_on_selector_all(
+        ".visits", "vs => vs.map(v => [Number(v.dataset.point), Number(v.dataset.visits)])"
+    )
+    expected = [
+        [entry["place"]["point"], entry["visits"]]
+        for entry in visits
+        if "point" in entry["place"] and entry["visits"] > 0
+    ]
+    assert sorted(shown) == sorted(expected)
+    assert page.locator(".visits text").all_inner_texts()[0] != ""
+    assert page.get_attribute(".hint", "data-point") == str(game.point_of("B2"))
+    assert page.locator(".stone").count() == 6  # D3 is gone
+    assert page.locator("button.pass").inner_text() == f"Pass ({10 * (game.pass_move % 7)})"
+    assert page.locator("button.pass").is_disabled() and page.locator(".target").count() == 0
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#board").screenshot(path=str(ARTIFACTS / "board-go.png"))
+
+
+def test_go_pass_button_plays_pass_and_the_end_shows_the_score(page):
+    game = Go()
+    state = game.parse_state("E5 D5 C5 pass")
+    draw(page, go_board.describe(game, state, game.pass_move, 0), legal(game, state, go_board))
+    assert page.locator(".passed").count() == 1
+    page.click("button.pass")
+    assert played(page) == ["pass"]
+    over = game.result(state, game.pass_move)
+    draw(page, go_board.describe(game, over, game.pass_move, 0), [], interactive=False)
+    assert page.locator(".score").inner_text() == "final score W+6.5"
+    assert page.locator(".target").count() == 0 and page.locator("button.pass").is_disabled()

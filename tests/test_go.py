@@ -305,7 +305,7 @@ def test_random_games_end_and_every_legal_move_is_the_rules_move(size, choices):
     assert game.utility(state, 0) == -game.utility(state, 1) != 0  # komi 0.5: never a draw
 
 
-@pytest.mark.parametrize("command", ["explain", "analyze", "solve"])
+@pytest.mark.parametrize("command", ["explain", "solve"])  # analyze: by MCTS
 def test_the_searches_that_would_not_end_are_refused_in_one_line(command, capsys):
     assert main([command, "go", "--size", "5"]) == 2
     err = capsys.readouterr().err

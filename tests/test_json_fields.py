@@ -223,6 +223,10 @@ WALK = [
         " --syzygy {data}/chess/syzygy",
     ),
     Run("analyze, a game with dice", "analyze pig '12 15 4 0' --target 20"),
+    Run(
+        "analyze, by MCTS",
+        "analyze go 'C3 D3 C2 D2 C4 D4 D5 E4 E5 E3 B1 pass D1 pass' --size 5 --iterations 50",
+    ),
     Run("analyze --exact", "analyze tictactoe XOX.O.... --exact"),
     Run("analyze --exact", "analyze connect4 2737772244262123677516643354 --exact --table-mb 1"),
     Run("explain", "explain tictactoe XOX.O.... --depth 1 --show svg -o search.svg"),

@@ -30,7 +30,8 @@ def test_player_without_options_parses():
         ("oracle:depth=3", "unknown player 'oracle': choose one of"),
         (
             "mcts:depth=3",
-            "player 'mcts' has no option 'depth' (options: iterations, time, c, impl, playouts)",
+            "player 'mcts' has no option 'depth' (options: iterations, time, c, impl, playouts,"
+            " rave)",
         ),
         (
             "mcts:iterations=many",

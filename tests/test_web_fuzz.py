@@ -61,7 +61,7 @@ LAST = {
 """The conversation's last message: a game no other message starts, whose position proves the
 server still answers."""
 
-GAMES = ["tictactoe", "connect4", "nim", "chess", "othello"]
+GAMES = ["tictactoe", "connect4", "nim", "chess", "othello", "go"]
 
 HOSTILE_TEXT = st.one_of(
     st.sampled_from(
@@ -109,6 +109,7 @@ POSITIONS = {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
     ],
     "othello": ["", "not a board"],
+    "go": ["", "E5 E5", "pass", "not a board"],
 }
 """Positions of the games, valid (near the end, where searches are short) and not."""
 

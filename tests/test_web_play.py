@@ -84,7 +84,7 @@ def test_the_first_message_lists_the_registrys_games_with_their_strengths(client
     with client.websocket_connect(URL) as websocket:
         message = websocket.receive_json()
     games = {game["name"]: game for game in message["entries"]}
-    assert list(games) == ["tictactoe", "connect4", "nim", "chess", "othello"]
+    assert list(games) == ["tictactoe", "connect4", "nim", "chess", "othello", "go"]
     assert message["game"] == "tictactoe"
     assert games["tictactoe"]["strengths"] == ["time", "perfect", "mcts", "network"]
     assert games["connect4"]["strengths"] == ["time", "depth", "perfect", "mcts", "network"]

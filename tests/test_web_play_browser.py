@@ -226,3 +226,21 @@ def test_the_page_plays_a_trained_network_and_shows_a_wrong_directory(
     assert page.locator("#mcts tbody tr").count() == 8  # the network's root: the free squares
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "web-play-network.png"), full_page=True)
+
+
+def test_go_on_the_page_a_point_clicked_mcts_visits_shown_then_its_stone(page, address):  # noqa: F811
+    page.goto(address + "/play")
+    page.wait_for_selector("body[data-game='1']")
+    new_game(page, "go", 0, "mcts", "1.5")
+    assert page.locator("#board .target").count() == 81
+    page.locator('#board .target[data-point="40"]').click()  # E5
+    # While MCTS searches, its visits are drawn on the points, ten times a second
+    page.wait_for_selector("#board g.visits", timeout=FIRST_SEARCH)
+    assert int(page.locator("#board g.visits").first.get_attribute("data-visits")) > 0
+    page.wait_for_selector("#record li:nth-child(2)", timeout=FIRST_SEARCH)
+    assert records(page)[0] == "E5"
+    stones = page.locator("#board .stone").count()
+    assert stones == (1 if records(page)[1] == "pass" else 2)
+    assert page.locator("#board g.visits").count() == 0  # the person's turn: the board is theirs
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web-play-go.png"), full_page=True)

@@ -39,7 +39,7 @@ from zerosum.search.deepening import Iteration
 from zerosum.search.engine import Engine
 from zerosum.search.exact import alphabeta
 from zerosum.search.expectiminimax import expectiminimax
-from zerosum.search.mcts import MCTSResult
+from zerosum.search.mcts import MOST_RAVE, MCTSResult
 from zerosum.solve.answer import ExactSolver
 
 DEPTH = Limit(
@@ -74,6 +74,7 @@ BUDGETS: dict[str, tuple[float, float, str]] = {
     "simulations": (1, ITERATIONS.most, "simulations"),
     "time": (0, MOST_SECONDS, "seconds"),
     "c": (0, MOST_C, ""),
+    "rave": (0, MOST_RAVE, ""),
 }
 """Each player option's least and most value, and its unit: a time must be more than 0, the
 exploration constant `c` may be 0, the others are whole numbers from 1."""
@@ -86,7 +87,7 @@ def check_budget(name: str, value: float, what: str = "") -> None:
     least, most, unit = BUDGETS[name]
     what = what or name
     units = f" {unit}" if unit else ""
-    if name in ("time", "c"):
+    if name in ("time", "c", "rave"):
         expected = (
             f"more than 0 and at most {most:,g}{units}"
             if name == "time"
@@ -380,12 +381,19 @@ def _human_player(game: Game, options: dict[str, Any], seat: Seat) -> Chooser:
 PLAYERS: dict[str, PlayerKind] = {
     "random": PlayerKind({}, _random_player, "a uniformly random legal move"),
     "mcts": PlayerKind(
-        {"iterations": int, "time": float, "c": float, "impl": str, "playouts": str},
+        {
+            "iterations": int,
+            "time": float,
+            "c": float,
+            "impl": str,
+            "playouts": str,
+            "rave": float,
+        },
         _mcts_player,
         "Monte Carlo tree search (UCT with the solver): iterations=N and/or time=SECONDS, c=X;"
         " impl=compiled (the default for a game with compiled rules) or impl=python;"
         " playouts=game (the game's playout policy, Go's: no eye filled) or playouts=random"
-        " (compiled)",
+        " (compiled); rave=K for RAVE, K its equivalence parameter (0: none, the default)",
     ),
     "alphabeta": PlayerKind(
         {"depth": int, "eval": str},

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from zerosum import notation, registry
+from zerosum.cli.analyze_mcts import run_mcts
 from zerosum.cli.common import (
     add_book,
     add_game_argument,
@@ -24,6 +25,7 @@ from zerosum.cli.play import endgame_tables, waits_for_dice
 from zerosum.cli.solve import all_moves, all_moves_report, move_lines
 from zerosum.compiled import choice
 from zerosum.compiled.choice import IMPLEMENTATIONS
+from zerosum.compiled.protocol import PLAYOUTS
 from zerosum.game import Chance, Evaluating, Game, has_chance
 from zerosum.limits import counted
 from zerosum.notation import format_move
@@ -63,7 +65,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " an evaluation (tictactoe, tree, most of your own) are searched to the end, unless"
         " --time or --nodes stops them (then the best root move solved so far answers)."
         " Games with dice (backgammon, pig) list their moves ranked by expectiminimax to"
-        " --depth plies."
+        " --depth plies. Games without an evaluation whose end is out of reach (go, hex) are"
+        " searched by MCTS for --iterations or --time, each move listed with its visits, win"
+        " rate and principal line."
     )
     add_game_argument(parser)
     parser.add_argument(
@@ -103,6 +107,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_no_limit(parser, "with --exact: the nodes of a Connect Four solve or an exact search")
     add_book(parser, "with --exact: the solver")
+    parser.add_argument(
+        "--iterations",
+        type=int,
+        help="games analysed by MCTS (go, hex): iterations to search at most",
+    )
+    parser.add_argument(
+        "--playouts",
+        choices=PLAYOUTS,
+        help="games analysed by the compiled MCTS: the game's playout policy (the default) or"
+        " uniformly random moves",
+    )
+    parser.add_argument(
+        "--rave",
+        type=float,
+        metavar="K",
+        help="games analysed by MCTS: RAVE, K its equivalence parameter (default none)",
+    )
+    parser.add_argument(
+        "--seed", type=int, help="games analysed by MCTS: its random draws (default 0)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -115,6 +139,14 @@ def run(args: argparse.Namespace) -> int:
             check_budget(name, getattr(args, name), f"--{name}")
     setup = analysed_position(args)
     game, state = setup.game, setup.state
+    if not registry.end_in_reach(setup.entry, game) and not has_chance(game):
+        return run_mcts(setup, args)
+    for option in ("iterations", "playouts", "rave", "seed"):
+        if getattr(args, option) is not None:
+            raise ValueError(
+                f"--{option} is MCTS's, and {setup.entry.name} is analysed by"
+                f" {'expectiminimax' if has_chance(game) else 'the engine'}"
+            )
     tablebase = endgame_tables(setup, args.syzygy) if args.syzygy else None
     registry.require_an_end_in_reach(
         setup.entry, game, f"MCTS plays it (zerosum play {setup.entry.name})"

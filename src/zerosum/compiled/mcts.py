@@ -1,12 +1,14 @@
-"""Compiled MCTS: `zerosum.search.mcts`'s UCT with random playouts and MCTS-Solver (score
-bounds), over a compiled game, the tree in preallocated arrays.
+"""Compiled MCTS: `zerosum.search.mcts`'s UCT with random playouts and MCTS-Solver (score bounds),
+over a compiled game, the tree in preallocated arrays.
 
-`MCTS(game, iterations=..., time=..., c=..., solver=..., seed=...)` searches like the Python
-`MCTS` (read the ideas there) and returns the same `MCTSResult`, for the player to move at the
-root; states and moves are the Python game's. The same four steps: down the tree by UCB1
-(every child tried once first, in a random order; with the solver, children proven no better
-than the node's guaranteed value are passed over), a new position scored by a random playout
-(its moves drawn by the game's playout policy where it has one, `playouts=`),
+`MCTS(game, iterations=..., time=..., c=..., solver=..., seed=..., rave=...)` searches like the
+Python `MCTS` (read the ideas there, RAVE's too) and returns the same `MCTSResult`, for the
+player to move at the root; states and moves are the Python game's. On the same draws
+(`zerosum.compiled.draws.Draws`) and the compiled game's move order, the Python `MCTS` grows
+the same tree, iteration for iteration: the tests hold them to it. The same four steps: down
+the tree by UCB1 (every child tried once first, in a random order; with the solver, children
+proven no better than the node's guaranteed value are passed over), a new position scored by a
+random playout (its moves drawn by the game's playout policy where it has one, `playouts=`),
 the score added on the way back up, proven bounds tightened from the leaf up; a proven root
 ends the search. A node is a row of the tree's arrays (its children a run of rows); states are
 not stored but replayed along the path from the root. Scores are kept from player 0's point of
@@ -42,6 +44,7 @@ from zerosum.search.mcts import (
     MoveStats,
     _secure,
     check_budget,
+    check_rave,
 )
 
 __all__ = ["MCTS"]
@@ -50,14 +53,16 @@ SLICE = 256
 """Iterations between two looks at the clock (a compiled Connect Four playout: ~1 µs)."""
 
 INITIAL_NODES = 1 << 16
+NODE_FIELDS, VALUE_FIELDS = 6, 4
+"""The columns of the tree's arrays (`zerosum.compiled.mcts_tree`: RAVE's included)."""
 
 
 @functools.cache
 def kernel(compiled: CompiledGame, playouts: str = "game") -> Any:
     """The compiled iterations of `compiled`, playing out as `playouts` says (`PLAYOUTS`):
-    `run(states, nodes, values, info, rng, moves, path, iterations, c, solver, low, high) ->
-    iterations done` (the template `zerosum.compiled.mcts_search` made the game's, read from
-    the cache if it was)."""
+    `run(states, nodes, values, info, rng, moves, path, iterations, c, solver, low, high,
+    trail, later, rave) -> iterations done` (the template `zerosum.compiled.mcts_search` made
+    the game's, read from the cache if it was)."""
     policy = compiled.playout_move if playouts == "game" else None
     bindings = {
         "to_move": compiled.to_move, "legal": compiled.moves, "play": compiled.play,
@@ -81,7 +86,8 @@ def _compiled(module: Any) -> None:
 class MCTS:
     """Compiled Monte Carlo tree search (see the module); `iterations` and `time` (seconds) are
     budgets, at least one needed; `c` the exploration constant of UCB1; `playouts` how the
-    playouts move (`PLAYOUTS`: the game's playout policy, the default, or uniformly random)."""
+    playouts move (`PLAYOUTS`: the game's playout policy, the default, or uniformly random);
+    `rave` RAVE's equivalence parameter (None or 0: no RAVE)."""
 
     def __init__(
         self,
@@ -93,8 +99,10 @@ class MCTS:
         solver: bool = True,
         seed: int | None = None,
         playouts: str = "game",
+        rave: float | None = None,
     ) -> None:
         check_budget(iterations, time, c)
+        self.rave = check_rave(rave, False)
         if playouts not in PLAYOUTS:
             raise ValueError(f"playouts must be one of {', '.join(PLAYOUTS)}, got {playouts!r}")
         compiled = compiled_twin(game)
@@ -117,11 +125,13 @@ class MCTS:
         )
         seeded = np.random.default_rng(seed).integers(1, 1 << 63)
         self.rng = np.array([seeded], np.uint64)
-        self.nodes = np.zeros((INITIAL_NODES, 5), np.int64)
-        self.values = np.zeros((INITIAL_NODES, 3), np.float64)
+        self.nodes = np.zeros((INITIAL_NODES, NODE_FIELDS), np.int64)
+        self.values = np.zeros((INITIAL_NODES, VALUE_FIELDS), np.float64)
         self.states = np.zeros((compiled.max_plies + 2, compiled.words), np.uint64)
         self.moves = np.zeros(compiled.max_moves, np.int64)
         self.path = np.zeros(compiled.max_plies + 2, np.int64)
+        self.trail = np.zeros((compiled.max_plies + 2, 2), np.int64)  # an iteration's moves
+        self.later = np.zeros((2, compiled.move_space), np.bool_)  # RAVE's marks
         self.info = np.zeros(1, np.int64)
         self.stop_requested = threading.Event()
         kernel(compiled, playouts)  # compiled, or read from numba's cache, now: before the clock
@@ -141,8 +151,8 @@ class MCTS:
             raise ValueError("the game is over in this position: there is no move to search")
         run = kernel(self.compiled, self.playouts)
         nodes, values = self.nodes, self.values
-        nodes[0] = (-1, 0, -1, 0, game.to_move(state))
-        values[0] = (0.0, self.low, self.high)
+        nodes[0] = (-1, 0, -1, 0, game.to_move(state), 0)
+        values[0] = (0.0, self.low, self.high, 0.0)
         self.info[0] = 1
         self.states[0] = self._to_words(state)
         self._state = state
@@ -167,6 +177,7 @@ class MCTS:
             done += run(
                 self.states, nodes, values, self.info, self.rng, self.moves, self.path, quota,
                 float(self.c), bool(self.solver), float(self.low), float(self.high),
+                self.trail, self.later, float(self.rave or 0.0),
             )  # fmt: skip
         return self._report(done, clock.perf_counter() - start)
 
@@ -174,11 +185,30 @@ class MCTS:
         """The move the search prefers in `state`."""
         return self.search(state).best_move
 
+    def principal_lines(self) -> dict[Any, tuple[Any, ...]]:
+        """Each move of the last search's root, with the line the search expects after it, as
+        the Python `MCTS.principal_lines` reads its tree: the move, then at each node below
+        its most visited child (the first of its run of rows on a tie) while it was visited."""
+        nodes = self.nodes
+        lines: dict[Any, tuple[Any, ...]] = {}
+        first = int(nodes[0, FIRST])
+        for row in range(first, first + int(nodes[0, COUNT])):
+            line, node = [int(nodes[row, MOVE])], row
+            while nodes[node, COUNT] > 0:
+                start = int(nodes[node, FIRST])
+                children = range(start, start + int(nodes[node, COUNT]))
+                node = max(children, key=lambda child: int(nodes[child, VISITS]))
+                if nodes[node, VISITS] == 0:
+                    break
+                line.append(int(nodes[node, MOVE]))
+            lines[self._numbered_move(line[0])] = tuple(map(self._numbered_move, line))
+        return lines
+
     def _grow(self) -> tuple[np.ndarray, np.ndarray]:
         """Twice the room for the tree, the nodes kept."""
         size = self.nodes.shape[0] * 2
-        nodes = np.zeros((size, 5), np.int64)
-        values = np.zeros((size, 3), np.float64)
+        nodes = np.zeros((size, NODE_FIELDS), np.int64)
+        values = np.zeros((size, VALUE_FIELDS), np.float64)
         used = int(self.info[0])
         nodes[:used], values[:used] = self.nodes[:used], self.values[:used]
         self.nodes, self.values = nodes, values

@@ -14,18 +14,22 @@ UNKNOWN = -1
 """A new node's `KIND`, until its position is first reached."""
 
 # The fields of the tree's integer array (a row a node) and of its float array.
-FIRST, COUNT, MOVE, VISITS, KIND = range(5)
+FIRST, COUNT, MOVE, VISITS, KIND, AMAF_VISITS = range(6)
 TOTAL, LOWER, UPPER, PRIOR = range(4)
+AMAF_TOTAL = 3
 """`TOTAL`, `LOWER` and `UPPER` are from player 0's point of view; `PRIOR` (the move's prior
-probability) is PUCT's only: UCT's float array has three columns."""
+probability) is PUCT's only, and the RAVE statistics UCT's only (`AMAF_VISITS`, `AMAF_TOTAL`
+for player 0: `zerosum.search.mcts`'s `amaf_visits`, `amaf_total`), in the fourth float
+column (PUCT's prior's) and a sixth integer one."""
 
 _WORDS = types.uint64[:, ::1]
 RUN_SIGNATURE = types.int64(
     _WORDS, types.int64[:, ::1], types.float64[:, ::1], types.int64[::1], types.uint64[::1],
     types.int64[::1], types.int64[::1], types.int64, types.float64, types.boolean,
-    types.float64, types.float64,
+    types.float64, types.float64, types.int64[:, ::1], types.boolean[:, ::1], types.float64,
 )  # fmt: skip
-"""`run(states, nodes, values, info, rng, moves, path, iterations, c, solver, low, high)`"""
+"""`run(states, nodes, values, info, rng, moves, path, iterations, c, solver, low, high, trail,
+later, rave)`"""
 
 
 @njit(cache=True)

@@ -12,6 +12,15 @@ user's evaluator gives), and adds the score to every node on the way back up (Co
   utilities' range), a position is scored by the evaluator instead of a playout, and a child by
   its mean plus `c * prior * sqrt(N) / (1 + n)`. This is where a policy and value network
   plugs in.
+- **RAVE** (Gelly and Silver 2007), with `rave=K`: each child also keeps its AMAF ("all
+  moves as first") statistics, the results of every iteration through its parent in which the
+  player to move there played its move at any later point (in the tree or the playout), not
+  only first. A child is chosen by UCB1 over a blend of its mean and its AMAF mean, the AMAF
+  mean's weight `beta = sqrt(K / (3n + K))` fading as its own visits `n` grow (`K` is the
+  equivalence parameter: at `n = K` both weigh about alike); a child never visited with AMAF
+  results is valued by them alone, and only a child with neither is tried before the others.
+  The idea: in Go a move good later is often good now, and AMAF learns of every move from
+  each playout (docs/go.md measures it: with Go's light playouts it did not pay).
 - **MCTS-Solver** (Winands, Bjornsson and Saito 2008), in its score-bounded form (Cazenave and
   Saffidine 2010): every node keeps a proven lower and upper bound on its exact value; a
   terminal position is proven, a player's node is proven once its best child is proven at
@@ -109,6 +118,8 @@ class _Node:
         "lower",
         "upper",
         "priors",
+        "amaf_visits",
+        "amaf_total",
     )
 
     def __init__(self, move: Any, probability: float, prior: float, low: float, high: float):
@@ -118,6 +129,8 @@ class _Node:
         self.state: Any = None
         self.kind = -1  # 0 or 1 (the player to move), CHANCE or TERMINAL, once the state is known
         self.children: list[_Node] | None = None
+        self.amaf_visits = 0  # RAVE: the iterations through the parent that played this move
+        self.amaf_total = 0.0  # later, and their results for player 0
         self.visits = 0
         self.total = 0.0
         self.lower = low
@@ -147,7 +160,8 @@ class MCTS:
 
     `iterations` and `time` (seconds) are budgets: the search stops at the first one reached
     (at least one is needed). `c` is the exploration constant of UCB1, or of PUCT when an
-    `evaluator` is given. `solver` turns MCTS-Solver on, `reuse` the reuse of subtrees.
+    `evaluator` is given. `solver` turns MCTS-Solver on, `reuse` the reuse of subtrees,
+    `rave` (the equivalence parameter `K`, more than 0; None or 0 for none) RAVE.
     """
 
     def __init__(
@@ -161,8 +175,10 @@ class MCTS:
         solver: bool = True,
         reuse: bool = True,
         seed: int | None = None,
+        rave: float | None = None,
     ) -> None:
         check_budget(iterations, time, c)
+        self.rave = check_rave(rave, evaluator is not None)
         self.game = game
         self.iterations = iterations
         self.time = time
@@ -213,6 +229,22 @@ class MCTS:
         """The move the search prefers in `state`."""
         return self.search(state).best_move
 
+    def principal_lines(self) -> dict[Any, tuple[Any, ...]]:
+        """Each move of the last search's root, with the line the search expects after it:
+        the move, then at each node below its most visited child (the first in the tree's
+        order on a tie) while that child was visited; a chance node ends a line."""
+        root = self.root
+        lines: dict[Any, tuple[Any, ...]] = {}
+        for child in (root.children or ()) if root is not None else ():
+            line, node = [child.move], child
+            while node.kind != CHANCE and node.children:
+                node = max(node.children, key=lambda ch: ch.visits)
+                if node.visits == 0:
+                    break
+                line.append(node.move)
+            lines[child.move] = tuple(line)
+        return lines
+
     def start(self, state: Any) -> _Node:
         """The root for a search of `state`: the node of the last tree that holds it (its
         statistics kept), or a new one. ValueError for a finished game or a chance node."""
@@ -244,7 +276,16 @@ class MCTS:
 
     def iterate(self, root: _Node) -> None:
         path, value = self.descend(root)
-        self.back_up(path, self.leaf_value(path[-1]) if value is None else value)
+        if self.rave is None:
+            self.back_up(path, self.leaf_value(path[-1]) if value is None else value)
+            return
+        trail = [
+            (parent.kind, child.move) for parent, child in zip(path[:-1], path[1:], strict=True)
+        ]
+        if value is None:
+            value = self.playout(path[-1].state, trail)
+        self.back_up(path, value)
+        self.back_up_amaf(path, trail, value)
 
     def descend(self, root: _Node) -> tuple[list[_Node], float | None]:
         """Selection and expansion: the path from `root` to the first node never visited or
@@ -274,6 +315,23 @@ class MCTS:
         if self.solver:
             self.prove(path)
 
+    def back_up_amaf(self, path: list[_Node], trail: list[tuple[int, Any]], value: float) -> None:
+        """RAVE: add `value` (for player 0) to the AMAF statistics of each child of a node of
+        `path` whose move the player to move there played later in the iteration; `trail`
+        holds the iteration's moves, each with the player who played it (`path[i]` is the
+        position before `trail[i]`)."""
+        later: set[tuple[int, Any]] = set()
+        for index in range(len(trail) - 1, -1, -1):
+            later.add(trail[index])
+            if index >= len(path):
+                continue
+            node = path[index]
+            if node.kind in (0, 1):
+                for child in node.children or ():
+                    if (node.kind, child.move) in later:
+                        child.amaf_visits += 1
+                        child.amaf_total += value
+
     def select(self, node: _Node) -> _Node:
         """The child to descend into: a sampled outcome, or the best by UCB1 or PUCT."""
         children = node.children
@@ -287,6 +345,12 @@ class MCTS:
             else:
                 open_children = [ch for ch in children if ch.lower < node.upper]
             children = open_children or children
+        if self.rave is not None:
+            for child in children:
+                if child.visits == 0 and child.amaf_visits == 0:
+                    return child
+            log_n = math.log(node.visits)
+            return max(children, key=lambda ch: self.rave_score(ch, sign, log_n))
         if self.evaluator is None:
             for child in children:
                 if child.visits == 0:
@@ -305,6 +369,17 @@ class MCTS:
                 + scale * ch.prior / (1 + ch.visits)
             ),
         )
+
+    def rave_score(self, child: _Node, sign: float, log_n: float) -> float:
+        """RAVE's UCB1 value of `child` for the player choosing (`sign`: +1 for player 0), its
+        parent's visits' logarithm `log_n`: its mean and AMAF mean blended by `beta`."""
+        k, visits, amaf_visits = self.rave, child.visits, child.amaf_visits
+        assert k is not None
+        beta = math.sqrt(k / (3 * visits + k)) if amaf_visits > 0 else 0.0
+        mean = child.total / visits if visits > 0 else 0.0
+        amaf = child.amaf_total / amaf_visits if amaf_visits > 0 else 0.0
+        blend = (1.0 - beta) * mean + beta * amaf
+        return sign * blend + self.c * math.sqrt(log_n / max(visits, 1))
 
     def sample_outcome(self, children: list[_Node]) -> _Node:
         if self.solver:
@@ -353,9 +428,10 @@ class MCTS:
         node.priors = priors
         return value if node.kind != 1 else -value
 
-    def playout(self, state: Any) -> float:
+    def playout(self, state: Any, trail: list[tuple[int, Any]] | None = None) -> float:
         """The result for player 0 of a game played out at random from `state`; 0 (a draw)
-        when it has not ended within `PLAYOUT_MOVES` moves."""
+        when it has not ended within `PLAYOUT_MOVES` moves. Its moves, each with the player
+        who played it, are added to `trail` when given (RAVE)."""
         game, rng, chance = self.game, self.rng, self.chance
         for _ in range(PLAYOUT_MOVES):
             if game.is_terminal(state):
@@ -364,7 +440,10 @@ class MCTS:
                 outcomes = chance.chance_outcomes(state)
                 state = game.result(state, _sample(outcomes, rng.random()))
             else:
-                state = game.result(state, rng.choice(game.legal_moves(state)))
+                move = rng.choice(game.legal_moves(state))
+                if trail is not None:
+                    trail.append((game.to_move(state), move))
+                state = game.result(state, move)
         return game.utility(state, 0) if game.is_terminal(state) else 0.0
 
     def prove(self, path: list[_Node]) -> None:
@@ -452,6 +531,25 @@ class MCTS:
             ] or stats
             best = max(candidates, key=lambda m: (_secure(m), m.prior)).move
         return MCTSResult(best, value, proven, tuple(stats), iterations, self.size, seconds)
+
+
+MOST_RAVE = 1e9
+"""The largest equivalence parameter of RAVE (beyond it, AMAF outweighs a child's own mean for
+longer than any search lasts)."""
+
+
+def check_rave(rave: float | None, evaluated: bool) -> float | None:
+    """RAVE's equivalence parameter `K` (None for no RAVE: `rave` None or 0); ValueError for
+    a value out of (0, MOST_RAVE], or RAVE asked with an evaluator (PUCT has no playouts)."""
+    if rave is None or rave == 0:
+        return None
+    if isinstance(rave, bool) or not isinstance(rave, (int, float)):
+        raise ValueError(f"rave must be a number, got {rave!r}")
+    if not (math.isfinite(rave) and 0 < rave <= MOST_RAVE):
+        raise ValueError(f"rave must be from 0 (none) to {MOST_RAVE:,g}, got {rave}")
+    if evaluated:
+        raise ValueError("rave is for UCT's playouts: PUCT (an evaluator) has none")
+    return float(rave)
 
 
 def mcts(game: Game[Any, Any], state: Any, **options: Any) -> MCTSResult:

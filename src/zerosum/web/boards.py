@@ -19,10 +19,11 @@ from typing import Any
 from zerosum import notation
 from zerosum.games.chess import Chess
 from zerosum.games.connect4 import ConnectFour
+from zerosum.games.go import Go
 from zerosum.games.nim import Nim
 from zerosum.games.othello import Othello
 from zerosum.games.tictactoe import TicTacToe
-from zerosum.web import chess_board, othello_board
+from zerosum.web import chess_board, go_board, othello_board
 
 Board = Callable[[Any, Any, Any, int], dict[str, Any]]
 """`board(game, state, last, seat)`: the drawing of `state` ("kind" and its fields), `last`
@@ -104,6 +105,7 @@ KINDS: dict[str, BoardKind] = {
     "nim": BoardKind(_nim_board, _nim_target),
     "chess": BoardKind(chess_board.describe, chess_board.target),
     "othello": BoardKind(othello_board.describe, othello_board.target),
+    "go": BoardKind(go_board.describe, go_board.target),
     "text": BoardKind(_text_board, _no_target),
 }
 """Every kind of board the page draws, by the name of its drawer."""
@@ -114,6 +116,7 @@ GAME_KINDS: dict[type, str] = {
     Nim: "nim",
     Chess: "chess",
     Othello: "othello",
+    Go: "go",
 }
 """The kind of board that draws each game class; any other is drawn as "text"."""
 

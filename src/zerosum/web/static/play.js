@@ -13,6 +13,7 @@ let socket = null;
 let games = {}; // name -> {summary, names, strengths, default}
 let position = null; // the last "position" message
 let hint = null; // the engine's best move so far: {place, move}
+let visits = null; // MCTS's root moves so far, [{place, visits}], for a board that shows them
 let cursor = -1; // the legal move the arrow keys have chosen (an index of position.moves)
 let thinking = false;
 let countdown = null; // the timer counting the budget down
@@ -120,6 +121,7 @@ function drawBoard() {
     onMove: (text) => send({ type: "move", move: text }),
     hint: hint ? hint.place : null,
     hintMove: hint ? hint.move : null,
+    visits: visits,
     cursor: chosen ? chosen.place : null,
     cursorMove: chosen ? chosen.move : null,
     interactive: position.moves.length > 0,
@@ -132,12 +134,13 @@ function showPosition(message) {
     started += 1;
     document.body.dataset.game = started;
     hint = null;
+    visits = null;
     clearAnalysis();
     clearBar();
   }
   position = message;
   cursor = -1;
-  if (message.moves.length > 0) hint = null; // the person's turn: the board is theirs
+  if (message.moves.length > 0) hint = visits = null; // the person's turn: the board is theirs
   stopThinking();
   drawBoard();
   const record = byId("record");
@@ -177,7 +180,7 @@ function clearBar() {
 
 function startThinking(message) {
   thinking = true;
-  hint = null;
+  hint = visits = null;
   clearAnalysis();
   byId("stop").disabled = false;
   byId("status").textContent = "The program is thinking...";
@@ -273,6 +276,7 @@ function showMcts(message) {
     `${message.iterations.toLocaleString("en")} iterations, ${message.nodes.toLocaleString("en")}` +
     ` nodes; values for ${mover}, the player to move.`;
   setBar(message);
+  visits = message.moves.map((move) => ({ place: move.place, visits: move.visits }));
   setHint(message.place, message.best_move);
 }
 
