@@ -133,7 +133,7 @@ NODES = Limit(
     "the nodes of a Connect Four solve",
     5_000_000_000,
     "the compiled solver searches 4 to 6 million nodes a second here: a quarter of an hour (the"
-    " empty 7x6 board took 521 million with a 256 MB table), and the Python kernel of boards"
+    " empty 7x6 board took 513 million with a 256 MB table), and the Python kernel of boards"
     " wider than 64 bits thirty times as long",
 )
 
