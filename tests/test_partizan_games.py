@@ -10,9 +10,11 @@ alone and in sums, Left and Right moving first.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from zerosum.games.cutcake import Cutcake
-from zerosum.games.domineering import Domineering, read_board
+from zerosum.games.domineering import Board, Domineering, read_board
 from zerosum.games.hackenbush import Hackenbush
 from zerosum.games.toads_frogs import ToadsAndFrogs
 from zerosum.search import alphabeta
@@ -66,6 +68,33 @@ def test_domineering_values(board, value):
 def test_a_board_turned_a_quarter_is_the_negative(board, turned):
     values = PartizanValues(Domineering())
     assert values(read_board(board)) is -values(read_board(turned))
+
+
+class PlainDomineering:
+    """Domineering's moves and pieces without its names for shapes: every piece valued as
+    itself, none by a mirror image or by the negative of its board turned."""
+
+    def __init__(self) -> None:
+        self.rules = Domineering()
+
+    def left_options(self, board):
+        return self.rules.left_options(board)
+
+    def right_options(self, board):
+        return self.rules.right_options(board)
+
+    def components(self, board):
+        return self.rules.components(board)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 4), st.data())
+def test_boards_named_by_their_eight_images_keep_their_values(height, width, data):
+    empty = data.draw(st.integers(0, (1 << height * width) - 1))
+    board = Board(height, width, empty)
+    named = PartizanValues(Domineering())
+    named(read_board("3x3"))  # shapes named and remembered before, turned or not
+    assert named(board) is PartizanValues(PlainDomineering())(board)
 
 
 @pytest.mark.parametrize(
