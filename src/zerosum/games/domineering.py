@@ -143,11 +143,10 @@ class Domineering:
         size = height * width
         squares = format(board.empty, f"0{size}b")[::-1]  # squares[i] is square i
         rows = [squares[i : i + width] for i in range(0, size, width)]
-        columns = ["".join(column) for column in zip(*rows, strict=True)]  # the board turned
-        least = min(
-            (height, width, _least_image(squares, rows), False),
-            (width, height, _least_image("".join(columns), columns), True),
-        )
+        least = (height, width, _least_image(squares, rows), False)
+        if height >= width:  # the board turned is no wider: its images may be less
+            columns = [squares[c::width] for c in range(width)]  # the rows of the board turned
+            least = min(least, (width, height, _least_image("".join(columns), columns), True))
         return int(least[2][::-1], 2) << 18 | least[0] << 9 | least[1], least[3]
 
 
