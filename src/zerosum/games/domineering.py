@@ -29,6 +29,9 @@ CELLS = Limit(
 )
 """The most squares a board may have (the value of large boards is out of reach anyway)."""
 
+NAMES_KEPT = 1 << 21
+"""The most pieces' names remembered (some 300 MB)."""
+
 
 @dataclass(frozen=True)
 class Board:
@@ -134,11 +137,26 @@ class Domineering:
                 pieces.append(_cropped(board, piece))
         return pieces
 
+    def __init__(self) -> None:
+        self._names: dict[int, tuple[int, bool]] = {}
+
     def signed_key(self, board: Board) -> tuple[int, bool]:
         """The board's shape as one number, the least of its eight images, and whether that
         image is the board turned a quarter (then the board's value is its negative: turning
         exchanges Left's dominoes and Right's). The number is `empty << 18 | height << 9 |
-        width`."""
+        width`. Remembered (up to `NAMES_KEPT`, then forgotten at once): the same small pieces
+        come back in many positions."""
+        height, width = board.height, board.width
+        raw = board.empty << 18 | height << 9 | width
+        found = self._names.get(raw)
+        if found is not None:
+            return found
+        if len(self._names) >= NAMES_KEPT:
+            self._names.clear()
+        found = self._names[raw] = self._named(board)
+        return found
+
+    def _named(self, board: Board) -> tuple[int, bool]:
         height, width = board.height, board.width
         size = height * width
         squares = format(board.empty, f"0{size}b")[::-1]  # squares[i] is square i
