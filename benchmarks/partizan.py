@@ -87,9 +87,9 @@ def rectangles(boards: list[str]) -> None:
     print("|---|---|:-:|---:|---:|---:|---:|---:|")
     for board in boards:
         found = run(VALUE, board)
-        value = found["value"]
+        value = found["value"].replace("|", "\\|")  # a bar of a value's text, not of the table
         if len(value) > 40:
-            value = f"({len(value):,} characters)"
+            value = f"({len(found['value']):,} characters)"
         print(
             f"| {board} | {value} | {found['outcome']} | {found['mean']} |"
             f" {found['temperature']} | {found['valued']:,} | {found['megabytes']:,.0f} |"

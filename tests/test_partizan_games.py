@@ -18,6 +18,7 @@ from zerosum.games.domineering import Board, Domineering, read_board
 from zerosum.games.hackenbush import Hackenbush
 from zerosum.games.toads_frogs import ToadsAndFrogs
 from zerosum.search import alphabeta
+from zerosum.search.engine import Engine
 from zerosum.theory.cgt_expressions import parse_value
 from zerosum.theory.partizan_games import PartizanSum, PartizanValues, winning_moves
 
@@ -131,6 +132,33 @@ def test_the_value_of_a_sum_predicts_the_search_of_it(game, texts):
     left_wins, right_wins = played(game, positions, 0) > 0, played(game, positions, 1) > 0
     expected = {(True, True): "N", (True, False): "L", (False, True): "R", (False, False): "P"}
     assert total.outcome == expected[(left_wins, right_wins)]
+
+
+@pytest.mark.parametrize("texts", [["4x4"], ["3x4", "4x3"], ["2x3", "3x2", "2x2", ".#/.."]])
+def test_the_engine_with_its_table_finds_the_outcome_of_the_value(texts):
+    # the table names a sum by its pieces' names: pieces turned alike, in any order, meet
+    rules = Domineering()
+    values = PartizanValues(rules)
+    total = values(read_board(texts[0]))
+    for text in texts[1:]:
+        total = total + values(read_board(text))
+    wins = []
+    for first in (0, 1):
+        adapter = PartizanSum(rules, [read_board(text) for text in texts], first)
+        found = Engine(adapter).search(adapter.initial_state())
+        assert found.exact
+        wins.append(found.value > 0)
+    expected = {(True, True): "N", (True, False): "L", (False, True): "R", (False, False): "P"}
+    assert total.outcome == expected[tuple(wins)]
+
+
+def test_a_sum_is_named_by_its_pieces_in_any_order_and_turned_alike():
+    adapter = PartizanSum(Domineering(), [])
+    one = ((read_board("2x3"), read_board("3x2")), 0)
+    other = ((read_board("3x2"), read_board("2x3")), 0)
+    assert adapter.key(one) == adapter.key(other)
+    assert adapter.key(one) != adapter.key(((read_board("2x3"), read_board("2x3")), 0))
+    assert adapter.key(one) != adapter.key((one[0], 1))
 
 
 def test_winning_moves_in_a_sum_leave_a_sum_the_mover_wins():

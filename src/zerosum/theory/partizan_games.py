@@ -18,9 +18,10 @@ are positive for Left. Every play must end, and the player who cannot move loses
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from zerosum.game import Player
 from zerosum.limits import Limit
@@ -49,6 +50,18 @@ def components_of(game: Any, position: Any) -> Sequence[Any]:
     return tuple(split(position)) if split is not None else (position,)
 
 
+def naming(game: Any) -> Callable[[Any], tuple[Hashable, bool]]:
+    """The game's name for a component and whether the component's value is the negative of
+    the named one's: its `signed_key`, else its `key` (never negated), else the component."""
+    signed = getattr(game, "signed_key", None)
+    if signed is not None:
+        return cast(Callable[[Any], tuple[Hashable, bool]], signed)
+    plain = getattr(game, "key", None)
+    if plain is not None:
+        return lambda component: (plain(component), False)
+    return lambda component: (component, False)
+
+
 class PartizanValues:
     """The canonical values of a partizan game's positions, each component valued once.
 
@@ -61,14 +74,7 @@ class PartizanValues:
     def __init__(self, game: Partizan, no_limit: bool = False) -> None:
         self.game = game
         self.no_limit = no_limit
-        signed = getattr(game, "signed_key", None)
-        plain = getattr(game, "key", None)
-        if signed is not None:
-            self.signed_key: Callable[[Any], tuple[Hashable, bool]] = signed
-        elif plain is not None:
-            self.signed_key = lambda component: (plain(component), False)
-        else:
-            self.signed_key = lambda component: (component, False)
+        self.signed_key = naming(game)
         self._values: dict[Hashable, Value] = {}
 
     def __len__(self) -> int:
@@ -163,13 +169,20 @@ class PartizanSum:
 
     A state is `(components, player)`, player 0 being Left; a move `(index, option)` replaces
     component `index` by the parts of `option`. The player who cannot move loses; utilities
-    are +1 and -1.
+    are +1 and -1. `key(state)` names a state by its components' names (`naming`) and the
+    player to move, so the engine's table knows a sum met again in another order or with
+    pieces turned alike.
     """
 
     def __init__(self, game: Partizan, positions: Iterable[Any], first: Player = 0) -> None:
         self.game = game
         self.start = tuple(part for p in positions for part in components_of(game, p))
         self.first = first
+        self._name = naming(game)
+
+    def key(self, state: SumState) -> Hashable:
+        parts, player = state
+        return frozenset(Counter(self._name(part) for part in parts).items()), player
 
     def initial_state(self) -> SumState:
         return (self.start, self.first)
