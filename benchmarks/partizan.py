@@ -3,7 +3,9 @@ a sum against alpha-beta playing the whole sum out.
 
 1. Every Domineering rectangle of `--rows` rows by `--columns` columns at most (or the boards
    `--boards` names), one fresh process each (no value remembered from another): the canonical
-   value, its outcome, the components valued, the process's peak memory and the seconds.
+   value, its outcome, the components valued, the process's peak memory and the seconds; beside
+   it the outcome the engine finds by searching the board (its table, no values), which must
+   be the same.
 2. A 10x10 board cut by holes into small regions (rows 4 and 8 and columns 4 and 8 covered, and
    a few squares more): its value, its winning moves, in a fresh process.
 3. Sums whose outcome alpha-beta can still find by playing them out: the time and nodes of the
@@ -75,6 +77,27 @@ print(json.dumps({"outcome": outcome[tuple(results)], "nodes": nodes,
 """
 
 
+ENGINE = """
+import json, sys, time
+from zerosum.games.domineering import Domineering, read_board
+from zerosum.search.engine import Engine
+from zerosum.theory.partizan_games import PartizanSum
+started = time.perf_counter()
+wins, nodes = [], 0
+for first in (0, 1):
+    game = PartizanSum(Domineering(), [read_board(sys.argv[1])], first)
+    found = Engine(game).search(game.initial_state())
+    assert found.exact
+    wins.append(found.value > 0)
+    nodes += sum(iteration.nodes for iteration in found.iterations)
+outcome = {(True, True): "N", (True, False): "L", (False, True): "R", (False, False): "P"}
+print(json.dumps({"outcome": outcome[tuple(wins)], "nodes": nodes,
+                  "seconds": time.perf_counter() - started}))
+"""
+"""The outcome of one board found by the engine (its table, no values), Left first and Right
+first."""
+
+
 def run(script: str, argument: str) -> dict:
     done = subprocess.run(
         [sys.executable, "-c", script, argument], capture_output=True, text=True, check=True
@@ -83,17 +106,23 @@ def run(script: str, argument: str) -> dict:
 
 
 def rectangles(boards: list[str]) -> None:
-    print("| board | value | outcome | mean | temperature | positions valued | peak MB | seconds |")
-    print("|---|---|:-:|---:|---:|---:|---:|---:|")
+    print(
+        "| board | value | outcome | mean | temperature | positions valued | peak MB | seconds |"
+        " engine: outcome | nodes | seconds |"
+    )
+    print("|---|---|:-:|---:|---:|---:|---:|---:|:-:|---:|---:|")
     for board in boards:
         found = run(VALUE, board)
+        searched = run(ENGINE, board)
+        assert searched["outcome"] == found["outcome"], (board, found, searched)
         value = found["value"].replace("|", "\\|")  # a bar of a value's text, not of the table
         if len(value) > 40:
             value = f"({len(found['value']):,} characters)"
         print(
             f"| {board} | {value} | {found['outcome']} | {found['mean']} |"
             f" {found['temperature']} | {found['valued']:,} | {found['megabytes']:,.0f} |"
-            f" {found['seconds']:.2f} |",
+            f" {found['seconds']:.2f} | {searched['outcome']} | {searched['nodes']:,} |"
+            f" {searched['seconds']:.2f} |",
             flush=True,
         )
 
