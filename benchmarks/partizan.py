@@ -3,7 +3,8 @@ a sum against alpha-beta playing the whole sum out.
 
 1. Every Domineering rectangle of `--rows` rows by `--columns` columns at most (or the boards
    `--boards` names), one fresh process each (no value remembered from another): the canonical
-   value, its outcome, the components valued, the process's peak memory and the seconds; beside
+   value, its outcome, the components valued, the process's peak memory and the seconds (and
+   the processor's seconds: this machine is shared, and the wall clock waits for others); beside
    it the outcome the engine finds by searching the board (its table, no values), which must
    be the same.
 2. A 10x10 board cut by holes into small regions (rows 4 and 8 and columns 4 and 8 covered, and
@@ -43,7 +44,7 @@ import json, resource, sys, time
 from zerosum.games.domineering import Domineering, read_board
 from zerosum.theory.partizan_games import PartizanValues
 from zerosum.theory.thermograph import thermograph
-started = time.perf_counter()
+started, processor = time.perf_counter(), time.process_time()
 game = Domineering()
 values = PartizanValues(game, no_limit=True)
 boards = [read_board(text) for text in sys.argv[1].split("+")]
@@ -55,6 +56,7 @@ seconds = time.perf_counter() - started
 print(json.dumps({"value": str(value), "outcome": value.outcome, "parts": len(parts),
                   "valued": len(values), "mean": str(drawn.mean),
                   "temperature": str(drawn.temperature), "seconds": seconds,
+                  "processor": time.process_time() - processor,
                   "megabytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -107,8 +109,8 @@ def run(script: str, argument: str) -> dict:
 
 def rectangles(boards: list[str]) -> None:
     print(
-        "| board | value | outcome | mean | temperature | positions valued | peak MB | seconds |"
-        " engine: outcome | nodes | seconds |"
+        "| board | value | outcome | mean | temperature | positions valued | peak MB | seconds"
+        " (processor) | engine: outcome | nodes | seconds |"
     )
     print("|---|---|:-:|---:|---:|---:|---:|---:|:-:|---:|---:|")
     for board in boards:
@@ -121,7 +123,8 @@ def rectangles(boards: list[str]) -> None:
         print(
             f"| {board} | {value} | {found['outcome']} | {found['mean']} |"
             f" {found['temperature']} | {found['valued']:,} | {found['megabytes']:,.0f} |"
-            f" {found['seconds']:.2f} | {searched['outcome']} | {searched['nodes']:,} |"
+            f" {found['seconds']:.2f} ({found['processor']:.2f}) | {searched['outcome']} |"
+            f" {searched['nodes']:,} |"
             f" {searched['seconds']:.2f} |",
             flush=True,
         )
