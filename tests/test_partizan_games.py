@@ -63,6 +63,14 @@ def test_domineering_values(board, value):
     assert PartizanValues(Domineering())(read_board(board)) is parse_value(value)
 
 
+def test_domineering_5x5_is_zero_a_win_for_the_second_player():
+    # Lachmann, Moore and Rapaport (2000): the second player wins 5x5; its canonical form is 0.
+    # The pieces are named by their eight images, so 16,456 are valued instead of 32,800.
+    values = PartizanValues(Domineering())
+    assert values(read_board("5x5")) is parse_value("0")
+    assert len(values) == 16_456
+
+
 @pytest.mark.parametrize(
     ("board", "turned"), [("2x3", "3x2"), ("2x4", "4x2"), ("3x4", "4x3"), (".#./...", "../#./..")]
 )
