@@ -30,7 +30,7 @@ from zerosum.theory.partizan import ZERO, Value, add, game, less_equal, negative
 POSITIONS = Limit(
     "the positions of a partizan game valued",
     3_000_000,
-    "each is remembered with its value, some 2 KB apiece",
+    "each is remembered with its value, under 1 KB apiece (5x6 Domineering values 356,382)",
 )
 """Components valued (each once): checked as the walk meets them."""
 
