@@ -10,12 +10,15 @@ alone and in sums, Left and Right moving first.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from zerosum.games.cutcake import Cutcake
-from zerosum.games.domineering import Domineering, read_board
+from zerosum.games.domineering import Board, Domineering, read_board
 from zerosum.games.hackenbush import Hackenbush
 from zerosum.games.toads_frogs import ToadsAndFrogs
 from zerosum.search import alphabeta
+from zerosum.search.engine import Engine
 from zerosum.theory.cgt_expressions import parse_value
 from zerosum.theory.partizan_games import PartizanSum, PartizanValues, winning_moves
 
@@ -60,12 +63,47 @@ def test_domineering_values(board, value):
     assert PartizanValues(Domineering())(read_board(board)) is parse_value(value)
 
 
+def test_domineering_5x5_is_zero_a_win_for_the_second_player():
+    # Lachmann, Moore and Rapaport (2000): the second player wins 5x5; its canonical form is 0.
+    # The pieces are named by their eight images, so 16,456 are valued instead of 32,800.
+    values = PartizanValues(Domineering())
+    assert values(read_board("5x5")) is parse_value("0")
+    assert len(values) == 16_456
+
+
 @pytest.mark.parametrize(
     ("board", "turned"), [("2x3", "3x2"), ("2x4", "4x2"), ("3x4", "4x3"), (".#./...", "../#./..")]
 )
 def test_a_board_turned_a_quarter_is_the_negative(board, turned):
     values = PartizanValues(Domineering())
     assert values(read_board(board)) is -values(read_board(turned))
+
+
+class PlainDomineering:
+    """Domineering's moves and pieces without its names for shapes: every piece valued as
+    itself, none by a mirror image or by the negative of its board turned."""
+
+    def __init__(self) -> None:
+        self.rules = Domineering()
+
+    def left_options(self, board):
+        return self.rules.left_options(board)
+
+    def right_options(self, board):
+        return self.rules.right_options(board)
+
+    def components(self, board):
+        return self.rules.components(board)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 4), st.data())
+def test_boards_named_by_their_eight_images_keep_their_values(height, width, data):
+    empty = data.draw(st.integers(0, (1 << height * width) - 1))
+    board = Board(height, width, empty)
+    named = PartizanValues(Domineering())
+    named(read_board("3x3"))  # shapes named and remembered before, turned or not
+    assert named(board) is PartizanValues(PlainDomineering())(board)
 
 
 @pytest.mark.parametrize(
@@ -102,6 +140,33 @@ def test_the_value_of_a_sum_predicts_the_search_of_it(game, texts):
     left_wins, right_wins = played(game, positions, 0) > 0, played(game, positions, 1) > 0
     expected = {(True, True): "N", (True, False): "L", (False, True): "R", (False, False): "P"}
     assert total.outcome == expected[(left_wins, right_wins)]
+
+
+@pytest.mark.parametrize("texts", [["4x4"], ["3x4", "4x3"], ["2x3", "3x2", "2x2", ".#/.."]])
+def test_the_engine_with_its_table_finds_the_outcome_of_the_value(texts):
+    # the table names a sum by its pieces' names: pieces turned alike, in any order, meet
+    rules = Domineering()
+    values = PartizanValues(rules)
+    total = values(read_board(texts[0]))
+    for text in texts[1:]:
+        total = total + values(read_board(text))
+    wins = []
+    for first in (0, 1):
+        adapter = PartizanSum(rules, [read_board(text) for text in texts], first)
+        found = Engine(adapter).search(adapter.initial_state())
+        assert found.exact
+        wins.append(found.value > 0)
+    expected = {(True, True): "N", (True, False): "L", (False, True): "R", (False, False): "P"}
+    assert total.outcome == expected[tuple(wins)]
+
+
+def test_a_sum_is_named_by_its_pieces_in_any_order_and_turned_alike():
+    adapter = PartizanSum(Domineering(), [])
+    one = ((read_board("2x3"), read_board("3x2")), 0)
+    other = ((read_board("3x2"), read_board("2x3")), 0)
+    assert adapter.key(one) == adapter.key(other)
+    assert adapter.key(one) != adapter.key(((read_board("2x3"), read_board("2x3")), 0))
+    assert adapter.key(one) != adapter.key((one[0], 1))
 
 
 def test_winning_moves_in_a_sum_leave_a_sum_the_mover_wins():

@@ -11,7 +11,9 @@ covered one or a hole (`..#/.../...`); `RxC` is the empty rectangle of R rows an
 vertical domino on row 3 and 4, column 2) or `h1,1`, counted from 1.
 
 The rules split a board into its pieces (squares joined edge to edge), and name each piece by
-its shape up to the mirror images that keep the value: left-right and up-down reflections.
+its shape up to its eight images: the left-right and up-down reflections keep the value, and
+the board turned a quarter (reflected in its diagonal) has the negative value, Left's dominoes
+and Right's exchanged.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ CELLS = Limit(
     "the squares of a Domineering board", 400, "its text is read square by square", liftable=False
 )
 """The most squares a board may have (the value of large boards is out of reach anyway)."""
+
+NAMES_KEPT = 1 << 21
+"""The most pieces' names remembered (some 300 MB)."""
 
 
 @dataclass(frozen=True)
@@ -124,29 +129,54 @@ class Domineering:
         """The pieces of the board, each cropped to its own rectangle."""
         pieces = []
         left = board.empty
+        not_last = _not_last_column(board.height, board.width)
         while left:
-            piece = _flood(board, left & -left)
+            piece = _flood(board, left & -left, not_last)
             left &= ~piece
             if piece & (piece - 1):  # a single square is worth 0: no domino fits
                 pieces.append(_cropped(board, piece))
         return pieces
 
     def __init__(self) -> None:
-        self._keys: dict[Board, tuple[int, int, int]] = {}
+        self._names: dict[int, tuple[int, bool]] = {}
 
-    def key(self, board: Board) -> tuple[int, int, int]:
-        """The board's shape, the least of its four mirror images (all of one value)."""
-        found = self._keys.get(board)
-        if found is None:
-            mirrored = _flipped(board, False)
-            found = self._keys[board] = min(
-                (b.height, b.width, b.empty)
-                for b in (board, _flipped(board, True), mirrored, _flipped(mirrored, True))
-            )
+    def signed_key(self, board: Board) -> tuple[int, bool]:
+        """The board's shape as one number, the least of its eight images, and whether that
+        image is the board turned a quarter (then the board's value is its negative: turning
+        exchanges Left's dominoes and Right's). The number is `empty << 18 | height << 9 |
+        width`. Remembered (up to `NAMES_KEPT`, then forgotten at once): the same small pieces
+        come back in many positions."""
+        height, width = board.height, board.width
+        raw = board.empty << 18 | height << 9 | width
+        found = self._names.get(raw)
+        if found is not None:
+            return found
+        if len(self._names) >= NAMES_KEPT:
+            self._names.clear()
+        found = self._names[raw] = self._named(board)
         return found
 
+    def _named(self, board: Board) -> tuple[int, bool]:
+        height, width = board.height, board.width
+        size = height * width
+        squares = format(board.empty, f"0{size}b")[::-1]  # squares[i] is square i
+        rows = [squares[i : i + width] for i in range(0, size, width)]
+        least = (height, width, _least_image(squares, rows), False)
+        if height >= width:  # the board turned is no wider: its images may be less
+            columns = [squares[c::width] for c in range(width)]  # the rows of the board turned
+            least = min(least, (width, height, _least_image("".join(columns), columns), True))
+        return int(least[2][::-1], 2) << 18 | least[0] << 9 | least[1], least[3]
 
+
+def _least_image(squares: str, rows: list[str]) -> str:
+    """The least of a board's images reflected left to right, top to bottom or both, as the
+    text of its squares from the first (`squares`, cut into `rows`)."""
+    return min(squares, "".join(row[::-1] for row in rows), "".join(rows[::-1]), squares[::-1])
+
+
+@cache
 def _not_last_column(height: int, width: int) -> int:
+    """The squares of a `height` by `width` board but its last column."""
     row = (1 << (width - 1)) - 1
     mask = 0
     for r in range(height):
@@ -154,11 +184,11 @@ def _not_last_column(height: int, width: int) -> int:
     return mask
 
 
-def _flood(board: Board, start: int) -> int:
-    """The squares joined to `start` edge to edge through empty squares."""
+def _flood(board: Board, start: int, not_last: int) -> int:
+    """The squares joined to `start` edge to edge through empty squares (`not_last`: the
+    board's squares but its last column)."""
     width, empty = board.width, board.empty
-    not_first = _not_last_column(board.height, width) << 1
-    not_last = _not_last_column(board.height, width)
+    not_first = not_last << 1
     piece, frontier = start, start
     while frontier:
         grown = (
@@ -186,23 +216,3 @@ def _cropped(board: Board, piece: int) -> Board:
         line = piece >> (r * width + first_column) & ((1 << new_width) - 1)
         empty |= line << (i * new_width)
     return Board(rows[-1] - rows[0] + 1, new_width, empty)
-
-
-@cache
-def _reversed(width: int) -> list[int]:
-    """Every line of `width` squares (at most 16) mirrored left to right, by the line's bits."""
-    return [int(f"{line:0{width}b}"[::-1], 2) for line in range(1 << width)]
-
-
-def _flipped(board: Board, up_down: bool) -> Board:
-    """The board reflected top to bottom (`up_down`) or left to right."""
-    width, full = board.width, (1 << board.width) - 1
-    empty = 0
-    for r in range(board.height):
-        line = board.empty >> (r * width) & full
-        if up_down:
-            empty |= line << ((board.height - 1 - r) * width)
-        else:
-            mirrored = _reversed(width)[line] if width <= 16 else int(f"{line:0{width}b}"[::-1], 2)
-            empty |= mirrored << (r * width)
-    return Board(board.height, width, empty)

@@ -274,7 +274,11 @@ def as_value(x: object) -> Value:
 
 # -- order ---------------------------------------------------------------------------------------
 
-_LESS_EQUAL: dict[tuple[int, int], bool] = {}
+_LESS_EQUAL: dict[int, bool] = {}  # by id(g) << 64 | id(h): one int, a third of a pair's bytes
+COMPARISONS_KEPT = 1 << 22
+"""The most comparisons remembered (some 400 MB): then they are forgotten all at once.
+Remembering them all costs most of the memory of a large valuation (14 million pairs, 2.4 GB,
+in Domineering 5x6)."""
 
 
 def less_equal(g: Value, h: Value) -> bool:
@@ -283,10 +287,12 @@ def less_equal(g: Value, h: Value) -> bool:
         return True
     if g.number is not None and h.number is not None:
         return g.number <= h.number
-    key = (id(g), id(h))
+    key = id(g) << 64 | id(h)
     known = _LESS_EQUAL.get(key)
     if known is None:
         known = _less_equal_by_options(g, h)
+        if len(_LESS_EQUAL) >= COMPARISONS_KEPT:
+            _LESS_EQUAL.clear()
         _LESS_EQUAL[key] = known
     return known
 
@@ -349,15 +355,19 @@ def game(left: Iterable[Value | Rational], right: Iterable[Value | Rational]) ->
 
 def _undominated(options: set[Value], left_side: bool) -> set[Value]:
     """The options no other option dominates: for Left, those not <= another; for Right, those
-    not >= another (equal ones are the same object, kept once)."""
-    kept = []
+    not >= another (equal ones are the same object, kept once). Found in one pass: each option
+    is compared with those kept so far, and drops the kept ones it dominates."""
+    kept: list[Value] = []
     for option in options:
         if left_side:
-            dominated = any(other is not option and less_equal(option, other) for other in options)
+            if any(less_equal(option, other) for other in kept):
+                continue
+            kept = [other for other in kept if not less_equal(other, option)]
         else:
-            dominated = any(other is not option and less_equal(other, option) for other in options)
-        if not dominated:
-            kept.append(option)
+            if any(less_equal(other, option) for other in kept):
+                continue
+            kept = [other for other in kept if not less_equal(option, other)]
+        kept.append(option)
     return set(kept)
 
 
@@ -374,7 +384,7 @@ def negative(g: Value) -> Value:
     return g._negative
 
 
-_SUMS: dict[tuple[int, int], Value] = {}
+_SUMS: dict[int, Value] = {}  # by id(g) << 64 | id(h), id(g) < id(h)
 
 
 def add(g: Value, h: Value) -> Value:
@@ -387,7 +397,7 @@ def add(g: Value, h: Value) -> Value:
         return g
     if id(g) > id(h):
         g, h = h, g
-    key = (id(g), id(h))
+    key = id(g) << 64 | id(h)
     found = _SUMS.get(key)
     if found is None:
         if h.number is not None:
